@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Sourced by run.sh and test.sh: make .venv hold the project (with its Cython core
+# compiled) and web/node_modules hold the client's libraries. Idempotent and quick
+# when nothing changed. Usage: source scripts/setup-env.sh [extras]
+set -euo pipefail
+EXTRAS="${1:-}"
+PY="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+  .venv/bin/pip install -q --upgrade pip
+fi
+spec="."
+[ -n "$EXTRAS" ] && spec=".[$EXTRAS]"
+stamp=".venv/.installed-$(cat pyproject.toml setup.py | sha1sum | cut -c1-12)-${EXTRAS:-base}"
+if [ ! -f "$stamp" ]; then
+  .venv/bin/pip install -q -e "$spec"
+  touch "$stamp"
+fi
+# Recompile the collision core if its source changed since the last build.
+.venv/bin/python setup.py -q build_ext --inplace >/dev/null
+if [ -f web/package.json ]; then
+  if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules ]; then
+    (cd web && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+fi

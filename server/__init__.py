@@ -1,0 +1,1 @@
+"""Novuss online: an authoritative game server for Novuss (koroona)."""
