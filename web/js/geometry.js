@@ -1,0 +1,232 @@
+// Pure geometry of the table, no DOM: frames per side, legal striker placement,
+// the cue's angle limits and the guide line. World coordinates are the server's:
+// mm, origin at the SW corner, x east, y north, angles radians CCW from +x.
+//
+// A side's "local" frame is the table as the player standing at that side sees
+// it: u runs along his own rail from his left to his right, v from his own rail
+// towards the opposite one. Every side's frame is a rotation of the world (never
+// a mirror), so angles convert by adding a constant.
+
+const TAU = 2 * Math.PI;
+
+// How much the local frame is turned against the world, per side.
+const ROTATION = { S: 0, E: Math.PI / 2, N: Math.PI, W: -Math.PI / 2 };
+
+export function sideRotation(side) {
+  const r = ROTATION[side];
+  if (r === undefined) throw new Error(`unknown side ${side}`);
+  return r;
+}
+
+/** World point -> the local frame of `side` on a table of size L. */
+export function toLocal(side, x, y, L) {
+  switch (side) {
+    case "S":
+      return [x, y];
+    case "N":
+      return [L - x, L - y];
+    case "W":
+      return [L - y, x];
+    case "E":
+      return [y, L - x];
+    default:
+      throw new Error(`unknown side ${side}`);
+  }
+}
+
+/** Local point of `side` -> world. Inverse of toLocal. */
+export function toWorld(side, u, v, L) {
+  switch (side) {
+    case "S":
+      return [u, v];
+    case "N":
+      return [L - u, L - v];
+    case "W":
+      return [v, L - u];
+    case "E":
+      return [L - v, u];
+    default:
+      throw new Error(`unknown side ${side}`);
+  }
+}
+
+/** Normalise an angle to (-pi, pi]. */
+export function wrapAngle(a) {
+  let r = a % TAU;
+  if (r <= -Math.PI) r += TAU;
+  if (r > Math.PI) r -= TAU;
+  return r;
+}
+
+export const angleToLocal = (side, a) => wrapAngle(a - sideRotation(side));
+export const angleToWorld = (side, a) => wrapAngle(a + sideRotation(side));
+
+/**
+ * The striking field of `side` in its local frame (004 § 20 (1)): the striker's
+ * hole entirely inside the own edge zone, between the side zones' lines, and the
+ * striker itself on the surface (not on the own rail).
+ */
+export function strikingField(t) {
+  const h = t.strikerHoleRadius;
+  return {
+    uMin: t.zoneDepth + h,
+    uMax: t.size - t.zoneDepth - h,
+    vMin: t.strikerRadius,
+    vMax: t.zoneDepth - h,
+  };
+}
+
+/** Clamp a local point into the striking field: where a drag puts the striker. */
+export function clampToField(t, u, v) {
+  const f = strikingField(t);
+  return [Math.min(f.uMax, Math.max(f.uMin, u)), Math.min(f.vMax, Math.max(f.vMin, v))];
+}
+
+/**
+ * Is the striker at world (x, y) legally placed for `side`? Returns
+ * { ok, reason, touching } where touching lists the ids of pucks it would touch
+ * (004 § 20 (2), § 24 (1) 10)). Pucks are {id, x, y} on the table.
+ */
+export function placementCheck(t, side, x, y, pucks) {
+  const [u, v] = toLocal(side, x, y, t.size);
+  const f = strikingField(t);
+  const eps = 1e-9;
+  if (u < f.uMin - eps || u > f.uMax + eps || v < f.vMin - eps || v > f.vMax + eps) {
+    return { ok: false, reason: "outside", touching: [] };
+  }
+  const reach = t.strikerRadius + t.puckRadius;
+  const touching = pucks
+    .filter((p) => Math.hypot(p.x - x, p.y - y) <= reach + eps)
+    .map((p) => p.id);
+  if (touching.length) return { ok: false, reason: "touching", touching };
+  return { ok: true, reason: null, touching };
+}
+
+/**
+ * The directions the striker may be struck in from world (x, y) by the player
+ * at `side` (004 § 20 (5)): the cue lies behind the striker and must cross the
+ * own rail between its two corners. Returns local angles [lo, hi], 0 < lo < hi < pi.
+ */
+export function cueLimitsLocal(t, side, x, y) {
+  const [u, v] = toLocal(side, x, y, t.size);
+  // The cue's line through a corner of the own rail: the shot points from that
+  // corner through the striker.
+  return [Math.atan2(v, u), Math.atan2(v, u - t.size)];
+}
+
+/** Clamp a world angle into the cue's limits; returns a world angle. */
+export function clampCueAngle(t, side, x, y, angle) {
+  const [lo, hi] = cueLimitsLocal(t, side, x, y);
+  let a = angleToLocal(side, angle);
+  // A direction pointing back at the own rail snaps to the nearer limit.
+  if (a < lo || a > hi) {
+    const dLo = Math.abs(wrapAngle(a - lo));
+    const dHi = Math.abs(wrapAngle(a - hi));
+    a = dLo <= dHi ? lo : hi;
+  }
+  return angleToWorld(side, a);
+}
+
+export function cueAngleAllowed(t, side, x, y, angle) {
+  const [lo, hi] = cueLimitsLocal(t, side, x, y);
+  const a = angleToLocal(side, angle);
+  return a >= lo - 1e-9 && a <= hi + 1e-9;
+}
+
+/** Smallest s >= 0 where the ray p + s*d (|d| = 1) comes within r of c, or null. */
+function rayCircle(px, py, dx, dy, cx, cy, r) {
+  const ox = px - cx;
+  const oy = py - cy;
+  const b = ox * dx + oy * dy;
+  const c = ox * ox + oy * oy - r * r;
+  if (c <= 0) return b < 0 ? 0 : null; // already overlapping: a hit only if moving closer
+  const disc = b * b - c;
+  if (disc < 0) return null;
+  const s = -b - Math.sqrt(disc);
+  return s >= 0 ? s : null;
+}
+
+/**
+ * Where the striker, sliding straight from world (x, y) in direction `angle`,
+ * first touches something: a puck (with the struck puck's departure direction
+ * along the line of centres), a rail, or a pocket (its centre over the hole).
+ * pucks: [{id, x, y}]. Returns {x, y, dist, hit: {kind, id|side|pocket}, puckAngle?}.
+ */
+export function guideLine(t, x, y, angle, pucks, pockets) {
+  const dx = Math.cos(angle);
+  const dy = Math.sin(angle);
+  let best = { dist: Infinity, hit: null };
+  const consider = (dist, hit) => {
+    if (dist !== null && dist < best.dist) best = { dist, hit };
+  };
+  const reach = t.strikerRadius + t.puckRadius;
+  for (const p of pucks) consider(rayCircle(x, y, dx, dy, p.x, p.y, reach), { kind: "puck", id: p.id, p });
+  for (const [name, [cx, cy]] of Object.entries(pockets)) {
+    consider(rayCircle(x, y, dx, dy, cx, cy, t.pocketRadius), { kind: "pocket", pocket: name });
+  }
+  const lo = t.strikerRadius;
+  const hi = t.size - t.strikerRadius;
+  if (dx > 0) consider((hi - x) / dx, { kind: "rail", side: "E" });
+  if (dx < 0) consider((lo - x) / dx, { kind: "rail", side: "W" });
+  if (dy > 0) consider((hi - y) / dy, { kind: "rail", side: "N" });
+  if (dy < 0) consider((lo - y) / dy, { kind: "rail", side: "S" });
+  const out = { x: x + dx * best.dist, y: y + dy * best.dist, dist: best.dist, hit: best.hit };
+  if (best.hit && best.hit.kind === "puck") {
+    const p = best.hit.p;
+    out.puckAngle = Math.atan2(p.y - out.y, p.x - out.x);
+    out.hit = { kind: "puck", id: p.id };
+  }
+  return out;
+}
+
+/** A striker spot for `side` that is legal if one exists: the middle of the own rail first. */
+export function defaultPlacement(t, side, pucks) {
+  const f = strikingField(t);
+  const v = Math.max(f.vMin, Math.min(f.vMax, t.zoneDepth / 2));
+  const mid = t.size / 2;
+  for (let k = 0; k <= mid; k += 2) {
+    for (const u of [mid + k, mid - k]) {
+      if (u < f.uMin || u > f.uMax) continue;
+      const [x, y] = toWorld(side, u, v, t.size);
+      if (placementCheck(t, side, x, y, pucks).ok) return [x, y];
+    }
+  }
+  return toWorld(side, mid, v, t.size);
+}
+
+/**
+ * The screen transform for a viewer at `side`: his own rail at the bottom of the
+ * canvas. Fits the table, its rails and a margin (`below` is the extra room in
+ * front of the viewer's rail for pulling the cue) into width x height CSS pixels.
+ */
+export function makeView(t, side, width, height, margin = 30, below = 30) {
+  const L = t.size;
+  const pad = t.railWidth + margin;
+  const spanU = L + 2 * pad;
+  const spanV = L + 2 * pad + below;
+  const scale = Math.max(1e-6, Math.min(width / spanU, height / spanV));
+  const ox = (width - spanU * scale) / 2 + pad * scale;
+  // Top of the drawing sits at v = L + pad; centre the whole span vertically.
+  const oy = (height - spanV * scale) / 2 + pad * scale;
+  const rot = sideRotation(side);
+  return {
+    side,
+    scale,
+    width,
+    height,
+    rotation: rot,
+    toScreen(x, y) {
+      const [u, v] = toLocal(side, x, y, L);
+      return [ox + u * scale, oy + (L - v) * scale];
+    },
+    toWorld(px, py) {
+      const u = (px - ox) / scale;
+      const v = L - (py - oy) / scale;
+      return toWorld(side, u, v, L);
+    },
+    /** A world angle as drawn on screen (screen y grows downwards). */
+    screenAngle(a) {
+      return -(a - rot);
+    },
+  };
+}
