@@ -16,12 +16,20 @@ export const COMPETITION = Object.freeze({
   maxSpeed: 8000, // mm/s: a hard break; the server's preset wins when it sends one
 });
 
-/** Merge the server's table description (any subset of the keys) over a preset. */
+const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+/**
+ * Merge the server's table description over a preset: any subset of the preset's
+ * numeric keys, in camelCase or the server's snake_case (pocket_radius).
+ */
 export function tableFrom(serverTable, base = COMPETITION) {
   if (!serverTable || typeof serverTable !== "object") return base;
   const t = { ...base };
-  for (const k of Object.keys(base)) {
-    if (typeof serverTable[k] === "number" && Number.isFinite(serverTable[k])) t[k] = serverTable[k];
+  for (const [key, value] of Object.entries(serverTable)) {
+    const k = camel(key);
+    if (k in base && typeof base[k] === "number" && typeof value === "number" && Number.isFinite(value)) {
+      t[k] = value;
+    }
   }
   return Object.freeze(t);
 }

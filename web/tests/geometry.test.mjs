@@ -203,8 +203,9 @@ test("guide line: rails and pockets when no puck is in the way", () => {
 });
 
 test("a server table overrides the preset's numbers only", () => {
-  const t = tableFrom({ size: 1000, pocketRadius: "x", extra: 5 });
+  const t = tableFrom({ size: 1000, pocketRadius: "x", extra: 5, max_speed: 6000 });
   assert.equal(t.size, 1000);
+  assert.equal(t.maxSpeed, 6000);
   assert.equal(t.pocketRadius, 40);
   assert.equal(t.extra, undefined);
 });

@@ -1,0 +1,212 @@
+// Canvas rendering of the table, to scale, from the viewer's side. Knows nothing of
+// the network or input: it draws a scene object it is handed each display frame.
+import { guideLine, makeView } from "./geometry.js";
+import { pocketCentres } from "./table.js";
+
+const COLOURS = {
+  floor: "#1d2a24",
+  rail: "#6b3f1f",
+  railEdge: "#4a2a12",
+  surface: "#e9d6ad",
+  line: "#1b1b1b",
+  pocket: "#0d0d0d",
+  team: ["#b8322a", "#1f1f1f"], // 004 § 34 (1) 2): red and black recommended
+  teamEdge: ["#7a1c16", "#000000"],
+  striker: "#f4e7c6",
+  strikerEdge: "#8b6a3a",
+  illegal: "#e0201b",
+  guide: "rgba(255,255,255,0.85)",
+  ghost: "rgba(40,90,200,0.55)",
+  highlight: { restored: "#1e7be0", respotted: "#17a34a", penalty: "#e08a00" },
+};
+
+export class Renderer {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.cssW = 0;
+    this.cssH = 0;
+    this.dpr = 1;
+    this.view = null;
+  }
+
+  /** Match the backing store to the element's size times devicePixelRatio: sharp on high-DPI. */
+  resize(table, side, below) {
+    const rect = this.canvas.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(rect.width));
+    const h = Math.max(1, Math.round(rect.height));
+    if (w !== this.cssW || h !== this.cssH || dpr !== this.dpr) {
+      this.cssW = w;
+      this.cssH = h;
+      this.dpr = dpr;
+      this.canvas.width = Math.round(w * dpr);
+      this.canvas.height = Math.round(h * dpr);
+    }
+    this.view = makeView(table, side, this.cssW, this.cssH, 20, below);
+    return this.view;
+  }
+
+  draw(scene) {
+    const { ctx } = this;
+    const t = scene.table;
+    const view = this.resize(t, scene.side, scene.below ?? 40);
+    const d = this.dpr;
+    ctx.setTransform(d, 0, 0, d, 0, 0);
+    ctx.fillStyle = COLOURS.floor;
+    ctx.fillRect(0, 0, this.cssW, this.cssH);
+    // Draw in world millimetres: the affine map the view applies, read off three points,
+    // takes world to device pixels for this side.
+    ctx.save();
+    const [ox, oy] = view.toScreen(0, 0);
+    const [ax, ay] = view.toScreen(1, 0);
+    const [bx, by] = view.toScreen(0, 1);
+    ctx.setTransform(d * (ax - ox), d * (ay - oy), d * (bx - ox), d * (by - oy), d * ox, d * oy);
+    this.drawBoard(t);
+    for (const h of scene.highlights || []) this.drawHighlight(t, h, scene.now);
+    if (scene.ghost) this.drawAim(t, scene.ghost, scene.pucks, true);
+    for (const p of scene.pucks) this.drawPuck(t, p);
+    if (scene.striker) this.drawStriker(t, scene.striker);
+    if (scene.aim) this.drawAim(t, scene.aim, scene.pucks, false);
+    ctx.restore();
+  }
+
+  drawBoard(t) {
+    const { ctx } = this;
+    const L = t.size;
+    const r = t.railWidth;
+    ctx.fillStyle = COLOURS.railEdge;
+    ctx.fillRect(-r - 3, -r - 3, L + 2 * r + 6, L + 2 * r + 6);
+    ctx.fillStyle = COLOURS.rail;
+    ctx.fillRect(-r, -r, L + 2 * r, L + 2 * r);
+    ctx.fillStyle = COLOURS.surface;
+    ctx.fillRect(0, 0, L, L);
+    ctx.strokeStyle = COLOURS.line;
+    ctx.lineWidth = 2;
+    const z = t.zoneDepth;
+    const line = (x1, y1, x2, y2) => {
+      ctx.beginPath();
+      ctx.moveTo(x1, y1);
+      ctx.lineTo(x2, y2);
+      ctx.stroke();
+    };
+    // Edge-zone lines, 120 mm from each rail, rail to rail (004 § 33 (1) 1)).
+    line(0, z, L, z);
+    line(0, L - z, L, L - z);
+    line(z, 0, z, L);
+    line(L - z, 0, L - z, L);
+    // The axis lines: the middle line of each edge zone and the centre circle's cross.
+    const m = L / 2;
+    const c = t.circleRadius;
+    line(m, 0, m, z);
+    line(m, L - z, m, L);
+    line(0, m, z, m);
+    line(L - z, m, L, m);
+    line(m - c, m, m + c, m);
+    line(m, m - c, m, m + c);
+    ctx.beginPath();
+    ctx.arc(m, m, c, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.fillStyle = COLOURS.pocket;
+    for (const [px, py] of Object.values(pocketCentres(t))) {
+      ctx.beginPath();
+      ctx.arc(px, py, t.pocketRadius, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+  }
+
+  drawDisc(x, y, radius, holeRadius, fill, edge) {
+    const { ctx } = this;
+    ctx.beginPath();
+    ctx.arc(x, y, radius, 0, 2 * Math.PI);
+    ctx.fillStyle = fill;
+    ctx.fill();
+    ctx.lineWidth = Math.max(1, radius * 0.12);
+    ctx.strokeStyle = edge;
+    ctx.stroke();
+    ctx.beginPath();
+    ctx.arc(x, y, holeRadius, 0, 2 * Math.PI);
+    ctx.fillStyle = COLOURS.surface; // the board seen through the hole
+    ctx.fill();
+  }
+
+  drawPuck(t, p) {
+    const team = (p.owner ?? 0) % 2;
+    this.drawDisc(p.x, p.y, t.puckRadius, t.puckHoleRadius, COLOURS.team[team], COLOURS.teamEdge[team]);
+  }
+
+  drawStriker(t, s) {
+    this.drawDisc(s.x, s.y, t.strikerRadius, t.strikerHoleRadius, COLOURS.striker, COLOURS.strikerEdge);
+    if (s.illegal) {
+      const { ctx } = this;
+      ctx.beginPath();
+      ctx.arc(s.x, s.y, t.strikerRadius + 5, 0, 2 * Math.PI);
+      ctx.strokeStyle = COLOURS.illegal;
+      ctx.lineWidth = 4;
+      ctx.setLineDash([8, 6]);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+  }
+
+  /** The cue behind the striker (pulled back by the power), and the guide line ahead. */
+  drawAim(t, aim, pucks, ghost) {
+    const { ctx } = this;
+    const dx = Math.cos(aim.angle);
+    const dy = Math.sin(aim.angle);
+    if (ghost) this.drawDisc(aim.x, aim.y, t.strikerRadius, t.strikerHoleRadius, "rgba(244,231,198,0.6)", COLOURS.ghost);
+    const g = guideLine(t, aim.x, aim.y, aim.angle, pucks, pocketCentres(t));
+    ctx.strokeStyle = ghost ? COLOURS.ghost : COLOURS.guide;
+    ctx.lineWidth = 2;
+    ctx.setLineDash([10, 8]);
+    ctx.beginPath();
+    ctx.moveTo(aim.x + dx * t.strikerRadius, aim.y + dy * t.strikerRadius);
+    ctx.lineTo(g.x, g.y);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    // The striker's outline where it first touches, and the struck puck's way.
+    ctx.beginPath();
+    ctx.arc(g.x, g.y, t.strikerRadius, 0, 2 * Math.PI);
+    ctx.stroke();
+    if (g.puckAngle !== undefined) {
+      const hx = g.x + Math.cos(g.puckAngle) * (t.strikerRadius + t.puckRadius);
+      const hy = g.y + Math.sin(g.puckAngle) * (t.strikerRadius + t.puckRadius);
+      ctx.beginPath();
+      ctx.moveTo(hx, hy);
+      ctx.lineTo(hx + Math.cos(g.puckAngle) * 120, hy + Math.sin(g.puckAngle) * 120);
+      ctx.stroke();
+    }
+    // The cue: a tapered stick behind the striker, its tip drawn back by the pull.
+    const gap = t.strikerRadius + 6 + 160 * (aim.power || 0);
+    const len = 900;
+    const tipX = aim.x - dx * gap;
+    const tipY = aim.y - dy * gap;
+    const nx = -dy;
+    const ny = dx;
+    ctx.beginPath();
+    ctx.moveTo(tipX + nx * 4, tipY + ny * 4);
+    ctx.lineTo(tipX - dx * len + nx * 11, tipY - dy * len + ny * 11);
+    ctx.lineTo(tipX - dx * len - nx * 11, tipY - dy * len - ny * 11);
+    ctx.lineTo(tipX - nx * 4, tipY - ny * 4);
+    ctx.closePath();
+    ctx.fillStyle = ghost ? "rgba(150,110,60,0.45)" : "#c79a5b";
+    ctx.fill();
+    ctx.strokeStyle = ghost ? COLOURS.ghost : "#5b3a17";
+    ctx.lineWidth = 1.5;
+    ctx.stroke();
+  }
+
+  /** A ring that marks a restored, re-spotted or penalty puck for a while after a ruling. */
+  drawHighlight(t, h, now) {
+    const { ctx } = this;
+    const age = Math.max(0, (now - h.since) / 1000);
+    const pulse = 1 + 0.25 * Math.sin(age * 6);
+    ctx.beginPath();
+    ctx.arc(h.x, h.y, (t.puckRadius + 9) * pulse, 0, 2 * Math.PI);
+    ctx.strokeStyle = COLOURS.highlight[h.kind] || COLOURS.highlight.penalty;
+    ctx.lineWidth = 4;
+    ctx.stroke();
+  }
+}
+
+export { COLOURS };
