@@ -1,0 +1,79 @@
+# C types for server/sim/core.py (Cython pure-Python mode: this file augments the .py).
+cimport cython
+
+cdef int K_DISC, K_RAIL, K_POCKET, K_OFF, K_ZONE, K_STOP
+cdef int WHERE_TABLE, WHERE_POCKET, WHERE_OFF
+cdef double BIG, CONTACT_EPS, V_REST, V_STICK, V_TOUCH, T_TOL
+cdef int MAX_EVENTS
+
+cdef double _quartic(double c4, double c3, double c2, double c1, double c0, double t)
+cdef double _cubic(double d3, double d2, double d1, double d0, double t)
+
+@cython.locals(flo=double, fhi=double, mid=double, fm=double)
+cdef double _cubic_root(double d3, double d2, double d1, double d0, double lo, double hi)
+
+@cython.locals(lo=double, hi=double, mid=double)
+cdef double _descent(double c4, double c3, double c2, double c1, double c0, double a, double b)
+
+@cython.locals(q2=double, q1=double, q0=double, s1=double, s2=double, disc=double, sq=double,
+               qq=double, r1=double, r2=double, d3=double, d2=double, d1=double, d0=double,
+               a=double, c=double, hit=double)
+cpdef double first_crossing(double c4, double c3, double c2, double c1, double c0, double span)
+
+@cython.locals(disc=double)
+cpdef double reach_time(double gap, double v, double acc)
+
+
+cdef class Sim:
+    cdef int n
+    cdef double size, decel, e_disc, e_rail, jump_speed, pocket_lo, pocket_hi, pocket_r2
+    cdef double zone_limit
+    cdef double[::1] t0, x0, y0, ux, uy, sp, ts, r, m, bx0, bx1, by0, by1, et, pt, tend
+    cdef int[::1] ek, ep, alive, where, zone
+    cdef list events, segs
+    cdef double px, py, vx, vy
+
+    @cython.locals(sp=double, dt=double, s=double, d=double)
+    cdef void state_at(self, int i, double t)
+
+    @cython.locals(r=double, x=double, y=double, ex=double, ey=double, sp=double, d=double)
+    cdef void set_box(self, int i)
+
+    @cython.locals(sp=double, seg=list)
+    cdef void new_segment(self, int i, double t, double x, double y, double vx, double vy)
+
+    @cython.locals(dx=double, dy=double, wvx=double, wvy=double, rr=double, c0=double,
+                   c1=double, c2=double, c3=double, c4=double, ax=double, ay=double,
+                   span=double, hit=double)
+    cdef double pair_time(self, int i, int j, double now)
+
+    @cython.locals(x=double, y=double, vx=double, vy=double, r=double, a=double, ax=double,
+                   ay=double, best=double, kind=int, param=int, t=double, gap=double,
+                   span=double, c4=double, c3=double, c2=double, c1=double, c0=double,
+                   p=int, cx=double, cy=double, dx=double, dy=double, lim=double, side=int,
+                   dist=double, vin=double, ain=double)
+    cdef void disc_event(self, int i, double now)
+
+    @cython.locals(n=int, j=int)
+    cdef void refresh(self, int i, double now)
+
+    @cython.locals(xi=double, yi=double, vxi=double, vyi=double, xj=double, yj=double,
+                   vxj=double, vyj=double, dx=double, dy=double, dist=double, nx=double,
+                   ny=double, closing=double, mi=double, mj=double, e=double, jimp=double)
+    cdef void collide(self, int i, int j, double t)
+
+    @cython.locals(x=double, y=double, vx=double, vy=double, vn=double, r=double, gap=double)
+    cdef void rail(self, int i, int side, double t)
+
+    cdef void remove(self, int i, double t, int where)
+
+    @cython.locals(n=int, now=double, i=int, j=int, count=int, best=double, bk=int, bi=int,
+                   bj=int, t=double, side=int)
+    cpdef double loop(self)
+
+    @cython.locals(i=int)
+    cdef void halt(self, double t)
+
+
+@cython.locals(sim=Sim, n=int, i=int, lim=double, size=double, duration=double)
+cpdef tuple run(tuple params, list xs, list ys, list rs, list ms, double vx, double vy)

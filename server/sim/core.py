@@ -1,0 +1,630 @@
+# cython: annotation_typing=False, cpow=True
+"""The event-driven collision core: one stroke run to rest, exactly.
+
+Plain Python that Cython compiles in its pure-Python mode (the C types are in
+core.pxd), so this one source is both the compiled engine and its pure-Python twin.
+Every operation is IEEE double arithmetic in a fixed order (no fast-math, no fused
+multiply-add in the build), so both give the same bits. Square roots are written
+x ** 0.5 with Cython's cpow semantics: both engines then call the C library's pow().
+
+Motion: each disc slides with a constant deceleration `decel` along its velocity until
+it stops, so its path between events is a straight segment with a quadratic time law.
+Event times are found exactly: a rail or a zone line is a quadratic, a disc against a
+disc or a pocket's hole a quartic, whose first root is isolated through its derivatives
+and then bisected (the bracket's near end is taken, so no overlap is ever left).
+
+Event kinds in the raw log (tuples): see the K_* constants. Discs are indexed 0..n-1,
+the striker is 0; rails and zone sides 0..3 are S, W, N, E; pockets 0..3 SW, SE, NE, NW.
+"""
+
+from array import array
+
+K_DISC = 0  # (K_DISC, t, i, j, closing normal speed)
+K_RAIL = 1  # (K_RAIL, t, i, rail, normal speed)
+K_POCKET = 2  # (K_POCKET, t, i, pocket, 0.0)
+K_OFF = 3  # (K_OFF, t, i, rail, normal speed)
+K_ZONE = 4  # (K_ZONE, t, side, inside 0/1, 0.0)
+K_STOP = 5  # not logged: a disc comes to rest
+
+WHERE_TABLE = 0
+WHERE_POCKET = 1
+WHERE_OFF = 2
+
+BIG = 1e300  # "never"
+CONTACT_EPS = 1e-6  # mm: discs this close count as touching
+V_REST = 1.0  # mm/s: a disc left slower than this after a contact is at rest (stops in 0.5 um)
+V_STICK = 1.0  # mm/s: contacts closing slower than this are plastic (ends Zeno sequences)
+V_TOUCH = 1e-9  # mm/s: touching discs closing faster than this collide at once
+T_TOL = 1e-12  # s: bisection width for an event time (8 nm at the maximum speed)
+MAX_EVENTS = 20000  # safety stop against a pathological endless sequence of contacts
+
+
+def _quartic(c4: float, c3: float, c2: float, c1: float, c0: float, t: float) -> float:
+    return (((c4 * t + c3) * t + c2) * t + c1) * t + c0
+
+
+def _cubic(d3: float, d2: float, d1: float, d0: float, t: float) -> float:
+    return ((d3 * t + d2) * t + d1) * t + d0
+
+
+def _cubic_root(d3: float, d2: float, d1: float, d0: float, lo: float, hi: float) -> float:
+    """A root of the cubic in [lo, hi] where it changes sign, else -1 (no critical point)."""
+    flo = _cubic(d3, d2, d1, d0, lo)
+    fhi = _cubic(d3, d2, d1, d0, hi)
+    if (flo < 0.0 and fhi < 0.0) or (flo > 0.0 and fhi > 0.0) or hi <= lo:
+        return -1.0
+    while hi - lo > T_TOL:
+        mid = 0.5 * (lo + hi)
+        fm = _cubic(d3, d2, d1, d0, mid)
+        if (fm < 0.0) == (flo < 0.0):
+            lo = mid
+            flo = fm
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def _descent(c4: float, c3: float, c2: float, c1: float, c0: float, a: float, b: float) -> float:
+    """On [a, b] where the quartic is monotonic: the last time before it drops to <= 0,
+    or -1 if it does not cross from > 0 to <= 0 there."""
+    if _quartic(c4, c3, c2, c1, c0, a) <= 0.0 or _quartic(c4, c3, c2, c1, c0, b) > 0.0:
+        return -1.0
+    lo = a
+    hi = b
+    while hi - lo > T_TOL:
+        mid = 0.5 * (lo + hi)
+        if _quartic(c4, c3, c2, c1, c0, mid) > 0.0:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def first_crossing(c4: float, c3: float, c2: float, c1: float, c0: float, span: float) -> float:
+    """First time in (0, span] at which the quartic drops from > 0 to <= 0, else BIG.
+
+    The roots of f'' split [0, span] into pieces where f' is monotonic; a sign change of
+    f' in a piece is a critical point of f; between critical points f is monotonic and
+    a crossing there is bracketed and bisected. Deterministic and without tolerances
+    beyond T_TOL.
+    """
+    # f'' = q2 t^2 + q1 t + q0: its roots in (0, span), s1 <= s2, else span.
+    q2 = 12.0 * c4
+    q1 = 6.0 * c3
+    q0 = 2.0 * c2
+    s1 = span
+    s2 = span
+    if q2 != 0.0:
+        disc = q1 * q1 - 4.0 * q2 * q0
+        if disc > 0.0:
+            sq = disc**0.5
+            # The numerically stable pair of roots.
+            qq = -0.5 * (q1 + sq) if q1 >= 0.0 else -0.5 * (q1 - sq)
+            r1 = qq / q2
+            r2 = q0 / qq if qq != 0.0 else r1
+            if r1 > r2:
+                r1, r2 = r2, r1
+            if 0.0 < r1 < span:
+                s1 = r1
+            if r1 < r2 and 0.0 < r2 < span:
+                if s1 == span:
+                    s1 = r2
+                else:
+                    s2 = r2
+    elif q1 != 0.0:
+        r1 = -q0 / q1
+        if 0.0 < r1 < span:
+            s1 = r1
+    d3 = 4.0 * c4
+    d2 = 3.0 * c3
+    d1 = 2.0 * c2
+    d0 = c1
+    a = 0.0
+    c = _cubic_root(d3, d2, d1, d0, 0.0, s1)
+    if c > 0.0:
+        hit = _descent(c4, c3, c2, c1, c0, a, c)
+        if hit >= 0.0:
+            return hit
+        a = c
+    if s1 < span:
+        c = _cubic_root(d3, d2, d1, d0, s1, s2)
+        if c > a:
+            hit = _descent(c4, c3, c2, c1, c0, a, c)
+            if hit >= 0.0:
+                return hit
+            a = c
+        if s2 < span:
+            c = _cubic_root(d3, d2, d1, d0, s2, span)
+            if c > a:
+                hit = _descent(c4, c3, c2, c1, c0, a, c)
+                if hit >= 0.0:
+                    return hit
+                a = c
+    hit = _descent(c4, c3, c2, c1, c0, a, span)
+    if hit >= 0.0:
+        return hit
+    return BIG
+
+
+def reach_time(gap: float, v: float, acc: float) -> float:
+    """Time for a coordinate at distance gap > 0 from a line, approaching it at speed
+    v > 0 while decelerating at acc >= 0, to reach the line; BIG if it stops short."""
+    disc = v * v - 2.0 * acc * gap
+    if disc < 0.0:
+        return BIG
+    # 2c / (-b + sqrt(b^2 - 4ac)) avoids the cancellation of the textbook form.
+    return 2.0 * gap / (v + disc**0.5)
+
+
+class Sim:
+    """The state of one stroke. Built by `run`; not for use on its own."""
+
+    def __init__(
+        self,
+        size: float,
+        decel: float,
+        e_disc: float,
+        e_rail: float,
+        jump_speed: float,
+        pocket_inset: float,
+        pocket_radius: float,
+        zone_limit: float,
+        xs: list,
+        ys: list,
+        rs: list,
+        ms: list,
+    ) -> None:
+        n = len(xs)
+        self.n = n
+        self.size = size
+        self.decel = decel
+        self.e_disc = e_disc
+        self.e_rail = e_rail
+        self.jump_speed = jump_speed
+        self.pocket_lo = pocket_inset
+        self.pocket_hi = size - pocket_inset
+        self.pocket_r2 = pocket_radius * pocket_radius
+        self.zone_limit = zone_limit
+        zeros = [0.0] * n
+        self.t0 = array("d", zeros)
+        self.x0 = array("d", xs)
+        self.y0 = array("d", ys)
+        self.ux = array("d", zeros)
+        self.uy = array("d", zeros)
+        self.sp = array("d", zeros)
+        self.ts = array("d", [BIG] * n)
+        self.r = array("d", rs)
+        self.m = array("d", ms)
+        self.bx0 = array("d", zeros)
+        self.bx1 = array("d", zeros)
+        self.by0 = array("d", zeros)
+        self.by1 = array("d", zeros)
+        self.et = array("d", [BIG] * n)
+        self.ek = array("i", [0] * n)
+        self.ep = array("i", [0] * n)
+        self.pt = array("d", [BIG] * (n * n))
+        self.alive = array("i", [1] * n)
+        self.where = array("i", [WHERE_TABLE] * n)
+        self.tend = array("d", zeros)
+        self.zone = array("i", [0] * 4)
+        self.events = []
+        self.segs = [[] for _ in range(n)]
+        self.px = 0.0
+        self.py = 0.0
+        self.vx = 0.0
+        self.vy = 0.0
+        for i in range(n):
+            self.set_box(i)
+
+    # -- kinematics -------------------------------------------------------------------
+
+    def state_at(self, i: int, t: float) -> None:
+        """Position and velocity of disc i at time t into px, py, vx, vy."""
+        sp = self.sp[i]
+        if sp == 0.0:
+            self.px = self.x0[i]
+            self.py = self.y0[i]
+            self.vx = 0.0
+            self.vy = 0.0
+            return
+        dt = t - self.t0[i]
+        s = sp - self.decel * dt
+        d = (sp + s) * 0.5 * dt  # distance slid: mean speed times time
+        self.px = self.x0[i] + self.ux[i] * d
+        self.py = self.y0[i] + self.uy[i] * d
+        self.vx = self.ux[i] * s
+        self.vy = self.uy[i] * s
+
+    def set_box(self, i: int) -> None:
+        """Bounding box of disc i's whole current segment (start to rest)."""
+        r = self.r[i]
+        x = self.x0[i]
+        y = self.y0[i]
+        ex = x
+        ey = y
+        sp = self.sp[i]
+        if sp > 0.0:
+            d = sp * sp / (2.0 * self.decel)
+            ex = x + self.ux[i] * d
+            ey = y + self.uy[i] * d
+        self.bx0[i] = (x if x < ex else ex) - r
+        self.bx1[i] = (x if x > ex else ex) + r
+        self.by0[i] = (y if y < ey else ey) - r
+        self.by1[i] = (y if y > ey else ey) + r
+
+    def new_segment(self, i: int, t: float, x: float, y: float, vx: float, vy: float) -> None:
+        """Start a new segment for disc i at time t (speeds under V_REST mean rest)."""
+        sp = (vx * vx + vy * vy) ** 0.5
+        self.t0[i] = t
+        self.x0[i] = x
+        self.y0[i] = y
+        if sp < V_REST:
+            sp = 0.0
+            vx = 0.0
+            vy = 0.0
+            self.ux[i] = 0.0
+            self.uy[i] = 0.0
+            self.ts[i] = BIG
+        else:
+            self.ux[i] = vx / sp
+            self.uy[i] = vy / sp
+            self.ts[i] = t + sp / self.decel
+        self.sp[i] = sp
+        self.set_box(i)
+        seg = self.segs[i]
+        seg.append(t)
+        seg.append(x)
+        seg.append(y)
+        seg.append(vx)
+        seg.append(vy)
+
+    # -- event prediction -------------------------------------------------------------
+
+    def pair_time(self, i: int, j: int, now: float) -> float:
+        """Time of the next contact of discs i < j after now, BIG if none."""
+        if self.alive[i] == 0 or self.alive[j] == 0:
+            return BIG
+        if self.sp[i] == 0.0 and self.sp[j] == 0.0:
+            return BIG
+        # Swept boxes: discs whose remaining paths' boxes are apart cannot meet.
+        if (
+            self.bx0[i] > self.bx1[j]
+            or self.bx0[j] > self.bx1[i]
+            or self.by0[i] > self.by1[j]
+            or self.by0[j] > self.by1[i]
+        ):
+            return BIG
+        self.state_at(i, now)
+        dx = self.px
+        dy = self.py
+        wvx = self.vx
+        wvy = self.vy
+        self.state_at(j, now)
+        dx = dx - self.px
+        dy = dy - self.py
+        wvx = wvx - self.vx
+        wvy = wvy - self.vy
+        rr = self.r[i] + self.r[j]
+        c0 = dx * dx + dy * dy - rr * rr
+        c1 = 2.0 * (dx * wvx + dy * wvy)
+        if c0 <= 2.0 * rr * CONTACT_EPS and c1 < -2.0 * rr * V_TOUCH:
+            # Touching and closing: resolve at once (Newton's cradle). The margin keeps
+            # the sign of the closing speed beyond rounding, so collide() agrees.
+            return now
+        # Relative acceleration: each moving disc decelerates along its own velocity.
+        ax = 0.0
+        ay = 0.0
+        if self.sp[i] > 0.0:
+            ax = -self.decel * self.ux[i]
+            ay = -self.decel * self.uy[i]
+        if self.sp[j] > 0.0:
+            ax = ax + self.decel * self.ux[j]
+            ay = ay + self.decel * self.uy[j]
+        span = (self.ts[i] if self.ts[i] < self.ts[j] else self.ts[j]) - now
+        if span <= 0.0:
+            return BIG
+        # |D + V t + A t^2 / 2|^2 - R^2 as a quartic in t.
+        c4 = 0.25 * (ax * ax + ay * ay)
+        c3 = wvx * ax + wvy * ay
+        c2 = wvx * wvx + wvy * wvy + dx * ax + dy * ay
+        hit = first_crossing(c4, c3, c2, c1, c0, span)
+        if hit >= BIG:
+            return BIG
+        return now + hit
+
+    def disc_event(self, i: int, now: float) -> None:
+        """Next rail, pocket, zone or stop event of disc i after now, into et/ek/ep."""
+        self.et[i] = BIG
+        if self.alive[i] == 0 or self.sp[i] == 0.0:
+            return
+        self.state_at(i, now)
+        x = self.px
+        y = self.py
+        vx = self.vx
+        vy = self.vy
+        r = self.r[i]
+        a = self.decel
+        ax = a * self.ux[i]  # deceleration components (opposite the velocity)
+        ay = a * self.uy[i]
+        best = self.ts[i]
+        kind = K_STOP
+        param = 0
+        # Rails: each coordinate moves monotonically until rest.
+        if vy < 0.0:
+            t = now if y - r <= 0.0 else now + reach_time(y - r, -vy, -ay)
+            if t < best:
+                best = t
+                kind = K_RAIL
+                param = 0
+        elif vy > 0.0:
+            gap = self.size - r - y
+            t = now if gap <= 0.0 else now + reach_time(gap, vy, ay)
+            if t < best:
+                best = t
+                kind = K_RAIL
+                param = 2
+        if vx < 0.0:
+            t = now if x - r <= 0.0 else now + reach_time(x - r, -vx, -ax)
+            if t < best or (t == best and kind == K_STOP):
+                best = t
+                kind = K_RAIL
+                param = 1
+        elif vx > 0.0:
+            gap = self.size - r - x
+            t = now if gap <= 0.0 else now + reach_time(gap, vx, ax)
+            if t < best or (t == best and kind == K_STOP):
+                best = t
+                kind = K_RAIL
+                param = 3
+        # Pockets: the centre enters the hole's circle (a quartic, like a disc contact).
+        span = self.ts[i] - now
+        c4 = 0.25 * a * a
+        c3 = -(vx * ax + vy * ay)
+        for p in range(4):
+            cx = self.pocket_lo if p == 0 or p == 3 else self.pocket_hi
+            cy = self.pocket_lo if p < 2 else self.pocket_hi
+            dx = x - cx
+            dy = y - cy
+            c0 = dx * dx + dy * dy - self.pocket_r2
+            c1 = 2.0 * (dx * vx + dy * vy)
+            if c1 >= 0.0 and c0 > 0.0:
+                continue  # moving away from this hole: its distance only grows
+            c2 = vx * vx + vy * vy - dx * ax - dy * ay
+            t = now + first_crossing(c4, c3, c2, c1, c0, span) if c0 > 0.0 else now
+            if t < best:
+                best = t
+                kind = K_POCKET
+                param = p
+        if i == 0:
+            # The striker's hole entirely inside an edge zone or not (zone_limit from rail).
+            lim = self.zone_limit
+            for side in range(4):
+                if side == 0:
+                    dist = y
+                    vin = -vy
+                    ain = -ay
+                elif side == 2:
+                    dist = self.size - y
+                    vin = vy
+                    ain = ay
+                elif side == 1:
+                    dist = x
+                    vin = -vx
+                    ain = -ax
+                else:
+                    dist = self.size - x
+                    vin = vx
+                    ain = ax
+                t = BIG
+                if self.zone[side] == 1 and vin < 0.0:
+                    t = now + reach_time(lim - dist, -vin, -ain) if dist < lim else now
+                elif self.zone[side] == 0 and vin > 0.0:
+                    t = now + reach_time(dist - lim, vin, ain) if dist > lim else now
+                if t < best:
+                    best = t
+                    kind = K_ZONE
+                    param = side
+        self.et[i] = best
+        self.ek[i] = kind
+        self.ep[i] = param
+
+    def refresh(self, i: int, now: float) -> None:
+        """Recompute every cached prediction that involves disc i."""
+        n = self.n
+        self.disc_event(i, now)
+        for j in range(n):
+            if j < i:
+                self.pt[j * n + i] = self.pair_time(j, i, now)
+            elif j > i:
+                self.pt[i * n + j] = self.pair_time(i, j, now)
+
+    # -- event resolution -------------------------------------------------------------
+
+    def collide(self, i: int, j: int, t: float) -> None:
+        """Frictionless impulse between discs i and j along their line of centres."""
+        self.state_at(i, t)
+        xi = self.px
+        yi = self.py
+        vxi = self.vx
+        vyi = self.vy
+        self.state_at(j, t)
+        xj = self.px
+        yj = self.py
+        vxj = self.vx
+        vyj = self.vy
+        dx = xj - xi
+        dy = yj - yi
+        dist = (dx * dx + dy * dy) ** 0.5
+        nx = dx / dist
+        ny = dy / dist
+        closing = (vxi - vxj) * nx + (vyi - vyj) * ny
+        mi = self.m[i]
+        mj = self.m[j]
+        if closing > 0.0:
+            e = self.e_disc if closing >= V_STICK else 0.0
+            jimp = (1.0 + e) * closing * mi * mj / (mi + mj)
+            vxi = vxi - jimp / mi * nx
+            vyi = vyi - jimp / mi * ny
+            vxj = vxj + jimp / mj * nx
+            vyj = vyj + jimp / mj * ny
+            self.events.append((K_DISC, t, i, j, closing))
+        self.new_segment(i, t, xi, yi, vxi, vyi)
+        self.new_segment(j, t, xj, yj, vxj, vyj)
+
+    def rail(self, i: int, side: int, t: float) -> None:
+        """Disc i meets rail `side`: bounce, or go over it when faster than jump_speed."""
+        self.state_at(i, t)
+        x = self.px
+        y = self.py
+        vx = self.vx
+        vy = self.vy
+        vn = -vy if side == 0 else (vy if side == 2 else (-vx if side == 1 else vx))
+        # A disc that started this segment against the rail (a row puck pressed into it)
+        # has no run-up to ride over the rail's edge: it is squeezed and bounces back.
+        r = self.r[i]
+        if side == 0:
+            gap = self.y0[i] - r
+        elif side == 2:
+            gap = self.size - r - self.y0[i]
+        elif side == 1:
+            gap = self.x0[i] - r
+        else:
+            gap = self.size - r - self.x0[i]
+        if vn > self.jump_speed and gap > CONTACT_EPS:
+            self.events.append((K_OFF, t, i, side, vn))
+            self.remove(i, t, WHERE_OFF)
+            return
+        self.events.append((K_RAIL, t, i, side, vn))
+        if side == 0 or side == 2:
+            vy = -self.e_rail * vy
+        else:
+            vx = -self.e_rail * vx
+        self.new_segment(i, t, x, y, vx, vy)
+
+    def remove(self, i: int, t: float, where: int) -> None:
+        """Disc i leaves play (pocket or off the table) at its position at time t."""
+        self.state_at(i, t)
+        self.alive[i] = 0
+        self.where[i] = where
+        self.tend[i] = t
+        self.x0[i] = self.px
+        self.y0[i] = self.py
+        self.t0[i] = t
+        self.sp[i] = 0.0
+        self.ts[i] = BIG
+
+    def loop(self) -> float:
+        """Run events until everything rests; return the time of the last event."""
+        n = self.n
+        now = 0.0
+        for i in range(n):
+            self.disc_event(i, now)
+        for i in range(n):
+            for j in range(i + 1, n):
+                self.pt[i * n + j] = self.pair_time(i, j, now)
+        count = 0
+        while True:
+            # Earliest event; ties: disc-disc first (lowest i, then j), then disc events
+            # by kind (rail, pocket, off, zone, stop) and lowest disc.
+            best = BIG
+            bk = -1
+            bi = -1
+            bj = -1
+            for i in range(n):
+                for j in range(i + 1, n):
+                    t = self.pt[i * n + j]
+                    if t < best:
+                        best = t
+                        bk = K_DISC
+                        bi = i
+                        bj = j
+            for i in range(n):
+                t = self.et[i]
+                if t < best or (t == best and t < BIG and self.ek[i] < bk):
+                    best = t
+                    bk = self.ek[i]
+                    bi = i
+            if bk < 0:
+                return now
+            count += 1
+            if count > MAX_EVENTS:
+                self.halt(best)
+                return best
+            now = best
+            if bk == K_DISC:
+                self.collide(bi, bj, now)
+                self.refresh(bi, now)
+                self.refresh(bj, now)
+            elif bk == K_RAIL:
+                self.rail(bi, self.ep[bi], now)
+                self.refresh(bi, now)
+            elif bk == K_POCKET:
+                self.events.append((K_POCKET, now, bi, self.ep[bi], 0.0))
+                self.remove(bi, now, WHERE_POCKET)
+                self.refresh(bi, now)
+            elif bk == K_ZONE:
+                side = self.ep[bi]
+                self.zone[side] = 1 - self.zone[side]
+                self.events.append((K_ZONE, now, side, self.zone[side], 0.0))
+                self.disc_event(bi, now)
+            else:
+                self.state_at(bi, now)
+                self.new_segment(bi, now, self.px, self.py, 0.0, 0.0)
+                self.refresh(bi, now)
+
+    def halt(self, t: float) -> None:
+        """Safety stop: put every moving disc at rest where it is at time t."""
+        for i in range(self.n):
+            if self.alive[i] == 1 and self.sp[i] > 0.0:
+                self.state_at(i, t)
+                self.new_segment(i, t, self.px, self.py, 0.0, 0.0)
+
+
+def run(
+    params: tuple,
+    xs: list,
+    ys: list,
+    rs: list,
+    ms: list,
+    vx: float,
+    vy: float,
+) -> tuple:
+    """Simulate one stroke: disc 0 (the striker) starts at speed (vx, vy), all else rests.
+
+    params = (size, decel, e_disc, e_rail, jump_speed, pocket_inset, pocket_radius,
+    zone_limit). Returns (events, segments, where, tend, finals, duration): the raw event
+    tuples in order; per disc a flat list of segments (t0, x0, y0, vx, vy); per disc
+    WHERE_*, the time it left play, and its final (x, y); the time of the last event.
+    """
+    sim = Sim(
+        params[0],
+        params[1],
+        params[2],
+        params[3],
+        params[4],
+        params[5],
+        params[6],
+        params[7],
+        xs,
+        ys,
+        rs,
+        ms,
+    )
+    n = sim.n
+    for i in range(n):
+        sim.new_segment(i, 0.0, xs[i], ys[i], 0.0, 0.0)
+    lim = params[7]
+    size = params[0]
+    # Zone flags at placement (not logged: the caller knows where it placed the striker).
+    sim.zone[0] = 1 if ys[0] <= lim else 0
+    sim.zone[1] = 1 if xs[0] <= lim else 0
+    sim.zone[2] = 1 if size - ys[0] <= lim else 0
+    sim.zone[3] = 1 if size - xs[0] <= lim else 0
+    sim.segs[0] = []
+    sim.new_segment(0, 0.0, xs[0], ys[0], vx, vy)
+    duration = sim.loop()
+    finals = []
+    for i in range(n):
+        sim.state_at(i, duration)
+        finals.append((sim.px, sim.py))
+    return (sim.events, sim.segs, list(sim.where), list(sim.tend), finals, duration)

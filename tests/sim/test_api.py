@@ -1,0 +1,22 @@
+"""The public surface others code against (docs/contracts.md)."""
+
+import math
+
+import msgpack
+
+from server.sim import COMPETITION, STRIKER_ID, Disc, Shot, StrokeResult, Trajectory, simulate
+
+
+def test_simulate_returns_events_final_duration_and_a_storable_trajectory() -> None:
+    pucks = [Disc(1, 540.0, 540.0, "puck", 0), Disc(2, 700.0, 700.0, "puck", 1)]
+    result = simulate(COMPETITION, pucks, Shot(540.0, 60.0, math.pi / 2, 2000.0))
+    assert isinstance(result, StrokeResult)
+    assert [d.id for d in result.final] == [STRIKER_ID, 1, 2]
+    assert result.final[1].owner == 0
+    assert result.duration > 0.0
+    assert [e.t for e in result.events] == sorted(e.t for e in result.events)
+    packed = msgpack.packb(result.trajectory.to_compact())
+    again = Trajectory.from_compact(msgpack.unpackb(packed))
+    assert again == result.trajectory
+    assert again.sample(result.duration) == result.final
+    assert len(result.state_hash()) == 64
