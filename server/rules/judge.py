@@ -1,0 +1,700 @@
+"""The referee's ruling on a stroke: what the physics' event log means under the rules.
+
+judge() reads the stroke (direct or rebound, what the striker touched first), decides
+penalties (004 § 24 (1)), restores, re-spots and places pucks (§ 20 (14), § 21,
+§ 24 (3)-(7), § 28 (6)), passes or keeps the strike right (§ 25), and ends sets (§ 23,
+§ 27, § 28 (7)). conclude() is the shared tail also used for a pass or a clock that ran
+out (turns.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from server.rules.geometry import OPPOSITE, home_spots, in_circle, in_zone
+from server.rules.placement import nearest_free, penalty_spot, respot_spot
+from server.rules.ruling import Kind, Ruling, Spot, StrokeRefused
+from server.rules.sets import finish_set, set_result
+from server.rules.state import MatchState, Puck, home_rail, team_of
+from server.sim.types import (
+    STRIKER_ID,
+    DiscContact,
+    LeftTable,
+    Pocketed,
+    RailContact,
+    Shot,
+    Side,
+    StrikerZone,
+)
+
+Line = tuple[str, str]
+SAME_INSTANT = 1e-12
+"""Contacts closer in time than this (s) are simultaneous (004 § 24 (1) 2): 'at the same time')."""
+MOVED = 1e-6
+"""A puck displaced by more than this (mm) has moved (004 § 23 (1) 4))."""
+
+
+# -- what happened ---------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """The striker's story and the pucks' fates, read from the event log."""
+
+    kind: str  # "direct" | "rebound"
+    rebound_rail: str | None  # "opposite" | "side" for a rebound
+    first_touch: tuple[int, ...]
+    touched: frozenset[int]  # every puck the striker touched
+    striker_pocketed: bool
+    striker_off: bool
+    crossed_back: bool  # the striker's hole came back inside its own edge zone
+    off: tuple[tuple[int, Side], ...]  # pucks over the rail, in order
+
+
+def read_events(events: Sequence[Any], own: Side, puck_ids: set[int]) -> Facts:
+    """The facts of a stroke from the physics' ordered event log (robust to any legal
+    log: nothing touched, several pucks leaving at once, the striker gone)."""
+    seq: list[tuple[float, str, Any]] = []  # the striker's contacts: ("puck", id) / ("rail", side)
+    touched: set[int] = set()
+    striker_pocketed = striker_off = left_zone = crossed = False
+    off: list[tuple[int, Side]] = []
+    for e in events:
+        if isinstance(e, DiscContact):
+            if STRIKER_ID in (e.a, e.b):
+                other = e.b if e.a == STRIKER_ID else e.a
+                if other in puck_ids:
+                    seq.append((e.t, "puck", other))
+                    touched.add(other)
+        elif isinstance(e, RailContact):
+            if e.disc == STRIKER_ID:
+                seq.append((e.t, "rail", e.rail))
+        elif isinstance(e, Pocketed):
+            if e.disc == STRIKER_ID:
+                striker_pocketed = True
+        elif isinstance(e, LeftTable):
+            if e.disc == STRIKER_ID:
+                striker_off = True
+            elif e.disc in puck_ids and all(e.disc != d for d, _ in off):
+                off.append((e.disc, e.rail))
+        elif isinstance(e, StrikerZone) and e.side == own:
+            # 004 § 20 (7), § 25 (1) 4): the striker leaves its zone on the way out; its
+            # hole coming back entirely inside means the line was crossed going back.
+            if not e.inside:
+                left_zone = True
+            elif left_zone:
+                crossed = True
+    first_t = next((t for t, what, _ in seq if what == "puck"), None)
+    if first_t is None:
+        first: tuple[int, ...] = ()
+        rails = [x for _, what, x in seq if what == "rail"]
+    else:
+        first = tuple(
+            x for t, what, x in seq if what == "puck" and abs(t - first_t) <= SAME_INSTANT
+        )
+        rails = [x for t, what, x in seq if what == "rail" and t < first_t - SAME_INSTANT]
+    # 004 § 21 (2): a rebound stroke touches at least one rail before any puck.
+    kind = "rebound" if rails else "direct"
+    rebound_rail = None
+    if rails:
+        rebound_rail = "opposite" if OPPOSITE[own] in rails else "side"
+    return Facts(
+        kind=kind,
+        rebound_rail=rebound_rail,
+        first_touch=first,
+        touched=frozenset(touched),
+        striker_pocketed=striker_pocketed,
+        striker_off=striker_off,
+        crossed_back=crossed,
+        off=tuple(off),
+    )
+
+
+def blind_for(state: MatchState, side: Side, p: Puck) -> bool:
+    """Is puck p blind for a striker at `side`: in the centre circle or in his own edge
+    zone, judged by its hole (004 § 21 (1), (3), 000 § 3; doubles § 28 (3): the
+    partner's rail zone is not blind)."""
+    return in_circle(state.table, p.x, p.y) or in_zone(state.table, side, p.x, p.y)
+
+
+def blind_for_owner(state: MatchState, p: Puck) -> bool:
+    """Is puck p in a blind position for its owner (004 § 21 (6), (7))."""
+    return blind_for(state, state.side_of(p.owner), p)
+
+
+# -- the shared tail -----------------------------------------------------------------
+@dataclass
+class Outcome:
+    """What the tail needs from a stroke (or a pass / clock): mutable while judging."""
+
+    kind: Kind
+    pucks: dict[int, Puck]  # every puck, after restoring and re-spotting
+    reasons: list[Line] = field(default_factory=list)  # penalty reasons
+    lines: list[Line] = field(default_factory=list)  # what happened, for the player
+    pocketed: tuple[int, ...] = ()
+    off: bool = False
+    crossed: bool = False
+    touched_own: bool = False
+    set_lost: Line | None = None
+    facts: Facts | None = None
+    restored: tuple[Spot, ...] = ()
+    respotted: tuple[Spot, ...] = ()
+
+
+def _require_turn(state: MatchState, seat: int) -> None:
+    """Refuse anything from a seat that does not hold the strike right (online the
+    server refuses; 004 § 23 (1) 6), 8) cannot happen)."""
+    if state.finished:
+        raise StrokeRefused("match_over", "004 § 32 (1)", "The match is over.")
+    if seat != state.turn_seat:
+        raise StrokeRefused(
+            "not_your_turn",
+            "004 § 23 (1) 8)",
+            "Only the player holding the strike right may strike.",
+        )
+
+
+def _stalled(state: MatchState) -> bool:
+    """Are both sides' pucks left only in the centre circle (004 § 27 (6)), or only
+    in blind positions with the 000 § 8 option?"""
+    teams = {team_of(p.owner) for p in state.on_table()}
+    if teams != {0, 1}:
+        return False
+    for p in state.on_table():
+        if state.config.three_miss == "circle":
+            if not in_circle(state.table, p.x, p.y):
+                return False
+        elif not blind_for_owner(state, p):
+            return False
+    return True
+
+
+def _intact_rows(state: MatchState, pucks: dict[int, Puck]) -> tuple[Side, ...]:
+    """The rails whose set-up row is still untouched (004 § 28 (6))."""
+    keep = []
+    for rail in state.intact_rows:
+        owner = next(s for s in state.seats if home_rail(state, s) == rail)
+        spots = home_spots(state.table, rail)
+        row = [p for p in pucks.values() if p.owner == owner]
+        if all(
+            p.on_table and math.hypot(p.x - spots[k][0], p.y - spots[k][1]) <= MOVED
+            for k, p in enumerate(sorted(row, key=lambda q: q.id))
+        ):
+            keep.append(rail)
+    return tuple(keep)
+
+
+def _place_debt(
+    state: MatchState, seat: int, owed: int, pucks: dict[int, Puck], rows: tuple[Side, ...]
+) -> tuple[int, list[Spot]]:
+    """Put as many of `seat`'s owed penalty pucks on the table as the rules allow; return
+    what is still owed and the placements (004 § 24 (3), (4), (7); doubles § 28 (5),
+    (6)). The pucks come from the pocketed pucks of the penalised player (in doubles
+    then of his partner): pucks are never created."""
+    rail = home_rail(state, seat)  # the edge zone opposite the penalised player
+    team = team_of(seat)
+    if state.config.mode == "doubles" and rail in rows:
+        return owed, []  # 004 § 28 (6): the row opposite him has not been moved yet
+    placed: list[Spot] = []
+    mates = state.teammates(seat)
+    while owed > 0:
+        pool = sorted(
+            (p for p in pucks.values() if not p.on_table and team_of(p.owner) == team),
+            key=lambda p: (mates.index(p.owner), p.id),
+        )
+        if not pool:
+            break  # 004 § 24 (4), (7), § 28 (6): all his pucks are on the table
+        puck = pool[0]
+        others = [(p.x, p.y) for p in pucks.values() if p.on_table]
+        own = [(p.x, p.y) for p in pucks.values() if p.on_table and p.owner == seat]
+        x, y = penalty_spot(state.table, rail, own, others)
+        pucks[puck.id] = replace(puck, x=x, y=y, where="table")
+        placed.append((puck.id, x, y))
+        owed -= 1
+    return owed, placed
+
+
+def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
+    """Everything after the pucks came to rest: the strike right (004 § 25), the end of
+    a set (§ 23, § 27, § 28 (7)), penalty pucks and debts (§ 24 (2)-(7), § 28 (5), (6)),
+    the three-miss rule (§ 27 (6)), and the next state."""
+    team = team_of(seat)
+    lines = list(out.lines)
+    penalty = bool(out.reasons)
+    if penalty:
+        lines.extend(out.reasons)
+        if len(out.reasons) > 1:
+            lines.append(("One penalty puck for all the faults of one stroke", "004 § 24 (2)"))
+    own_in = [pid for pid in out.pocketed if team_of(out.pucks[pid].owner) == team]
+    opp_in = [pid for pid in out.pocketed if team_of(out.pucks[pid].owner) != team]
+
+    # -- the strike right, 004 § 25 (1) -------------------------------------------
+    stroke = out.kind in ("direct", "rebound")
+    keeps = stroke and not penalty and bool(own_in) and not opp_in and not out.off
+    keeps = keeps and not out.crossed
+    if penalty:
+        lines.append(("The strike right passes", "004 § 25 (1) 7)"))
+    elif stroke:
+        if not own_in:
+            lines.append(("None of his pucks went in: the turn passes", "004 § 25 (1) 1)"))
+        elif opp_in:
+            lines.append(
+                ("An opponent's puck went in with his own: the turn passes", "004 § 25 (1) 2)")
+            )
+        elif out.off:
+            lines.append(("A puck went over the rail: the turn passes", "004 § 25 (1) 3)"))
+        elif out.crossed:
+            lines.append(
+                (
+                    "The striker came back over his own edge-zone line: the turn passes",
+                    "004 § 25 (1) 4), § 20 (7)",
+                )
+            )
+        else:
+            lines.append(("His puck went in: he strikes again", "004 § 20 (8)"))
+
+    after_pucks = out.pucks
+    on_table = {
+        t: sum(1 for p in after_pucks.values() if p.on_table and team_of(p.owner) == t)
+        for t in (0, 1)
+    }
+    debt = list(state.debt)
+    cleared_t = on_table[team] == 0 and bool(own_in) and state.team_debt(team) == 0
+    cleared_o = on_table[1 - team] == 0 and bool(opp_in) and state.team_debt(1 - team) == 0
+
+    # -- the end of the set ----------------------------------------------------------
+    result = None
+    if out.set_lost is not None:
+        result = set_result(state, "lost", 1 - team, *out.set_lost)
+    elif cleared_t and (penalty or out.crossed):
+        # 000 § 8, 004 § 27 (4), (6): the last puck pocketed with a fault loses the set.
+        why = "a penalty" if penalty else "the striker crossing back over his own line"
+        result = set_result(
+            state, "lost", 1 - team, f"His last puck went in with {why}", "004 § 27 (4), (6)"
+        )
+    elif cleared_t and cleared_o:
+        result = set_result(
+            state,
+            "annulled",
+            None,
+            "Both sides' last pucks went in with one stroke: the set is replayed",
+            "004 § 27 (4)",
+        )
+    elif cleared_t and state.opening == "first":
+        pass  # 004 § 27 (5), § 28 (7): the series stops; the other side answers below
+    elif cleared_t and state.opening == "answer":
+        result = set_result(
+            state,
+            "replayed",
+            None,
+            "Both sides cleared the table in their first series (8 + 8): the set is "
+            "replayed with sides and opening stroke changed",
+            "004 § 27 (5), § 28 (7)",
+        )
+    elif cleared_t:
+        result = set_result(
+            state, "won", team, "All his pucks are in the holes", "004 § 27 (3), § 28 (2)"
+        )
+    elif cleared_o:
+        result = set_result(
+            state,
+            "won",
+            1 - team,
+            "The opponent's last puck went in: the set is his",
+            "004 § 27 (3)",
+        )
+    elif state.opening == "answer" and not keeps:
+        result = set_result(
+            state,
+            "won",
+            team_of(state.opener),
+            "The answering side did not clear the table in its first series",
+            "004 § 27 (5), § 28 (7)",
+        )
+
+    if result is not None:
+        lines.append((_set_line(state, result), result["rule"]))
+        new = finish_set(replace(state, strokes=state.strokes + 1), result)
+        if new.match_result is not None:
+            lines.append((_match_line(new.match_result), new.match_result["rule"]))
+        return Ruling(
+            state=new,
+            seat=seat,
+            kind=out.kind,
+            legal=not penalty,
+            lines=tuple(lines),
+            rebound_rail=out.facts.rebound_rail if out.facts else None,
+            first_touch=out.facts.first_touch if out.facts else (),
+            pocketed=out.pocketed,
+            restored=out.restored,
+            respotted=out.respotted,
+            penalty=penalty,
+            keeps_turn=False,
+            crossed_line=out.crossed,
+            set_result=result,
+            match_result=new.match_result,
+        )
+
+    # -- penalty pucks and debts, 004 § 24 (2)-(7), § 28 (5), (6) -----------------
+    if penalty:
+        debt[seat] += 1  # § 24 (2): one penalty puck, however many faults
+    opening = state.opening
+    next_seat = seat if keeps else state.next_seat(seat)
+    if cleared_t and opening == "first":
+        # 004 § 27 (5), § 28 (7): the opener cleared the table with his first series;
+        # the series stops and the next player of the other side answers.
+        opening = "answer"
+        next_seat = state.next_seat(seat)
+        keeps = False
+        lines.append(
+            (
+                "He cleared the table in his first series: the other side answers",
+                "004 § 27 (5), § 28 (7)",
+            )
+        )
+    elif opening == "first" and not keeps:
+        opening = ""
+    rows = _intact_rows(state, after_pucks)
+    placed: list[Spot] = []
+    for s in state.seats:
+        if debt[s] == 0:
+            continue
+        t = team_of(s)
+        lost_turn = s == seat and next_seat != seat
+        hit_by_opponent = t != team and any(team_of(after_pucks[p].owner) == t for p in opp_in)
+        empty = on_table[t] == 0
+        if not (lost_turn or hit_by_opponent or empty):
+            continue  # 004 § 24 (6): a debt waits until its player loses the strike right
+        before = debt[s]
+        debt[s], spots = _place_debt(state, s, debt[s], after_pucks, rows)
+        placed.extend(spots)
+        if spots:
+            cite = "004 § 24 (3)" if s == seat and penalty and before == 1 else "004 § 24 (3)-(7)"
+            if state.config.mode == "doubles":
+                cite += ", § 28 (5)"
+            lines.append((_placed_line(state, s, len(spots), penalty and s == seat), cite))
+        if debt[s]:
+            rule = "004 § 28 (6)" if state.config.mode == "doubles" else "004 § 24 (4)"
+            lines.append((f"{_who(state, s)} owes {debt[s]} penalty puck(s) for now", rule))
+        if empty and spots and s == seat and keeps and state.config.mode == "doubles":
+            # 004 § 24 (6): with all pucks in, debts come out and the series goes on,
+            # except in doubles.
+            next_seat = state.next_seat(seat)
+            keeps = False
+
+    # -- three misses in a row, 004 § 27 (6) / 000 § 8 ----------------------------------
+    probe = replace(state, pucks=tuple(after_pucks[p.id] for p in state.pucks))
+    misses = 0
+    if _stalled(state) and _stalled(probe) and not out.touched_own and not keeps:
+        misses = state.misses + 1
+    if misses >= 3 * len(state.seats):
+        result = set_result(
+            state,
+            "annulled",
+            None,
+            "Three missed turns each at the last pucks: the set is replayed",
+            "004 § 27 (6)" if state.config.three_miss == "circle" else "000 § 8",
+        )
+        lines.append((_set_line(state, result), result["rule"]))
+        new = finish_set(replace(state, strokes=state.strokes + 1), result)
+    else:
+        new = replace(
+            state,
+            pucks=tuple(after_pucks[p.id] for p in state.pucks),
+            debt=tuple(debt),
+            turn_seat=next_seat,
+            opening=opening,
+            misses=misses,
+            intact_rows=rows,
+            set_strokes=state.set_strokes + 1,
+            strokes=state.strokes + 1,
+        )
+    return Ruling(
+        state=new,
+        seat=seat,
+        kind=out.kind,
+        legal=not penalty,
+        lines=tuple(lines),
+        rebound_rail=out.facts.rebound_rail if out.facts else None,
+        first_touch=out.facts.first_touch if out.facts else (),
+        pocketed=out.pocketed,
+        restored=out.restored,
+        respotted=out.respotted,
+        penalty_placed=tuple(placed),
+        penalty=penalty,
+        keeps_turn=keeps,
+        crossed_line=out.crossed,
+        set_result=result,
+        match_result=None,
+    )
+
+
+def _who(state: MatchState, seat: int) -> str:
+    return f"Player {seat} ({state.side_of(seat)})"
+
+
+def _placed_line(state: MatchState, seat: int, n: int, fresh: bool) -> str:
+    rail = home_rail(state, seat)
+    what = "A penalty puck is" if n == 1 else f"{n} penalty pucks are"
+    tail = "" if fresh else " (owed)"
+    return f"{what} placed for {_who(state, seat)} against the {rail} rail on the middle line{tail}"
+
+
+def _set_line(state: MatchState, result: dict[str, Any]) -> str:
+    o = result["outcome"]
+    if o in ("won", "lost"):
+        w = result["winner"]
+        names = " & ".join(_who(state, s) for s in state.seats if team_of(s) == w)
+        return f"Set {result['set']} to {names}: {result['reason']}"
+    return f"Set {result['set']}: {result['reason']}"
+
+
+def _match_line(match: dict[str, Any]) -> str:
+    a, b = match["sets_won"]
+    if match["winner"] is None:
+        return f"The match is drawn {a}:{b}"
+    return f"The match is over: side {match['winner']} wins, sets {a}:{b}"
+
+
+# -- the stroke ----------------------------------------------------------------------
+def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
+    """The ruling on a stroke played by `seat` with `shot`, given the physics' result
+    of simulate(COMPETITION, sim_discs(state), shot) (its .events and .final)."""
+    _require_turn(state, seat)
+    table = state.table
+    side = state.side_of(seat)
+    team = team_of(seat)
+    before = {p.id: p for p in state.on_table()}
+    facts = read_events(result.events, side, set(before))
+    final = {d.id: d for d in result.final if d.id != STRIKER_ID}
+
+    mine = {pid for pid, p in before.items() if team_of(p.owner) == team}
+    blind = {pid for pid in mine if blind_for(state, side, before[pid])}
+    free = mine - blind
+    first = facts.first_touch
+    first_opp = [pid for pid in first if pid not in mine]
+    first_blind = [pid for pid in first if pid in blind]
+    lines: list[Line] = []
+    reasons: list[Line] = []
+
+    # -- the kind of stroke and what was touched first, 004 § 21 -----------------------
+    if facts.kind == "direct":
+        lines.append(_first_line("Direct stroke", first, before, mine))
+    else:
+        rail = "the opposite rail" if facts.rebound_rail == "opposite" else "a side rail"
+        lines.append(_first_line(f"Rebound stroke from {rail}", first, before, mine))
+
+    # -- penalties, 004 § 24 (1) ---------------------------------------------------------
+    if facts.kind == "direct":
+        if not first:
+            if free:
+                reasons.append(
+                    (
+                        "Penalty puck: on a direct stroke the striker touched none of his pucks",
+                        "004 § 24 (1) 1)",
+                    )
+                )
+            else:
+                reasons.append(
+                    (
+                        "Penalty puck: all his pucks are blind and the striker did not reach "
+                        "the opposite rail",
+                        "004 § 24 (1) 6)",
+                    )
+                )
+        else:
+            if first_opp:
+                what = (
+                    "his own and an opponent's puck at the same time"
+                    if len(first_opp) < len(first)
+                    else "an opponent's puck"
+                )
+                reasons.append(
+                    (
+                        f"Penalty puck: on a direct stroke the striker first touched {what}",
+                        "004 § 24 (1) 2), § 21 (1)",
+                    )
+                )
+            if first_blind:
+                reasons.append(
+                    (
+                        "Penalty puck: he hit his own blind puck with a direct stroke",
+                        "004 § 24 (1) 8), § 21 (3)",
+                    )
+                )
+            if any(in_zone(table, side, before[p].x, before[p].y) for p in first):
+                reasons.append(
+                    (
+                        "Penalty puck: the striker first touched a puck in his own edge zone",
+                        "004 § 24 (1) 11), § 20 (2)",
+                    )
+                )
+    elif free:
+        if not first:
+            reasons.append(
+                (
+                    "Penalty puck: on a rebound the striker touched none of his pucks, and he "
+                    "had pucks outside the blind zones",
+                    "004 § 21 (5), § 24 (1) 1)",
+                )
+            )
+        elif first_opp:
+            reasons.append(
+                (
+                    "Penalty puck: on a rebound the striker first touched an opponent's puck "
+                    "while he had pucks outside the blind zones",
+                    "004 § 24 (1) 3), § 21 (5)",
+                )
+            )
+    elif facts.rebound_rail == "side" and (first_opp or not first):
+        reasons.append(
+            (
+                "Penalty puck: all his pucks are blind, and after the side rail the striker "
+                "touched neither his own puck nor the opposite rail first",
+                "004 § 24 (1) 6), § 21 (5)",
+            )
+        )
+    if facts.striker_pocketed:
+        reasons.append(("Penalty puck: the striker fell into a hole", "004 § 24 (1) 4)"))
+    if facts.striker_off:
+        reasons.append(("Penalty puck: the striker went over the rail", "004 § 24 (1) 5)"))
+
+    # -- where the pucks ended --------------------------------------------------------
+    pucks = {p.id: p for p in state.pucks}
+    off_ids = {pid for pid, _ in facts.off}
+    for pid, p in before.items():
+        d = final.get(pid)
+        if d is None or pid in off_ids:
+            continue
+        if d.where == "table":
+            pucks[pid] = replace(p, x=d.x, y=d.y)
+        elif d.where == "pocket":
+            pucks[pid] = replace(p, where="pocket")
+        else:
+            off_ids.add(pid)
+    off_order = [pid for pid, _ in facts.off] + sorted(off_ids - {pid for pid, _ in facts.off})
+    off_rail = dict(facts.off)
+
+    def moved(pid: int) -> bool:
+        a, b = before[pid], pucks[pid]
+        return pid in off_ids or not b.on_table or math.hypot(a.x - b.x, a.y - b.y) > MOVED
+
+    restore: list[int] = []
+    set_lost: Line | None = None
+    illegal_first = facts.kind == "direct" and bool(first) and not set(first) <= free
+    if facts.kind == "direct" and first_blind:
+        # 004 § 21 (4): own blind pucks knocked out by a direct stroke go back.
+        knocked = [
+            pid
+            for pid in sorted(blind)
+            if pid in off_ids or not pucks[pid].on_table or not blind_for(state, side, pucks[pid])
+        ]
+        restore.extend(knocked)
+        further = [pid for pid in before if pid not in first and moved(pid)]
+        if len(knocked) >= 2:
+            set_lost = (
+                "Two or more of his blind pucks were knocked out with a direct stroke",
+                "004 § 23 (1) 1), § 21 (4)",
+            )
+        elif len(further) >= 2:
+            set_lost = (
+                "His direct stroke at his own blind puck moved two or more other pucks",
+                "004 § 23 (1) 4), § 21 (4)",
+            )
+    if illegal_first:
+        for pid, p in before.items():
+            if team_of(p.owner) == team or pid in off_ids or not pucks[pid].on_table:
+                continue
+            now = pucks[pid]
+            if blind_for_owner(state, p) or not blind_for_owner(state, now):
+                continue  # § 21 (6) note: blind to blind, or not into a blind position
+            if in_circle(table, now.x, now.y) or state.config.mode == "singles":
+                restore.append(pid)  # 004 § 21 (7), doubles § 28 (4)
+            else:
+                lines.append(
+                    (
+                        "An opponent's puck driven into an edge zone stays where it is (doubles)",
+                        "004 § 28 (3)",
+                    )
+                )
+    if facts.kind == "direct" and first_opp:
+        opp_off = [pid for pid in off_ids if team_of(before[pid].owner) != team]
+        if opp_off:
+            # 004 § 21 (9), § 24 (1) 16): they go back to their places, not to the circle.
+            restore.extend(opp_off)
+            reasons.append(
+                (
+                    "Penalty puck: a direct stroke at an opponent's puck sent his puck over the "
+                    "rail",
+                    "004 § 24 (1) 16), § 21 (9)",
+                )
+            )
+
+    restored: list[Spot] = []
+    for pid in sorted(set(restore)):
+        others = [
+            (q.x, q.y) for q in pucks.values() if q.on_table and q.id != pid and q.id not in off_ids
+        ]
+        x, y = nearest_free(table, before[pid].x, before[pid].y, others)
+        pucks[pid] = replace(before[pid], x=x, y=y, where="table")
+        off_ids.discard(pid)
+        restored.append((pid, x, y))
+    if restored:
+        lines.append(
+            (f"Put back where they were: {_ids(r[0] for r in restored)}", "004 § 21 (4), (7), (9)")
+        )
+
+    # 004 § 20 (14): pucks over the rail go to the centre circle, the one the striker
+    # touched first before the others.
+    respotted: list[Spot] = []
+    order = sorted(
+        (pid for pid in off_order if pid in off_ids),
+        key=lambda pid: (0 if pid in first else 1, off_order.index(pid)),
+    )
+    for pid in order:
+        others = [(q.x, q.y) for q in pucks.values() if q.on_table and q.id not in off_ids]
+        rail = off_rail.get(pid) or "S"
+        x, y = respot_spot(table, rail, others)
+        pucks[pid] = replace(before[pid], x=x, y=y, where="table")
+        off_ids.discard(pid)
+        respotted.append((pid, x, y))
+    if respotted:
+        lines.append(
+            (
+                f"Over the rail, put in the centre circle: {_ids(r[0] for r in respotted)}",
+                "004 § 20 (14)",
+            )
+        )
+
+    pocketed = tuple(pid for pid in sorted(before) if not pucks[pid].on_table)
+    if pocketed:
+        lines.append((f"In the holes: {_ids(pocketed)}", "004 § 20 (8)"))
+    # 004 § 20 (7), § 25 (1) 4): the striker may come back over his own line only if he
+    # has a blind puck.
+    crossed = facts.crossed_back and not blind
+    out = Outcome(
+        kind=facts.kind,  # type: ignore[arg-type]
+        pucks=pucks,
+        reasons=reasons,
+        lines=lines,
+        pocketed=pocketed,
+        off=bool(facts.off) or bool(respotted),
+        crossed=crossed,
+        touched_own=bool(facts.touched & mine),
+        set_lost=set_lost,
+        facts=facts,
+        restored=tuple(restored),
+        respotted=tuple(respotted),
+    )
+    return conclude(state, seat, out)
+
+
+def _ids(ids: Any) -> str:
+    return ", ".join(f"#{i}" for i in ids)
+
+
+def _first_line(head: str, first: tuple[int, ...], before: dict[int, Puck], mine: set[int]) -> Line:
+    if not first:
+        return (f"{head}; the striker touched no puck", "004 § 21")
+    what = ", ".join(f"#{p} ({'his' if p in mine else 'opponent'})" for p in first)
+    return (f"{head}; the striker first touched {what}", "004 § 21")
