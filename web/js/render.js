@@ -117,6 +117,11 @@ export class Renderer {
 
   drawDisc(x, y, radius, holeRadius, fill, edge) {
     const { ctx } = this;
+    // A soft shadow towards the viewer's lower right gives the discs some height.
+    ctx.beginPath();
+    ctx.arc(x + radius * 0.08, y - radius * 0.08, radius, 0, 2 * Math.PI);
+    ctx.fillStyle = "rgba(0,0,0,0.22)";
+    ctx.fill();
     ctx.beginPath();
     ctx.arc(x, y, radius, 0, 2 * Math.PI);
     ctx.fillStyle = fill;

@@ -17,6 +17,8 @@ export const COMPETITION = Object.freeze({
 });
 
 const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+// The protocol's names that differ from the preset's (docs/protocol.md, room.table).
+const ALIASES = { zone: "zoneDepth" };
 
 /**
  * Merge the server's table description over a preset: any subset of the preset's
@@ -26,11 +28,13 @@ export function tableFrom(serverTable, base = COMPETITION) {
   if (!serverTable || typeof serverTable !== "object") return base;
   const t = { ...base };
   for (const [key, value] of Object.entries(serverTable)) {
-    const k = camel(key);
+    const k = ALIASES[key] ?? camel(key);
     if (k in base && typeof base[k] === "number" && typeof value === "number" && Number.isFinite(value)) {
       t[k] = value;
     }
   }
+  const sw = serverTable.pockets?.SW;
+  if (Array.isArray(sw) && Number.isFinite(sw[0])) t.pocketInset = sw[0];
   return Object.freeze(t);
 }
 

@@ -206,6 +206,9 @@ test("a server table overrides the preset's numbers only", () => {
   const t = tableFrom({ size: 1000, pocketRadius: "x", extra: 5, max_speed: 6000 });
   assert.equal(t.size, 1000);
   assert.equal(t.maxSpeed, 6000);
+  const p = tableFrom({ zone: 110, pockets: { SW: [55, 55] } });
+  assert.equal(p.zoneDepth, 110);
+  assert.equal(p.pocketInset, 55);
   assert.equal(t.pocketRadius, 40);
   assert.equal(t.extra, undefined);
 });

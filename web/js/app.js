@@ -1,0 +1,484 @@
+// The client's wiring: one connection, the protocol (docs/protocol.md) applied to one
+// state object, and the screens (name, lobby, waiting room, match) drawn from it.
+import { ChatBox } from "./chat.js";
+import { $, showScreen, toast } from "./dom.js";
+import { MatchHud } from "./hud.js";
+import { AimController } from "./input.js";
+import { inviteCode, LobbyView, RoomView } from "./lobby.js";
+import { Connection, socketUrl } from "./net.js";
+import { Playback } from "./playback.js";
+import { Renderer } from "./render.js";
+import { COMPETITION, tableFrom } from "./table.js";
+
+const STORE = { name: "novuss.name", token: "novuss.token" };
+const AIM_EVERY_MS = 70; // the server coalesces aims to 15 a second
+const HIGHLIGHT_MS = 4000;
+const CUE_ROOM_MM = 140; // room in front of the player's rail for pulling the cue
+
+const state = {
+  name: localStorage.getItem(STORE.name) || "",
+  session: null,
+  welcome: null,
+  lobby: { rooms: [], live: [], queue: {} },
+  room: null, // the last full room, kept up to date by the events
+  last: 0, // highest seq applied for the room
+  resumeAskedAt: null, // `last` when a resume was asked, so a gap it cannot fill is accepted
+  table: COMPETITION,
+  discs: [], // pucks at rest
+  turn: null,
+  phase: null, // "play" | "motion" | "over"
+  score: [0, 0],
+  debts: [],
+  clock: null,
+  dropped: new Map(), // seat -> {seat, name, until}
+  ruling: null, // {lines, legal}
+  result: null,
+  ghost: null, // the striking player's live aim, seen by everybody else
+  highlights: [],
+  held: [], // events that wait until the motion has played out
+  motionStroke: null,
+  pendingIntent: intentFromUrl(),
+  strikeRef: null,
+};
+const playback = new Playback();
+let conn = null;
+let nextRef = 1;
+
+function intentFromUrl() {
+  const m = location.pathname.match(/^\/r\/([^/]+)/);
+  if (m) return { t: "join", invite: inviteCode(location.pathname) };
+  const room = new URLSearchParams(location.search).get("room");
+  return room ? { t: "watch", room } : null;
+}
+
+const send = (msg) => conn?.send(msg);
+const mySeat = () => (state.room?.you?.role === "player" ? state.room.you.seat : null);
+
+function mySide() {
+  const r = state.room;
+  if (!r) return "S";
+  const me = mySeat();
+  const s = me !== null ? r.seats[me] : r.seats.find((x) => x?.side);
+  return s?.side || "S";
+}
+
+// ---- screens and their intents -------------------------------------------------
+
+const chat = new ChatBox($("chat-template"), (channel, text) => send({ t: "chat", text, team: channel === "team" }));
+
+const lobbyView = new LobbyView({
+  create: (opts) => send({ t: "create", ...opts }),
+  quick: (mode) => {
+    send({ t: "quick", mode });
+    lobbyView.setQuickStatus(`Looking for a ${mode} match…`);
+  },
+  invite: (code) => send({ t: "join", invite: code }),
+  join: (room) => send({ t: "join", room }),
+  watch: (room) => send({ t: "watch", room }),
+});
+
+const roomView = new RoomView({
+  sit: (seat) => send({ t: "join", room: state.room.id, seat }),
+  ready: (ready) => send({ t: "ready", ready }),
+  leave: () => send({ t: "leave" }),
+  copyInvite: () => copyText($("invite-link").value),
+});
+
+const hud = new MatchHud({
+  pass: () => send({ t: "pass" }),
+  resign: () => send({ t: "resign" }),
+  leave: () => send({ t: "leave" }),
+  rematch: () => send({ t: "rematch" }),
+  lobby: () => send({ t: "leave" }),
+});
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // Clipboard API refused (plain http): fall back to selecting the field.
+    $("invite-link").select();
+    document.execCommand("copy");
+  }
+  toast("Invite link copied");
+}
+
+$("name-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const name = $("name-input").value.trim().slice(0, 24);
+  if (!name) return;
+  state.name = name;
+  localStorage.setItem(STORE.name, name);
+  if (!state.pendingIntent) showScreen("screen-lobby");
+  start();
+});
+
+function showLobby() {
+  showScreen("screen-lobby");
+  send({ t: "lobby", on: true });
+  if (location.pathname !== "/" || location.search) history.replaceState(null, "", "/");
+}
+
+/** Show the waiting room or the table, whichever fits the room's state. */
+function showRoomScreen() {
+  const r = state.room;
+  const inMatch = !!r.match;
+  const id = inMatch ? "screen-match" : "screen-room";
+  if (document.body.dataset.screen !== id) {
+    showScreen(id);
+    chat.mount($(inMatch ? "match-chat-slot" : "room-chat-slot"));
+  }
+  chat.setTeamChat(r.mode === "doubles" && mySeat() !== null);
+  if (!inMatch) roomView.render(r, r.invite ? `${location.origin}/r/${r.invite}` : null);
+  else renderHud();
+}
+
+function renderHud() {
+  const r = state.room;
+  if (!r?.match) return;
+  hud.render({ room: r, discs: state.discs, turn: state.turn, phase: state.phase, me: mySeat(), score: state.score, debts: state.debts });
+  hud.renderRuling(state.ruling?.lines, state.ruling?.legal);
+  hud.renderResult(state.result, r, mySeat(), r.rematch);
+}
+
+// ---- the table: rendering and aiming --------------------------------------------
+
+const canvas = $("table");
+const renderer = new Renderer(canvas);
+let aimSentAt = 0;
+let aimTimer = null;
+
+const aimer = new AimController(canvas, {
+  getView: () => renderer.view,
+  onChange: () => {
+    // Rate-limit the live preview, always sending the latest aim last.
+    clearTimeout(aimTimer);
+    const wait = AIM_EVERY_MS - (performance.now() - aimSentAt);
+    if (wait <= 0) sendAim();
+    else aimTimer = setTimeout(sendAim, wait);
+  },
+  onStrike: (shot) => {
+    clearTimeout(aimTimer);
+    state.strikeRef = nextRef++;
+    send({ t: "strike", ...shot, ref: state.strikeRef });
+  },
+});
+
+function sendAim() {
+  const a = aimer.aim;
+  if (!a || !aimer.enabled) return;
+  aimSentAt = performance.now();
+  send({ t: "aim", x: a.x, y: a.y, angle: a.angle, power: a.power });
+}
+
+/** Give the player the striker when it is his turn and the table is still. */
+function updateAimer() {
+  const me = mySeat();
+  const mine = me !== null && state.phase === "play" && state.turn === me && !playback.active && !state.result;
+  if (mine && !aimer.enabled) aimer.start(state.table, mySide(), state.discs);
+  else if (!mine && aimer.enabled) aimer.stop();
+  else if (mine) aimer.pucks = state.discs;
+}
+
+function scene(now) {
+  const moving = playback.active;
+  const discs = moving ? playback.sample(now) : state.discs;
+  const striker = discs.find((d) => d.id === 0);
+  const mine = aimer.enabled ? aimer.aim : null;
+  return {
+    table: state.table,
+    side: mySide(),
+    below: CUE_ROOM_MM,
+    pucks: discs.filter((d) => d.id !== 0),
+    striker: mine ? { ...mine, illegal: !mine.legal } : striker || null,
+    aim: mine,
+    ghost: !moving && !mine && state.ghost && state.ghost.seat === state.turn ? state.ghost : null,
+    highlights: state.highlights.filter((h) => now - h.since < HIGHLIGHT_MS),
+    now,
+  };
+}
+
+function frame(now) {
+  requestAnimationFrame(frame);
+  if (playback.active && playback.finished(now)) {
+    playback.clear();
+    releaseHeld();
+  }
+  if (document.body.dataset.screen !== "screen-match") return;
+  renderer.draw(scene(now));
+  const names = state.room ? state.room.seats.map((s) => s?.name) : [];
+  hud.renderClock(state.clock, now, names);
+  hud.renderDropped([...state.dropped.values()], now);
+  const a = aimer.enabled ? aimer.aim : null;
+  $("power").hidden = !a;
+  if (a) $("power-fill").style.height = `${Math.round(a.power * 100)}%`;
+  const hint = $("place-hint");
+  const reason = a && !a.legal ? a.reason : null;
+  hint.hidden = !reason;
+  if (reason) hint.textContent = reason === "touching" ? "The striker touches a puck: move it" : "Place the striker inside your zone";
+}
+
+// ---- the protocol ---------------------------------------------------------------
+
+const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back"]);
+
+function onMessage(msg) {
+  if (SEQUENCED.has(msg.t) && msg.t !== "room" && typeof msg.seq === "number" && !acceptSeq(msg.seq)) return;
+  const handler = HANDLERS[msg.t];
+  if (handler) handler(msg);
+}
+
+/** The protocol's rule for events: drop duplicates, ask for what a gap missed. */
+function acceptSeq(seq) {
+  if (!state.room) return false;
+  if (seq <= state.last) return false;
+  if (seq > state.last + 1 && state.resumeAskedAt !== state.last) {
+    state.resumeAskedAt = state.last;
+    send({ t: "resume", room: state.room.id, since: state.last });
+    return false;
+  }
+  // In order, or a gap the server could not fill (another team's chat).
+  state.last = seq;
+  state.resumeAskedAt = null;
+  return true;
+}
+
+/** Events after a stroke wait until its motion has been seen to the end. */
+function applyOrHold(fn) {
+  if (playback.active) state.held.push(fn);
+  else fn();
+}
+
+function releaseHeld() {
+  const held = state.held;
+  state.held = [];
+  for (const fn of held) fn();
+  updateAimer();
+  if (state.room) showRoomScreen();
+}
+
+function setDropped(seat, name, seconds, now = performance.now()) {
+  if (seconds === null || seconds === undefined) state.dropped.delete(seat);
+  else state.dropped.set(seat, { seat, name, until: now + seconds * 1000 });
+}
+
+const HANDLERS = {
+  welcome(m) {
+    state.welcome = m;
+    state.session = m.session;
+    localStorage.setItem(STORE.token, m.token);
+    $("me-name").textContent = m.name;
+    if (m.seat) {
+      // Still seated somewhere: pick up where we were (a fresh page has seen nothing).
+      const since = state.room?.id === m.seat.room ? state.last : 0;
+      if (since === 0) state.room = null;
+      send({ t: "resume", room: m.seat.room, since });
+    } else if (state.room && state.room.you?.role === "watcher") {
+      send({ t: "watch", room: state.room.id, since: state.last });
+    } else if (state.pendingIntent) {
+      send(state.pendingIntent);
+    } else {
+      state.room = null;
+      showLobby();
+    }
+    state.pendingIntent = null;
+  },
+
+  lobby(m) {
+    state.lobby = m;
+    lobbyView.render(m);
+  },
+
+  queued(m) {
+    lobbyView.setQuickStatus(`Waiting for a ${m.mode} match: ${m.waiting} in the queue`);
+  },
+
+  room(m) {
+    const newRoom = state.room?.id !== m.id;
+    if (newRoom) {
+      chat.clear();
+      send({ t: "lobby", on: false });
+      lobbyView.setQuickStatus("");
+      history.replaceState(null, "", `/?room=${encodeURIComponent(m.id)}`);
+    }
+    state.room = m;
+    state.last = m.seq;
+    state.resumeAskedAt = null;
+    state.table = tableFrom(m.table);
+    state.held = [];
+    playback.clear();
+    const match = m.match;
+    state.discs = m.discs || [];
+    state.turn = match ? match.turn : null;
+    state.phase = match ? match.phase : null;
+    state.score = match ? match.score : [0, 0];
+    state.debts = match?.rules?.debt ?? [];
+    state.clock = match?.clock ? { ...match.clock, at: performance.now() } : null;
+    state.result = match?.result ? { ...match.result, score: match.result.score ?? match.score } : null;
+    state.motionStroke = m.motion ? m.motion.stroke : null;
+    if (!match) state.ruling = null;
+    state.dropped.clear();
+    m.seats.forEach((s, i) => s && setDropped(i, s.name, s.away));
+    updateAimer();
+    showRoomScreen();
+  },
+
+  aim(m) {
+    if (m.seat === mySeat()) return;
+    state.ghost = m;
+  },
+
+  stroke(m) {
+    state.motionStroke = m.stroke;
+    state.phase = "motion";
+    state.ghost = null;
+    state.clock = state.clock ? { ...state.clock, running: false } : null;
+    playback.clear();
+    aimer.stop();
+    renderHud();
+  },
+
+  frame(m) {
+    if (m.stroke !== state.motionStroke) return;
+    playback.push(m.time, m.discs, performance.now());
+  },
+
+  ruling(m) {
+    applyOrHold(() => {
+      const now = performance.now();
+      state.discs = (m.discs || []).filter((d) => d.id !== 0);
+      state.turn = m.turn;
+      state.score = m.score ?? state.score;
+      state.phase = m.turn === null ? "over" : "play";
+      state.debts = m.ruling?.debts ?? state.debts;
+      state.ruling = { lines: m.lines, legal: !!m.ruling?.legal, seat: m.seat, cause: m.cause };
+      state.motionStroke = null;
+      if (Array.isArray(m.sides)) m.sides.forEach((side, i) => state.room.seats[i] && (state.room.seats[i].side = side));
+      const marks = [];
+      for (const kind of ["restored", "respotted", "penalty_placed"]) {
+        for (const [id, x, y] of m.ruling?.[kind] || []) marks.push({ id, x, y, kind: kind === "penalty_placed" ? "penalty" : kind, since: now });
+      }
+      state.highlights = marks;
+      renderHud();
+    });
+  },
+
+  clock(m) {
+    state.clock = { ...m, at: performance.now() };
+  },
+
+  chat(m) {
+    chat.add({ from: m.name, text: m.text, channel: m.team === null || m.team === undefined ? "room" : "team" });
+  },
+
+  gone(m) {
+    setDropped(m.seat, m.name, m.grace);
+    if (state.room.seats[m.seat]) state.room.seats[m.seat].away = m.grace;
+    chat.add({ system: true, text: `${m.name} lost the connection.` });
+    if (state.room.match) renderHud();
+    else roomView.render(state.room, state.room.invite ? `${location.origin}/r/${state.room.invite}` : null);
+  },
+
+  back(m) {
+    setDropped(m.seat, m.name, null);
+    if (state.room.seats[m.seat]) state.room.seats[m.seat].away = null;
+    chat.add({ system: true, text: `${m.name} is back.` });
+    if (state.room.match) renderHud();
+    else roomView.render(state.room, null);
+  },
+
+  result(m) {
+    applyOrHold(() => {
+      state.result = m;
+      state.phase = "over";
+      state.turn = null;
+      state.score = m.score ?? state.score;
+      updateAimer();
+      renderHud();
+    });
+  },
+
+  left() {
+    state.room = null;
+    state.last = 0;
+    state.held = [];
+    playback.clear();
+    aimer.stop();
+    showLobby();
+  },
+
+  error(m) {
+    if (m.ref !== undefined && m.ref === state.strikeRef) {
+      // The stroke was refused: the striker is the player's again.
+      aimer.stop();
+      updateAimer();
+    }
+    if (m.code === "bad_token") {
+      localStorage.removeItem(STORE.token);
+      send({ t: "hello", name: state.name });
+      return;
+    }
+    if (m.code === "no_room" || m.code === "bad_invite") {
+      if (!state.room) showLobby();
+    }
+    toast(m.rule ? `${m.message} (${m.rule})` : m.message);
+  },
+
+  pong() {},
+};
+
+function setConnState(s) {
+  const c = $("conn");
+  c.dataset.state = s;
+  c.textContent = { connecting: "connecting…", open: "online", reconnecting: "reconnecting…", closed: "offline" }[s] || s;
+}
+
+function start() {
+  $("me-name").textContent = state.name;
+  if (conn) return;
+  conn = new Connection(socketUrl("/ws"), {
+    onOpen: () => {
+      const token = localStorage.getItem(STORE.token);
+      send(token ? { t: "hello", name: state.name, token } : { t: "hello", name: state.name });
+    },
+    onMessage,
+    onState: setConnState,
+  });
+  conn.connect();
+}
+
+// A read-only window for tests and curious players: what this page believes.
+window.__novuss = Object.freeze({
+  get state() {
+    return {
+      screen: document.body.dataset.screen,
+      room: state.room ? { id: state.room.id, seq: state.last, status: state.room.status, you: state.room.you, seats: state.room.seats } : null,
+      discs: state.discs.map((d) => ({ ...d })),
+      turn: state.turn,
+      phase: state.phase,
+      moving: playback.active,
+      held: state.held.length,
+      score: state.score,
+      ruling: state.ruling,
+      result: state.result,
+      aim: aimer.enabled ? { ...aimer.aim } : null,
+      side: mySide(),
+      connected: !!conn?.open,
+      session: state.session,
+    };
+  },
+  /** Screen position (CSS px, relative to the page) of a world point on the table. */
+  toPage(x, y) {
+    const [px, py] = renderer.view.toScreen(x, y);
+    const r = canvas.getBoundingClientRect();
+    return [r.left + px, r.top + py];
+  },
+});
+
+requestAnimationFrame(frame);
+if (state.name) start();
+else {
+  showScreen("screen-name");
+  setConnState("closed");
+  $("name-input").focus();
+}

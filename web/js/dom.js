@@ -1,0 +1,33 @@
+// Small DOM helpers. Text from other people only ever goes in through textContent.
+
+export const $ = (id) => document.getElementById(id);
+
+/** Build an element: el("li", {class: "x", text: name, data: {id}}, ...children). */
+export function el(tag, opts = {}, ...children) {
+  const node = document.createElement(tag);
+  if (opts.class) node.className = opts.class;
+  if (opts.text !== undefined) node.textContent = String(opts.text);
+  if (opts.title) node.title = opts.title;
+  if (opts.type) node.type = opts.type;
+  for (const [k, v] of Object.entries(opts.data || {})) node.dataset[k] = String(v);
+  if (opts.onclick) node.addEventListener("click", opts.onclick);
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+
+/** Show one screen (a <section class="screen">) and hide the others. */
+export function showScreen(id) {
+  for (const s of document.querySelectorAll(".screen")) s.hidden = s.id !== id;
+  document.body.dataset.screen = id;
+}
+
+let toastTimer = null;
+export function toast(text, ms = 3500) {
+  const t = $("toast");
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    t.hidden = true;
+  }, ms);
+}
