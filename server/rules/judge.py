@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from server.rules.geometry import OPPOSITE, home_spots, in_circle, in_zone
-from server.rules.placement import nearest_free, penalty_spot, respot_spot
+from server.rules.placement import nearest_free, penalty_spot, respot_spot, separate
 from server.rules.ruling import Kind, Ruling, Spot, StrokeRefused
 from server.rules.sets import finish_set, set_result
 from server.rules.state import MatchState, Puck, home_rail, team_of
@@ -89,8 +89,12 @@ def read_events(events: Sequence[Any], own: Side, puck_ids: set[int]) -> Facts:
         first: tuple[int, ...] = ()
         rails = [x for _, what, x in seq if what == "rail"]
     else:
+        # A puck touched several times in the same instant (a row pressed together)
+        # counts once.
         first = tuple(
-            x for t, what, x in seq if what == "puck" and abs(t - first_t) <= SAME_INSTANT
+            dict.fromkeys(
+                x for t, what, x in seq if what == "puck" and abs(t - first_t) <= SAME_INSTANT
+            )
         )
         rails = [x for t, what, x in seq if what == "rail" and t < first_t - SAME_INSTANT]
     # 004 § 21 (2): a rebound stroke touches at least one rail before any puck.
@@ -235,23 +239,23 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     if penalty:
         lines.append(("The strike right passes", "004 § 25 (1) 7)"))
     elif stroke:
+        passes: list[Line] = []
         if not own_in:
-            lines.append(("None of his pucks went in: the turn passes", "004 § 25 (1) 1)"))
-        elif opp_in:
-            lines.append(
+            passes.append(("None of his pucks went in: the turn passes", "004 § 25 (1) 1)"))
+        if own_in and opp_in:
+            passes.append(
                 ("An opponent's puck went in with his own: the turn passes", "004 § 25 (1) 2)")
             )
-        elif out.off:
-            lines.append(("A puck went over the rail: the turn passes", "004 § 25 (1) 3)"))
-        elif out.crossed:
-            lines.append(
+        if out.off:
+            passes.append(("A puck went over the rail: the turn passes", "004 § 25 (1) 3)"))
+        if out.crossed:
+            passes.append(
                 (
                     "The striker came back over his own edge-zone line: the turn passes",
                     "004 § 25 (1) 4), § 20 (7)",
                 )
             )
-        else:
-            lines.append(("His puck went in: he strikes again", "004 § 20 (8)"))
+        lines.extend(passes or [("His puck went in: he strikes again", "004 § 20 (8)")])
 
     after_pucks = out.pucks
     on_table = {
@@ -373,7 +377,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             if state.config.mode == "doubles":
                 cite += ", § 28 (5)"
             lines.append((_placed_line(state, s, len(spots), penalty and s == seat), cite))
-        if debt[s]:
+        if debt[s] and (debt[s] != state.debt[s] or spots):
             rule = "004 § 28 (6)" if state.config.mode == "doubles" else "004 § 24 (4)"
             lines.append((f"{_who(state, s)} owes {debt[s]} penalty puck(s) for now", rule))
         if empty and spots and s == seat and keeps and state.config.mode == "doubles":
@@ -437,7 +441,10 @@ def _placed_line(state: MatchState, seat: int, n: int, fresh: bool) -> str:
     rail = home_rail(state, seat)
     what = "A penalty puck is" if n == 1 else f"{n} penalty pucks are"
     tail = "" if fresh else " (owed)"
-    return f"{what} placed for {_who(state, seat)} against the {rail} rail on the middle line{tail}"
+    return (
+        f"{what} placed for {_who(state, seat)} against the {rail} rail, as near the middle "
+        f"line as the pucks allow{tail}"
+    )
 
 
 def _set_line(state: MatchState, result: dict[str, Any]) -> str:
@@ -572,6 +579,18 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
             pucks[pid] = replace(p, where="pocket")
         else:
             off_ids.add(pid)
+    # 004 § 20 (10): pucks at rest on top of each other are put side by side.
+    settled = separate(
+        table,
+        {pid: (p.x, p.y) for pid, p in pucks.items() if p.on_table and pid not in off_ids},
+        [pid for pid in before if pid not in off_ids and pucks[pid].on_table],
+    )
+    for pid, (x, y) in settled.items():
+        pucks[pid] = replace(pucks[pid], x=x, y=y)
+    if settled:
+        lines.append(
+            (f"Pucks lying on each other put side by side: {_ids(settled)}", "004 § 20 (10)")
+        )
     off_order = [pid for pid, _ in facts.off] + sorted(off_ids - {pid for pid, _ in facts.off})
     off_rail = dict(facts.off)
 

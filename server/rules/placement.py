@@ -181,3 +181,29 @@ def _middle_of_widest_gap(
     mid = (best[0] + best[1]) / 2
     x, y = c + mid * ux, c + mid * uy
     return (x, y) if is_free(table, x, y, others) else None
+
+
+def separate(table: Table, spots: dict[int, Point], movable: Iterable[int]) -> dict[int, Point]:
+    """Pucks that came to rest overlapping, as if one lay on top of the other, are put
+    side by side without moving other pucks (004 § 20 (10), 000 § 2): the higher-id
+    puck of each overlapping pair goes next to the other along their line of centres,
+    or to the nearest free spot. Returns the pucks that were moved, with their spots."""
+    r = table.puck_radius
+    moved: dict[int, Point] = {}
+    cur = dict(spots)
+    for pid in sorted(movable):
+        x, y = cur[pid]
+        for oid, (ox, oy) in sorted(cur.items()):
+            if oid >= pid:
+                continue
+            dist = math.hypot(x - ox, y - oy)
+            if dist < 2 * r - 1e-7:
+                others = [p for k, p in cur.items() if k != pid]
+                if dist > EPS:
+                    k = (2 * r + GAP) / dist
+                    tx, ty = ox + (x - ox) * k, oy + (y - oy) * k
+                else:
+                    tx, ty = x, y
+                x, y = nearest_free(table, tx, ty, others)
+                cur[pid] = moved[pid] = (x, y)
+    return moved

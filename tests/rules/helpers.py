@@ -1,0 +1,265 @@
+"""Set-up positions, aimed strokes through the real physics, and assertions that read
+like the rules."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from server.rules import MatchConfig, MatchState, Ruling, check_stroke, judge, new_match, sim_discs
+from server.rules.geometry import to_local, to_world
+from server.rules.state import Puck, home_rail
+from server.sim import COMPETITION, DiscRest, Shot, simulate
+from server.sim.types import Side
+
+T = COMPETITION
+L = T.size
+MID = L / 2
+DECEL = T.decel
+R = T.puck_radius
+RS = T.striker_radius
+
+
+def singles(**kw: Any) -> MatchState:
+    """A fresh singles match, seat 0 (S) to open."""
+    return new_match(MatchConfig(**kw), 0)
+
+
+def doubles(**kw: Any) -> MatchState:
+    """A fresh doubles match, seat 0 (S) to open."""
+    return new_match(MatchConfig(mode="doubles", **kw), 0)
+
+
+def arrange(
+    state: MatchState,
+    pucks: Mapping[int, tuple[float, float]],
+    *,
+    turn: int | None = None,
+    local: Side | None = None,
+    **changes: Any,
+) -> MatchState:
+    """The state with only `pucks` on the table, at the given spots (in the local frame
+    of side `local` if given), every other puck pocketed; mid-set unless told."""
+    new = []
+    for p in state.pucks:
+        if p.id in pucks:
+            x, y = pucks[p.id]
+            if local is not None:
+                x, y = to_world(local, x, y, L)
+            new.append(Puck(p.id, p.owner, x, y, "table"))
+        else:
+            new.append(replace(p, where="pocket"))
+    fields: dict[str, Any] = {"opening": "", "set_strokes": 5, "intact_rows": ()}
+    fields.update(changes)
+    return replace(
+        state,
+        pucks=tuple(new),
+        turn_seat=state.turn_seat if turn is None else turn,
+        **fields,
+    )
+
+
+def speed_for(distance: float, arrive: float) -> float:
+    """The cue speed that arrives at `arrive` mm/s after sliding `distance` mm."""
+    return math.sqrt(arrive * arrive + 2 * DECEL * distance)
+
+
+def shot_at(
+    state: MatchState, seat: int, u: float, v: float, target: tuple[float, float], arrive: float
+) -> Shot:
+    """A straight shot from local (u, v) of the seat's side at a world point `target`,
+    arriving there at `arrive` mm/s."""
+    side = state.side_of(seat)
+    x, y = to_world(side, u, v, L)
+    tx, ty = target
+    dist = math.hypot(tx - x, ty - y)
+    return Shot(x, y, math.atan2(ty - y, tx - x), speed_for(dist, arrive))
+
+
+def hit(state: MatchState, seat: int, pid: int, arrive: float, u: float | None = None,
+        v: float = 60.0) -> Shot:  # fmt: skip
+    """A full-on direct shot at puck `pid`, the striker placed at local (u, v) (u by
+    default straight in front of the puck)."""
+    p = state.puck(pid)
+    pu, _ = to_local(state.side_of(seat), p.x, p.y, L)
+    return shot_at(state, seat, pu if u is None else u, v, (p.x, p.y), arrive)
+
+
+def pot(state: MatchState, seat: int, pid: int, pocket: str, v: float = 60.0,
+        arrive: float = 700.0) -> Shot:  # fmt: skip
+    """A full-ball shot sending puck `pid` straight into `pocket`: the striker on the
+    line from the pocket through the puck, placed at local depth v."""
+    side = state.side_of(seat)
+    cx, cy = next((x, y) for n, x, y in T.pocket_centres() if n == pocket)
+    p = state.puck(pid)
+    dx, dy = p.x - cx, p.y - cy
+    n = math.hypot(dx, dy)
+    dx, dy = dx / n, dy / n
+    gx, gy = p.x + dx * (R + RS), p.y + dy * (R + RS)  # where the striker touches it
+    gu, gv = to_local(side, gx, gy, L)
+    du, dv = to_local(side, gx + dx, gy + dy, L)
+    du, dv = du - gu, dv - gv
+    s = (v - gv) / dv
+    su = gu + du * s
+    return shot_at(state, seat, su, v, (gx, gy), arrive)
+
+
+def bank(state: MatchState, seat: int, u: float, v: float, target: tuple[float, float],
+         rail: str, arrive: float) -> Shot:  # fmt: skip
+    """A rebound shot from local (u, v) off the opposite ("opposite") or the left or
+    right side rail ("left"/"right") so that the striker's centre then runs through the
+    world point `target` (the rails keep the tangential speed and return e_rail of the
+    normal one)."""
+    side = state.side_of(seat)
+    tu, tv = to_local(side, *target, L)
+    e = T.e_rail
+    if rail == "opposite":
+        vc = L - RS
+        a, b = vc - tv, e * (vc - v)
+        uc = (tu * b + u * a) / (a + b)
+        contact = (uc, vc)
+    else:
+        uc = RS if rail == "left" else L - RS
+        a, b = abs(uc - tu), e * abs(uc - u)
+        vc = (tv * b + v * a) / (a + b)
+        contact = (uc, vc)
+    cx, cy = to_world(side, *contact, L)
+    x, y = to_world(side, u, v, L)
+    d1 = math.hypot(cx - x, cy - y)
+    # Speed after the rail: tangential kept, normal times e.
+    ang = math.atan2(contact[1] - v, contact[0] - u)
+    t_u, t_v = math.cos(ang), math.sin(ang)
+    k = math.hypot(t_u, e * t_v) if rail == "opposite" else math.hypot(e * t_u, t_v)
+    d2 = math.hypot(tu - contact[0], tv - contact[1])
+    at_rail = speed_for(d2, arrive) / k
+    return Shot(x, y, math.atan2(cy - y, cx - x), speed_for(d1, at_rail))
+
+
+@dataclass
+class Played:
+    """A stroke played through the physics: the ruling and the physics result."""
+
+    ruling: Ruling
+    result: Any
+    shot: Shot
+
+
+def play(state: MatchState, seat: int | None, shot: Shot, engine: str = "cython") -> Played:
+    """Check, simulate and judge one stroke."""
+    seat = state.turn_seat if seat is None else seat
+    assert seat is not None
+    check_stroke(state, seat, shot)
+    result = simulate(T, sim_discs(state), shot, engine=engine)  # type: ignore[arg-type]
+    return Played(judge(state, seat, shot, result), result, shot)
+
+
+@dataclass
+class FakeResult:
+    """A synthetic physics result, for positions a real stroke cannot reach reliably."""
+
+    events: tuple[Any, ...]
+    final: tuple[DiscRest, ...]
+
+
+def fake(state: MatchState, events: Sequence[Any], moves: Mapping[int, Any]) -> FakeResult:
+    """A physics result with `events`, every puck where it was except `moves`:
+    pid -> (x, y) | "pocket" | "off"."""
+    final = [DiscRest(0, MID, 300.0, "table", "striker")]
+    for p in state.on_table():
+        m = moves.get(p.id)
+        if m is None:
+            final.append(DiscRest(p.id, p.x, p.y, "table", "puck", p.owner))
+        elif m in ("pocket", "off"):
+            final.append(DiscRest(p.id, 0.0, 0.0, m, "puck", p.owner))
+        else:
+            final.append(DiscRest(p.id, m[0], m[1], "table", "puck", p.owner))
+    return FakeResult(tuple(events), tuple(final))
+
+
+# -- assertions that read like the rules -------------------------------------------------
+def cites(r: Ruling, rule: str) -> bool:
+    """Does any line of the ruling cite `rule` (e.g. "§ 24 (1) 2)")?"""
+    return any(rule in c for _, c in r.lines)
+
+
+def assert_cites(r: Ruling, rule: str) -> None:
+    assert cites(r, rule), f"no line cites {rule}:\n{r.text()}"
+
+
+def assert_legal(r: Ruling) -> None:
+    assert r.legal and not r.penalty, r.text()
+
+
+def assert_penalty(r: Ruling, rule: str) -> None:
+    assert r.penalty and not r.legal, r.text()
+    assert any(rule in c for t, c in r.lines if t.startswith("Penalty puck")), r.text()
+
+
+def assert_no_penalty_for(r: Ruling, rule: str) -> None:
+    assert not any(rule in c for t, c in r.lines if t.startswith("Penalty puck")), r.text()
+
+
+def assert_turn_passes(r: Ruling, to: int | None = None) -> None:
+    assert not r.keeps_turn and r.next_seat != r.seat, r.text()
+    if to is not None:
+        assert r.next_seat == to, r.text()
+
+
+def assert_keeps_turn(r: Ruling) -> None:
+    assert r.keeps_turn and r.next_seat == r.seat, r.text()
+
+
+def assert_restored(r: Ruling, pid: int, before: MatchState) -> None:
+    p0 = before.puck(pid)
+    p1 = r.state.puck(pid)
+    assert pid in [s[0] for s in r.restored], r.text()
+    assert p1.on_table and math.hypot(p1.x - p0.x, p1.y - p0.y) < 1e-6, (p0, p1)
+
+
+def assert_not_restored(r: Ruling, pid: int) -> None:
+    assert pid not in [s[0] for s in r.restored], r.text()
+
+
+def assert_in_centre_circle(state: MatchState, pid: int) -> None:
+    p = state.puck(pid)
+    assert p.on_table and math.hypot(p.x - MID, p.y - MID) <= T.circle_radius - R + 1e-6, p
+
+
+def assert_penalty_puck_on_centre_line(r: Ruling, seat: int, before: MatchState) -> None:
+    """One penalty puck placed tight against the rail opposite `seat`, on the middle
+    line of that edge zone (004 § 24 (3))."""
+    assert len(r.penalty_placed) == 1, r.text()
+    _, x, y = r.penalty_placed[0]
+    u, v = to_local(home_rail(before, seat), x, y, L)
+    assert abs(u - MID) < 1e-6 and abs(v - R) < 1e-6, (u, v)
+
+
+def assert_set_result(r: Ruling, outcome: str, winner: int | None) -> None:
+    assert r.set_result is not None, r.text()
+    assert (r.set_result["outcome"], r.set_result["winner"]) == (outcome, winner), r.set_result
+
+
+def assert_pucks_account(state: MatchState) -> None:
+    """Pucks are never created or lost: each id once, on the table or pocketed; each
+    player at most 8 on the table (16 per team in doubles); debts non-negative."""
+    ids = [p.id for p in state.pucks]
+    n = 8 * state.config.seats
+    assert sorted(ids) == list(range(1, n + 1))
+    for s in state.seats:
+        assert sum(1 for p in state.pucks if p.owner == s) == 8
+        assert state.debt[s] >= 0
+    assert all(p.where in ("table", "pocket") for p in state.pucks)
+
+
+def cut(state: MatchState, seat: int, pid: int, pocket: str, u: float, v: float,
+        arrive: float) -> Shot:  # fmt: skip
+    """A cut shot from local (u, v): the striker aimed where it must touch puck `pid` to
+    send it towards `pocket` (the line of centres at contact points at the pocket)."""
+    cx, cy = next((x, y) for n, x, y in T.pocket_centres() if n == pocket)
+    p = state.puck(pid)
+    dx, dy = p.x - cx, p.y - cy
+    n = math.hypot(dx, dy)
+    g = (p.x + dx / n * (R + RS), p.y + dy / n * (R + RS))
+    return shot_at(state, seat, u, v, g, arrive)
