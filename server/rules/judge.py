@@ -266,6 +266,17 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     cleared_t = on_table[team] == 0 and bool(own_in) and state.team_debt(team) == 0
     cleared_o = on_table[1 - team] == 0 and bool(opp_in) and state.team_debt(1 - team) == 0
 
+    # 004 § 27 (5), § 28 (7): who answers a side that cleared the table before a player
+    # of the other side had held the strike right (singles: the 8 + 8 opening).
+    answer = None
+    if cleared_t and state.answering is None and not (penalty or out.crossed):
+        k = seat
+        for _ in state.seats:
+            k = state.next_seat(k)
+            if team_of(k) != team and k not in state.struck:
+                answer = k
+                break
+
     # -- the end of the set ----------------------------------------------------------
     result = None
     if out.set_lost is not None:
@@ -284,9 +295,9 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             "Both sides' last pucks went in with one stroke: the set is replayed",
             "004 § 27 (4)",
         )
-    elif cleared_t and state.opening == "first":
+    elif cleared_t and answer is not None:
         pass  # 004 § 27 (5), § 28 (7): the series stops; the other side answers below
-    elif cleared_t and state.opening == "answer":
+    elif cleared_t and state.answering is not None:
         result = set_result(
             state,
             "replayed",
@@ -307,11 +318,11 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             "The opponent's last puck went in: the set is his",
             "004 § 27 (3)",
         )
-    elif state.opening == "answer" and not keeps:
+    elif state.answering is not None and not keeps:
         result = set_result(
             state,
             "won",
-            team_of(state.opener),
+            state.answering,
             "The answering side did not clear the table in its first series",
             "004 § 27 (5), § 28 (7)",
         )
@@ -342,22 +353,21 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     # -- penalty pucks and debts, 004 § 24 (2)-(7), § 28 (5), (6) -----------------
     if penalty:
         debt[seat] += 1  # § 24 (2): one penalty puck, however many faults
-    opening = state.opening
+    answering = state.answering
     next_seat = seat if keeps else state.next_seat(seat)
-    if cleared_t and opening == "first":
-        # 004 § 27 (5), § 28 (7): the opener cleared the table with his first series;
-        # the series stops and the next player of the other side answers.
-        opening = "answer"
-        next_seat = state.next_seat(seat)
+    if cleared_t and answer is not None:
+        # 004 § 27 (5), § 28 (7): the table was cleared before a player of the other side
+        # held the strike right; the series stops and that player answers.
+        answering = team
+        next_seat = answer
         keeps = False
         lines.append(
             (
-                "He cleared the table in his first series: the other side answers",
-                "004 § 27 (5), § 28 (7)",
+                "All his side's pucks are in before the other side has struck: the series "
+                "stops and the other side answers",
+                "004 § 27 (5), (6), § 28 (7)",
             )
         )
-    elif opening == "first" and not keeps:
-        opening = ""
     rows = _intact_rows(state, after_pucks)
     placed: list[Spot] = []
     for s in state.seats:
@@ -407,7 +417,8 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             pucks=tuple(after_pucks[p.id] for p in state.pucks),
             debt=tuple(debt),
             turn_seat=next_seat,
-            opening=opening,
+            answering=answering,
+            struck=tuple(dict.fromkeys((*state.struck, next_seat))),
             misses=misses,
             intact_rows=rows,
             set_strokes=state.set_strokes + 1,

@@ -16,7 +16,6 @@ from server.sim.types import SIDES, Side
 
 Mode = Literal["singles", "doubles"]
 Where = Literal["table", "pocket"]
-Opening = Literal["", "first", "answer"]
 
 PUCKS_PER_PLAYER = 8  # 004 § 19 (2), § 34 (1)
 
@@ -100,8 +99,10 @@ class MatchState:
 
     rotation: how many places the players have moved since the first set (one per set
     played, plus one per 8 + 8 replay, 004 § 27 (5) note). first_side: the side that
-    opens every set. opening: "first" while the opener's first series runs, "answer"
-    while the other side answers an 8 + 8 opening (004 § 27 (5), § 28 (7)). misses:
+    opens every set; opener: the seat that opened the set in play. struck: the seats that
+    have held the strike right in this set. answering: the team that cleared the table
+    while a player of the other side had not yet held the strike right, and who now
+    waits for that player's answer (8 + 8, 004 § 27 (5), § 28 (7)). misses:
     consecutive turns that missed stalled pucks (004 § 27 (6)). intact_rows: rails whose
     set-up row nobody has moved yet (004 § 28 (6)). debt: penalty pucks owed per seat
     (004 § 24 (4)). set_results: one entry per finished, annulled or replayed set.
@@ -117,8 +118,9 @@ class MatchState:
     sets_played: int = 0
     set_strokes: int = 0
     strokes: int = 0
-    opening: Opening = "first"
     opener: int = 0
+    struck: tuple[int, ...] = ()
+    answering: int | None = None
     misses: int = 0
     intact_rows: tuple[Side, ...] = ()
     set_results: tuple[dict[str, Any], ...] = ()
@@ -201,8 +203,9 @@ class MatchState:
             "sets_played": self.sets_played,
             "set_strokes": self.set_strokes,
             "strokes": self.strokes,
-            "opening": self.opening,
             "opener": self.opener,
+            "struck": list(self.struck),
+            "answering": self.answering,
             "misses": self.misses,
             "intact_rows": list(self.intact_rows),
             "set_results": [dict(r) for r in self.set_results],
@@ -225,8 +228,9 @@ class MatchState:
             sets_played=d["sets_played"],
             set_strokes=d["set_strokes"],
             strokes=d["strokes"],
-            opening=d["opening"],
             opener=d["opener"],
+            struck=tuple(d["struck"]),
+            answering=d["answering"],
             misses=d["misses"],
             intact_rows=tuple(d["intact_rows"]),
             set_results=tuple(dict(r) for r in d["set_results"]),
@@ -261,7 +265,8 @@ def set_up(state: MatchState) -> MatchState:
         debt=(0,) * len(state.seats),
         turn_seat=opener,
         opener=opener,
-        opening="first",
+        struck=(opener,),
+        answering=None,
         set_strokes=0,
         misses=0,
         intact_rows=tuple(home_rail(state, s) for s in state.seats),

@@ -51,7 +51,7 @@ def arrange(
             new.append(Puck(p.id, p.owner, x, y, "table"))
         else:
             new.append(replace(p, where="pocket"))
-    fields: dict[str, Any] = {"opening": "", "set_strokes": 5, "intact_rows": ()}
+    fields: dict[str, Any] = {"set_strokes": 5, "intact_rows": (), "struck": state.seats}
     fields.update(changes)
     return replace(
         state,
