@@ -9,10 +9,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from server.rules import MatchConfig, MatchState, Ruling, check_stroke, judge, new_match, sim_discs
+from server.rules.aim import bank, cut, pot, shot_at
 from server.rules.geometry import to_local, to_world
 from server.rules.state import Puck, home_rail
 from server.sim import COMPETITION, DiscRest, Shot, simulate
 from server.sim.types import Side
+
+__all__ = ["bank", "cut", "pot", "shot_at"]
 
 T = COMPETITION
 L = T.size
@@ -66,18 +69,6 @@ def speed_for(distance: float, arrive: float) -> float:
     return math.sqrt(arrive * arrive + 2 * DECEL * distance)
 
 
-def shot_at(
-    state: MatchState, seat: int, u: float, v: float, target: tuple[float, float], arrive: float
-) -> Shot:
-    """A straight shot from local (u, v) of the seat's side at a world point `target`,
-    arriving there at `arrive` mm/s."""
-    side = state.side_of(seat)
-    x, y = to_world(side, u, v, L)
-    tx, ty = target
-    dist = math.hypot(tx - x, ty - y)
-    return Shot(x, y, math.atan2(ty - y, tx - x), speed_for(dist, arrive))
-
-
 def hit(state: MatchState, seat: int, pid: int, arrive: float, u: float | None = None,
         v: float = 60.0) -> Shot:  # fmt: skip
     """A full-on direct shot at puck `pid`, the striker placed at local (u, v) (u by
@@ -85,56 +76,6 @@ def hit(state: MatchState, seat: int, pid: int, arrive: float, u: float | None =
     p = state.puck(pid)
     pu, _ = to_local(state.side_of(seat), p.x, p.y, L)
     return shot_at(state, seat, pu if u is None else u, v, (p.x, p.y), arrive)
-
-
-def pot(state: MatchState, seat: int, pid: int, pocket: str, v: float = 60.0,
-        arrive: float = 700.0) -> Shot:  # fmt: skip
-    """A full-ball shot sending puck `pid` straight into `pocket`: the striker on the
-    line from the pocket through the puck, placed at local depth v."""
-    side = state.side_of(seat)
-    cx, cy = next((x, y) for n, x, y in T.pocket_centres() if n == pocket)
-    p = state.puck(pid)
-    dx, dy = p.x - cx, p.y - cy
-    n = math.hypot(dx, dy)
-    dx, dy = dx / n, dy / n
-    gx, gy = p.x + dx * (R + RS), p.y + dy * (R + RS)  # where the striker touches it
-    gu, gv = to_local(side, gx, gy, L)
-    du, dv = to_local(side, gx + dx, gy + dy, L)
-    du, dv = du - gu, dv - gv
-    s = (v - gv) / dv
-    su = gu + du * s
-    return shot_at(state, seat, su, v, (gx, gy), arrive)
-
-
-def bank(state: MatchState, seat: int, u: float, v: float, target: tuple[float, float],
-         rail: str, arrive: float) -> Shot:  # fmt: skip
-    """A rebound shot from local (u, v) off the opposite ("opposite") or the left or
-    right side rail ("left"/"right") so that the striker's centre then runs through the
-    world point `target` (the rails keep the tangential speed and return e_rail of the
-    normal one)."""
-    side = state.side_of(seat)
-    tu, tv = to_local(side, *target, L)
-    e = T.e_rail
-    if rail == "opposite":
-        vc = L - RS
-        a, b = vc - tv, e * (vc - v)
-        uc = (tu * b + u * a) / (a + b)
-        contact = (uc, vc)
-    else:
-        uc = RS if rail == "left" else L - RS
-        a, b = abs(uc - tu), e * abs(uc - u)
-        vc = (tv * b + v * a) / (a + b)
-        contact = (uc, vc)
-    cx, cy = to_world(side, *contact, L)
-    x, y = to_world(side, u, v, L)
-    d1 = math.hypot(cx - x, cy - y)
-    # Speed after the rail: tangential kept, normal times e.
-    ang = math.atan2(contact[1] - v, contact[0] - u)
-    t_u, t_v = math.cos(ang), math.sin(ang)
-    k = math.hypot(t_u, e * t_v) if rail == "opposite" else math.hypot(e * t_u, t_v)
-    d2 = math.hypot(tu - contact[0], tv - contact[1])
-    at_rail = speed_for(d2, arrive) / k
-    return Shot(x, y, math.atan2(cy - y, cx - x), speed_for(d1, at_rail))
 
 
 @dataclass
@@ -251,15 +192,3 @@ def assert_pucks_account(state: MatchState) -> None:
         assert sum(1 for p in state.pucks if p.owner == s) == 8
         assert state.debt[s] >= 0
     assert all(p.where in ("table", "pocket") for p in state.pucks)
-
-
-def cut(state: MatchState, seat: int, pid: int, pocket: str, u: float, v: float,
-        arrive: float) -> Shot:  # fmt: skip
-    """A cut shot from local (u, v): the striker aimed where it must touch puck `pid` to
-    send it towards `pocket` (the line of centres at contact points at the pocket)."""
-    cx, cy = next((x, y) for n, x, y in T.pocket_centres() if n == pocket)
-    p = state.puck(pid)
-    dx, dy = p.x - cx, p.y - cy
-    n = math.hypot(dx, dy)
-    g = (p.x + dx / n * (R + RS), p.y + dy / n * (R + RS))
-    return shot_at(state, seat, u, v, g, arrive)
