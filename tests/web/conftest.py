@@ -94,14 +94,23 @@ def web_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def web_server(web_redis: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`python -m server` on a free port, serving web/; yields its base URL."""
+def web_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """`python -m server` on a free port, serving web/; yields its base URL. With
+    NOVUSS_WEB_TEST_URL set, the tests drive that running server instead."""
+    external = os.environ.get("NOVUSS_WEB_TEST_URL")
+    if external:
+        yield external.rstrip("/")
+        return
+    web_redis = request.getfixturevalue("web_redis")
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     log = (tmp_path_factory.mktemp("server") / "server.log").open("w")
+    # Motion plays at twice the real speed: the tests wait for less.
+    args = ["--host", "127.0.0.1", "--port", str(port), "--redis-url", web_redis]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port)]
-        + ["--redis-url", web_redis],
+        [sys.executable, "-m", "server", *args, "--speed-factor", "2"],
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,

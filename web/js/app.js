@@ -207,11 +207,15 @@ function frame(now) {
   if (document.body.dataset.screen !== "screen-match") return;
   renderer.draw(scene(now));
   const names = state.room ? state.room.seats.map((s) => s?.name) : [];
-  hud.renderClock(state.clock, now, names);
+  hud.renderClock(state.phase === "over" ? null : state.clock, now, names);
   hud.renderDropped([...state.dropped.values()], now);
   const a = aimer.enabled ? aimer.aim : null;
   $("power").hidden = !a;
-  if (a) $("power-fill").style.height = `${Math.round(a.power * 100)}%`;
+  if (a) {
+    const fill = $("power-fill").style;
+    fill.height = `${Math.round(a.power * 100)}%`;
+    fill.background = `hsl(${Math.round(120 * (1 - a.power))} 75% 45%)`; // green to red
+  }
   const hint = $("place-hint");
   const reason = a && !a.legal ? a.reason : null;
   hint.hidden = !reason;
@@ -363,6 +367,13 @@ const HANDLERS = {
     });
   },
 
+  // Not in docs/protocol.md: the server batches watcher counts into this message.
+  watchers(m) {
+    if (state.room?.id !== m.room) return;
+    state.room.watchers = m.n;
+    renderHud();
+  },
+
   clock(m) {
     state.clock = { ...m, at: performance.now() };
   },
@@ -412,6 +423,12 @@ const HANDLERS = {
       // The stroke was refused: the striker is the player's again.
       aimer.stop();
       updateAimer();
+    }
+    if (m.code === "replaced") {
+      // The same player opened another tab: this one steps aside instead of fighting it.
+      conn.close();
+      toast(`${m.message} This tab is idle; reload it to play here.`, 10000);
+      return;
     }
     if (m.code === "bad_token") {
       localStorage.removeItem(STORE.token);

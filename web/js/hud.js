@@ -85,7 +85,7 @@ export class MatchHud {
     }
     const left = clock.running ? clock.remaining - (now - clock.at) / 1000 : clock.remaining;
     const who = names[clock.seat] ?? "";
-    const text = `${formatClock(left)}${who ? ` · ${who}` : ""}${clock.running ? "" : " (stopped)"}`;
+    const text = `Clock ${formatClock(left)}${who ? ` · ${who}` : ""}${clock.running ? "" : " (paused)"}`;
     if (text !== this.clockText) {
       c.textContent = this.clockText = text;
       c.classList.toggle("low", clock.running && left <= 5);

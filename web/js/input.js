@@ -122,7 +122,7 @@ export class AimController {
       if (s) Object.assign(this.aim, { angle: s.angle, power: s.power });
     } else {
       const { px, py } = this.pointerWorld(e);
-      this.pullTo(px, py, e.timeStamp);
+      this.pullTo(px, py, e.timeStamp, drag);
     }
     this.onChange?.(this.aim);
     if (this.aim.power >= MIN_POWER) this.strike();
@@ -140,7 +140,7 @@ export class AimController {
   }
 
   /** The cue points from the pointer through the striker; pulling further back adds power. */
-  pullTo(px, py, time) {
+  pullTo(px, py, time, drag = this.drag) {
     const view = this.getView();
     const a = this.aim;
     const [sx, sy] = view.toScreen(a.x, a.y);
@@ -150,9 +150,9 @@ export class AimController {
       a.angle = clampCueAngle(this.table, this.side, a.x, a.y, Math.atan2(a.y - wy, a.x - wx));
     }
     const full = PULL_OF_FULL_POWER * this.table.size * view.scale;
-    a.power = Math.min(1, Math.max(0, (dist - this.drag.pressPx) / full));
-    this.drag.samples.push({ time, angle: a.angle, power: a.power });
-    if (this.drag.samples.length > 64) this.drag.samples.shift();
+    a.power = Math.min(1, Math.max(0, (dist - drag.pressPx) / full));
+    drag.samples.push({ time, angle: a.angle, power: a.power });
+    if (drag.samples.length > 64) drag.samples.shift();
     this.onChange?.(a);
   }
 

@@ -1,0 +1,140 @@
+"""Two players create and join a singles room through the interface, place the striker
+and strike by mouse drags, and both see the motion and the ruling; a third page watches
+and ends with the same positions as the server. Screenshots of the lobby, the table in
+the middle of a game and the result are saved and checked."""
+
+from __future__ import annotations
+
+import shutil
+
+from webtools import (
+    TIMEOUT_MS,
+    colours_in,
+    enter,
+    place_striker,
+    server_room,
+    state,
+    strike,
+    to_world,
+    wait_state,
+)
+
+ROOT_IMG = "docs/img"
+
+
+def test_singles_through_the_interface(web_server, new_page, artifacts):
+    base = web_server
+    maret = new_page()
+    jaan = new_page()
+
+    # Maret creates a singles room of one set and says she is ready.
+    enter(maret, base, "Maret")
+    maret.wait_for_selector("#screen-lobby:not([hidden])")
+    maret.check("input[name=mode][value=singles]")
+    maret.select_option("select[name=sets]", "1")
+    maret.click("#create-btn")
+    maret.wait_for_selector("#screen-room:not([hidden])")
+    room_id = state(maret)["room"]["id"]
+    maret.click("#ready-btn")
+
+    # Jaan finds it in the lobby and joins it.
+    enter(jaan, base, "Jaan")
+    row = jaan.locator(f"#open-rooms li[data-room='{room_id}']")
+    row.wait_for()
+    assert "Maret" in row.inner_text()
+    jaan.screenshot(path=str(artifacts / "client-lobby.png"))
+    row.get_by_role("button", name="Join").click()
+    jaan.wait_for_selector("#screen-room:not([hidden])")
+    jaan.click("#ready-btn")
+
+    for page in (maret, jaan):
+        wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
+    s = state(maret)
+    pages = {s["room"]["you"]["seat"]: maret, state(jaan)["room"]["you"]["seat"]: jaan}
+    assert sorted(pages) == [0, 1]
+    assert {state(p)["side"] for p in pages.values()} in ({"S", "N"}, {"W", "E"}), (
+        "the players see the table from opposite sides"
+    )
+
+    # A third page watches the live match from the lobby's list.
+    watcher = new_page(viewport=(420, 860), scale=2)  # a phone
+    enter(watcher, base, "Ivo")
+    live = watcher.locator(f"#live-matches li[data-room='{room_id}']")
+    live.wait_for()
+    live.get_by_role("button", name="Watch").click()
+    wait_state(watcher, "s.screen === 'screen-match' && s.room.you.role === 'watcher'")
+
+    # Two strokes, each by whoever holds the turn: place by a drag, strike by a pull.
+    for stroke in range(2):
+        turn = wait_state(maret, "s.phase === 'play' && !s.moving && s.held === 0")["turn"]
+        shooter = pages[turn]
+        side = wait_state(shooter, "s.aim !== null")["side"]
+        if stroke == 0:
+            # On the opponent's home row the striker would touch a puck: shown as illegal
+            # before the stroke (004 § 20 (2)).
+            aim = place_striker(shooter, 540.0, 40.0)
+            assert not aim["legal"] and aim["reason"] == "touching", aim
+            assert shooter.is_visible("#place-hint")
+        aim = place_striker(shooter, 400.0 + 150 * stroke, 60.0)
+        assert aim["legal"], aim
+        assert not shooter.is_visible("#place-hint")
+        if stroke == 1:
+            # Fine adjustment by keyboard shows the cue drawn back and the guide line.
+            for _ in range(6):
+                shooter.keyboard.press("Shift+ArrowUp")
+            assert abs(state(shooter)["aim"]["power"] - 0.3) < 1e-9
+            shooter.screenshot(path=str(artifacts / "client-table.png"))
+        before = state(shooter)["ruling"]
+        strike(shooter, to_world(side, 540.0, 1000.0), pull_mm=140.0)
+        for page in (maret, jaan, watcher):
+            wait_state(page, "s.moving === true")
+        for page in (maret, jaan, watcher):
+            s = wait_state(page, "!s.moving && s.held === 0 && s.ruling !== null")
+            assert s["ruling"] != before
+            assert s["ruling"]["lines"], s["ruling"]
+        text = maret.inner_text("#ruling")
+        assert "§" in text, text
+        assert text == jaan.inner_text("#ruling") == watcher.inner_text("#ruling")
+
+    # Everybody ends with the server's positions.
+    truth = {d["id"]: (d["x"], d["y"]) for d in server_room(base, room_id)["discs"]}
+    for page in (maret, jaan, watcher):
+        seen = {d["id"]: (d["x"], d["y"]) for d in state(page)["discs"]}
+        assert seen.keys() == truth.keys()
+        for i, (x, y) in truth.items():
+            assert abs(seen[i][0] - x) < 0.01 and abs(seen[i][1] - y) < 0.01
+    watcher.screenshot(path=str(artifacts / "client-phone.png"))
+
+    # Jaan resigns: both players see the result, with a rematch button.
+    jaan.once("dialog", lambda d: d.accept())
+    jaan.click("#resign-btn")
+    for page in (maret, jaan):
+        page.wait_for_selector("#result:not([hidden])", timeout=TIMEOUT_MS)
+    assert "won" in maret.inner_text("#result-title")
+    assert "lost" in jaan.inner_text("#result-title")
+    assert maret.is_visible("#rematch-btn")
+    maret.screenshot(path=str(artifacts / "client-result.png"))
+
+    check_screenshots(artifacts)
+    shutil.copy(artifacts / "client-table.png", f"{ROOT_IMG}/client-table.png")
+
+
+def check_screenshots(artifacts):
+    """Not blank, and laid out as expected: the table where it belongs."""
+    # Lobby: the cards are light on the dark background, with text in them.
+    lobby = colours_in(artifacts / "client-lobby.png", (0.1, 0.1, 0.9, 0.6))
+    assert len(lobby) > 8
+    # Table: the canvas fills the left of a desktop window (board, rails, pucks, lines);
+    # the panel is on the right.
+    table = colours_in(artifacts / "client-table.png", (0.15, 0.1, 0.6, 0.9))
+    assert len(table) > 12
+    surface = (0xE, 0xD, 0xA)  # the plywood's colour, coarsened
+    assert surface in table
+    panel = colours_in(artifacts / "client-table.png", (0.78, 0.05, 0.98, 0.3))
+    assert (0xF, 0xE, 0xE) in panel or len(panel) > 3
+    # Result: the dialog over the table.
+    result = colours_in(artifacts / "client-result.png", (0.3, 0.4, 0.5, 0.6))
+    assert len(result) > 4
+    # The phone: the table on top spans the width.
+    phone = colours_in(artifacts / "client-phone.png", (0.05, 0.1, 0.95, 0.5))
+    assert surface in phone
