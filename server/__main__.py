@@ -1,0 +1,28 @@
+"""python -m server: run the game server (web client, websocket, embedded Redis by default)."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from aiohttp import web
+
+from server.app import make_app
+from server.config import parse_config
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the options, print the URL and serve until interrupted."""
+    config = parse_config(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    url = f"http://{config.host}:{config.port}/"
+
+    def announce(*_args: object) -> None:
+        print(f"Novuss online at {url}", flush=True)
+
+    web.run_app(make_app(config), host=config.host, port=config.port, print=announce)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

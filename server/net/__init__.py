@@ -1,0 +1,1 @@
+"""The network layer: websocket sessions, the protocol codec and the hub that moves messages."""

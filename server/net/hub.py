@@ -1,0 +1,596 @@
+"""The hub: the thin async layer that moves messages between connections, the lobby, the rooms
+and the store. It owns no rules: it decodes (server/net/protocol.py), calls the pure lobby and
+match code, commits what they produced to Redis, and only then delivers it.
+
+One asyncio task per connection reads; one writer task per connection drains a bounded queue
+(frames are dropped for a slow reader, events never: a reader too slow for those is closed and
+resyncs on reconnect); one task per stroke plays the motion out; one loop ticks the clocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from server.config import Config
+from server.lobby.lobby import Lobby
+from server.lobby.room import Event, LobbyError, Room, new_id
+from server.match import MatchRefused, Motion, Out, Settings, Step
+from server.net import protocol as p
+from server.sim import Shot
+from server.store.redis_store import Commit, Store, StoredEvent
+
+log = logging.getLogger("novuss.hub")
+
+LOBBY_PUSH = 0.5  # seconds between lobby pushes at most
+WATCHERS_PUSH = 1.0  # watcher counts are batched about once a second
+HARD_FRAME_LIMIT = 65536  # above this aiohttp closes the socket; below, oversize gets an error
+
+
+@dataclass(eq=False)
+class Session:
+    """A player identity that survives reconnects: public id, name, secret resume token."""
+
+    sid: str
+    name: str
+    token: str
+    conn: Conn | None = None
+
+
+@dataclass(eq=False)
+class Conn:
+    """One websocket connection and the room it is in (as a player or a watcher)."""
+
+    ws: web.WebSocketResponse
+    limit: int
+    queue: asyncio.Queue[bytes | None] = field(init=False)
+    session: Session | None = None
+    room: Room | None = None
+    watching: bool = False
+    lobby: bool = False
+    closed: bool = False
+
+    def __post_init__(self) -> None:
+        self.queue = asyncio.Queue(self.limit)
+
+    def send(self, msg: dict[str, Any] | bytes, droppable: bool = False) -> None:
+        """Queue a message. A full queue drops frames; for anything else it closes the slow
+        connection (its client resyncs when it reconnects)."""
+        if self.closed:
+            return
+        data = msg if isinstance(msg, bytes) else p.encode(msg)
+        if self.queue.qsize() >= self.limit - 1:
+            if not droppable:
+                self.shutdown()
+            return
+        self.queue.put_nowait(data)
+
+    def shutdown(self) -> None:
+        """Stop sending: the writer ends and closes the socket."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+    async def writer(self) -> None:
+        """Drain the queue into the socket until closed."""
+        while (data := await self.queue.get()) is not None:
+            try:
+                await self.ws.send_bytes(data)
+            except (ConnectionError, RuntimeError):
+                break
+        self.closed = True
+        await self.ws.close()
+
+
+class Hub:
+    """All connections, sessions and rooms of this process."""
+
+    def __init__(self, config: Config, store: Store, settings: Settings):
+        self.config = config
+        self.store = store
+        self.settings = settings
+        self.lobby = Lobby(settings, config.grace_seconds, config.event_buffer)
+        self.sessions: dict[str, Session] = {}
+        self.conns: set[Conn] = set()
+        self.audience: dict[str, set[Conn]] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.playing: dict[str, asyncio.Task[None]] = {}
+        self.unsaved: set[str] = set()
+        self.watchers_changed: set[str] = set()
+        self.lobby_changed = True
+        self.started = time.time()
+        self.commits = 0
+        self.errors = 0
+        self._ticker: asyncio.Task[None] | None = None
+        self._last_lobby = 0.0
+        self._last_watchers = 0.0
+
+    # -- life cycle ------------------------------------------------------------------
+    async def start(self) -> None:
+        """Reload the live rooms from Redis and start the clock loop."""
+        now = time.time()
+        for checkpoint, stored in await self.store.load_rooms():
+            events = [Event(e.seq, e.audience, e.message) for e in stored]
+            room = Room.from_dict(
+                checkpoint, events, self.settings, self.config.grace_seconds,
+                self.config.event_buffer,
+            )  # fmt: skip
+            self.lobby.add(room)
+            room.reloaded(now)
+            await self.flush(room)
+        self._ticker = asyncio.create_task(self._tick_loop())
+
+    async def stop(self) -> None:
+        """Stop the loops and close every connection (rooms stay in Redis)."""
+        tasks = [t for t in (self._ticker, *self.playing.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for conn in list(self.conns):
+            await conn.ws.close()
+
+    def health(self) -> dict[str, Any]:
+        """The numbers GET /healthz shows."""
+        rooms = self.lobby.rooms.values()
+        return {
+            "rooms": len(self.lobby.rooms),
+            "live": sum(r.status == "playing" for r in rooms),
+            "connections": len(self.conns),
+            "sessions": len(self.sessions),
+            "queued": {m: len(q) for m, q in self.lobby.queues.items()},
+            "commits": self.commits,
+            "store_errors": self.errors,
+            "unsaved_rooms": len(self.unsaved),
+            "uptime": round(time.time() - self.started, 1),
+        }
+
+    # -- the websocket ---------------------------------------------------------------
+    async def serve(self, request: web.Request) -> web.WebSocketResponse:
+        """One websocket connection from accept to close."""
+        ws = web.WebSocketResponse(max_msg_size=HARD_FRAME_LIMIT, heartbeat=20.0)
+        await ws.prepare(request)
+        conn = Conn(ws, self.config.send_queue)
+        self.conns.add(conn)
+        writer = asyncio.create_task(conn.writer())
+        try:
+            async for msg in ws:
+                if msg.type in (WSMsgType.BINARY, WSMsgType.TEXT):
+                    await self.receive(conn, msg.data)
+                if conn.closed:
+                    break
+        finally:
+            self.conns.discard(conn)
+            await self.disconnected(conn)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+            await ws.close()
+        return ws
+
+    async def receive(self, conn: Conn, data: bytes | str) -> None:
+        """Decode one client message and act on it; refusals become error replies."""
+        ref = None
+        try:
+            env = p.decode(data, self.config.max_frame_bytes, self.settings.table.max_speed)
+            ref = env.ref
+            await self.dispatch(conn, env.msg)
+        except p.ProtocolError as e:
+            conn.send(e.reply())
+        except (LobbyError, MatchRefused) as e:
+            rule = getattr(e, "rule", "")
+            conn.send(p.ProtocolError(e.code, e.message, ref, rule).reply())
+
+    async def dispatch(self, conn: Conn, msg: p.ClientMessage) -> None:
+        """Route a typed message to its handler."""
+        if isinstance(msg, p.Ping):
+            conn.send({"t": "pong", "n": msg.n, "time": time.time()})
+            return
+        if isinstance(msg, p.Hello):
+            await self.hello(conn, msg)
+            return
+        if conn.session is None:
+            raise p.ProtocolError("hello_first", "Say hello (with your name) first.")
+        handler: Callable[[Conn, Any], Any] = getattr(self, "on_" + type(msg).__name__.lower())
+        await handler(conn, msg)
+
+    # -- sessions --------------------------------------------------------------------
+    async def hello(self, conn: Conn, msg: p.Hello) -> None:
+        """Start or resume a session; a resumed player gets the seat back."""
+        if conn.session is not None:
+            raise p.ProtocolError("not_now", "This connection has already said hello.")
+        session = await self._session(msg)
+        if session.conn is not None and session.conn is not conn:
+            old = session.conn
+            old.send({"t": "error", "code": "replaced", "message": "You connected elsewhere."})
+            old.session = None
+            self._leave_audience(old)
+            old.shutdown()
+        session.conn = conn
+        conn.session = session
+        room = self.lobby.room_of(session.sid)
+        seat = None
+        if room is not None:
+            seat = room.seat_of(session.sid)
+            conn.room = room
+            room.back(session.sid, time.time())
+        conn.send({
+            "t": "welcome",
+            "session": session.sid,
+            "token": session.token,
+            "name": session.name,
+            "seat": None if room is None else {"room": room.id, "seat": seat},
+            "frame_rate": self.settings.frame_rate,
+            "speed_factor": self.settings.speed_factor,
+            "grace": self.config.grace_seconds,
+        })  # fmt: skip
+        if room is not None:
+            await self.flush(room)
+
+    async def _session(self, msg: p.Hello) -> Session:
+        if msg.token is None:
+            session = Session(new_id("s"), msg.name, secrets.token_urlsafe(24))
+            await self.store.save_session(session.token, {"sid": session.sid, "name": session.name})
+            self.sessions[session.sid] = session
+            return session
+        saved = await self.store.load_session(msg.token)
+        if saved is None:
+            raise p.ProtocolError(
+                "bad_token", "This resume token is not known; say hello without it."
+            )
+        session = self.sessions.get(saved["sid"])
+        if session is None:
+            session = Session(saved["sid"], saved["name"], msg.token)
+            self.sessions[session.sid] = session
+        return session
+
+    async def disconnected(self, conn: Conn) -> None:
+        """A connection ended: leave the queue; a player's seat waits the grace time."""
+        conn.closed = True
+        session = conn.session
+        if session is not None:
+            self.lobby.dequeue(session.sid)
+            self.lobby_changed = True
+        room = conn.room
+        self._leave_audience(conn)
+        if session is None or session.conn is not conn:
+            return
+        session.conn = None
+        if room is not None and not room.closed and room.seat_of(session.sid) is not None:
+            room.drop(session.sid, time.time())
+            await self.flush(room)
+
+    # -- rooms: entering and leaving -------------------------------------------------
+    def _enter(self, conn: Conn, room: Room, watching: bool) -> None:
+        self._leave_audience(conn)
+        conn.room = room
+        conn.watching = watching
+        self.audience.setdefault(room.id, set()).add(conn)
+        if watching:
+            room.watchers += 1
+            self.watchers_changed.add(room.id)
+
+    def _leave_audience(self, conn: Conn) -> None:
+        room = conn.room
+        if room is None:
+            return
+        self.audience.get(room.id, set()).discard(conn)
+        if conn.watching:
+            room.watchers -= 1
+            self.watchers_changed.add(room.id)
+        conn.room = None
+        conn.watching = False
+
+    def _sid(self, conn: Conn) -> str:
+        assert conn.session is not None  # dispatch() checks hello first
+        return conn.session.sid
+
+    def _free(self, conn: Conn) -> None:
+        if self.lobby.room_of(self._sid(conn)) is not None:
+            raise LobbyError("in_room", "You have a seat in a room; leave it first.")
+
+    async def on_lobbysub(self, conn: Conn, msg: p.LobbySub) -> None:
+        """Subscribe to the lobby list (answered now and on every change)."""
+        conn.lobby = msg.on
+        if msg.on:
+            conn.send(self.lobby.view())
+
+    async def on_create(self, conn: Conn, msg: p.Create) -> None:
+        """Create a room and take seat 0."""
+        self._free(conn)
+        room = self.lobby.create(msg.mode, msg.sets, msg.clock, msg.private)
+        await self._join(conn, room, 0, None)
+
+    async def on_join(self, conn: Conn, msg: p.Join) -> None:
+        """Take a seat in a room."""
+        self._free(conn)
+        room = self.lobby.find(msg.room, msg.invite)
+        await self._join(conn, room, msg.seat, msg.team)
+
+    async def _join(self, conn: Conn, room: Room, seat: int | None, team: int | None) -> None:
+        assert conn.session is not None
+        self.lobby.dequeue(conn.session.sid)
+        room.join(conn.session.sid, conn.session.name, seat, team, time.time())
+        self._enter(conn, room, watching=False)
+        self.lobby_changed = True
+        await self.flush(room)
+
+    async def on_watch(self, conn: Conn, msg: p.Watch) -> None:
+        """Watch a room: its full state, or the events missed since `since`."""
+        room = self.lobby.find(msg.room, msg.invite)
+        if room.seat_of(self._sid(conn)) is not None:
+            await self._catch_up(conn, room, msg.since)
+            return
+        self._free(conn)
+        self._enter(conn, room, watching=True)
+        self._send_since(conn, room, msg.since, None, None)
+
+    async def on_resume(self, conn: Conn, msg: p.Resume) -> None:
+        """A player back after a reconnect: the events missed since `since`, or a resync."""
+        room = self.lobby.rooms.get(msg.room)
+        if room is None or room.seat_of(self._sid(conn)) is None:
+            raise LobbyError("not_seated", "You have no seat in that room (any more).")
+        await self._catch_up(conn, room, msg.since)
+
+    async def _catch_up(self, conn: Conn, room: Room, since: int | None) -> None:
+        seat = room.seat_of(self._sid(conn))
+        self._enter(conn, room, watching=False)
+        self._send_since(conn, room, since, seat, None if seat is None else seat % 2)
+
+    def _send_since(
+        self, conn: Conn, room: Room, since: int | None, seat: int | None, team: int | None
+    ) -> None:
+        missed = None if not since else room.missed(since, team)
+        if missed is None:
+            conn.send(room.snapshot(seat, time.time()))
+            return
+        for message in missed:
+            conn.send(self._personal(message, conn))
+
+    async def on_quick(self, conn: Conn, msg: p.Quick) -> None:
+        """Queue for a quick match; a full table is seated at once and starts."""
+        self._free(conn)
+        sess = conn.session
+        assert sess is not None
+        self._leave_audience(conn)
+        waiting = self.lobby.enqueue(sess.sid, sess.name, msg.mode)
+        conn.send({"t": "queued", "mode": msg.mode, "waiting": waiting})
+        self.lobby_changed = True
+        matched = self.lobby.match_up(msg.mode, time.time())
+        if matched is None:
+            return
+        room, sids, _step = matched
+        for sid in sids:
+            player = self.sessions[sid].conn
+            if player is not None:
+                self._enter(player, room, watching=False)
+        await self.flush(room)
+
+    async def on_leave(self, conn: Conn, msg: p.Leave) -> None:
+        """Leave the queue, stop watching, or give up the seat (resigning a live match)."""
+        sid = self._sid(conn)
+        if self.lobby.dequeue(sid):
+            self.lobby_changed = True
+            conn.send({"t": "left", "room": None})
+            return
+        room = conn.room or self.lobby.room_of(sid)
+        if room is None:
+            raise LobbyError("no_room", "You are not in a room.")
+        if room.seat_of(sid) is not None:
+            room.leave(sid, time.time())
+        self._leave_audience(conn)
+        conn.send({"t": "left", "room": room.id})
+        self.lobby_changed = True
+        await self.flush(room)
+
+    # -- rooms: playing --------------------------------------------------------------
+    def _room(self, conn: Conn) -> Room:
+        room = conn.room or self.lobby.room_of(self._sid(conn))
+        if room is None:
+            raise LobbyError("no_room", "You are not in a room.")
+        return room
+
+    async def on_ready(self, conn: Conn, msg: p.Ready) -> None:
+        """Ready for the match."""
+        room = self._room(conn)
+        room.set_ready(self._sid(conn), msg.ready, time.time())
+        self.lobby_changed = True
+        await self.flush(room)
+
+    async def on_rematch(self, conn: Conn, msg: p.Rematch) -> None:
+        """Offer or accept a rematch."""
+        room = self._room(conn)
+        room.offer_rematch(self._sid(conn), time.time())
+        self.lobby_changed = True
+        await self.flush(room)
+
+    async def on_aim(self, conn: Conn, msg: p.Aim) -> None:
+        """Forward an aim preview (rate limited by the match); never stored."""
+        room = self._room(conn)
+        room.aim(self._sid(conn), msg.x, msg.y, msg.angle, msg.power, time.time())
+        self._deliver_transient(room)
+
+    async def on_strike(self, conn: Conn, msg: p.Strike) -> None:
+        """A strike: judged by the match, stored, then played out."""
+        room = self._room(conn)
+        step = room.strike(self._sid(conn), Shot(msg.x, msg.y, msg.angle, msg.speed), time.time())
+        await self.flush(room)
+        self._play(room, step)
+
+    async def on_pass(self, conn: Conn, msg: p.Pass) -> None:
+        """Pass the strike right."""
+        room = self._room(conn)
+        room.pass_turn(self._sid(conn), time.time())
+        await self.flush(room)
+
+    async def on_resign(self, conn: Conn, msg: p.Resign) -> None:
+        """Resign the match."""
+        room = self._room(conn)
+        room.resign(self._sid(conn), time.time())
+        self.lobby_changed = True
+        await self.flush(room)
+
+    async def on_chat(self, conn: Conn, msg: p.Chat) -> None:
+        """Room or team chat."""
+        room = self._room(conn)
+        assert conn.session is not None
+        sid = conn.session.sid if room.seat_of(conn.session.sid) is not None else None
+        room.chat(sid, conn.session.name, msg.text, msg.team)
+        await self.flush(room)
+
+    # -- motion ----------------------------------------------------------------------
+    def _play(self, room: Room, step: Step) -> None:
+        if step.motion is not None:
+            self.playing[room.id] = asyncio.create_task(self._play_out(room, step.motion))
+
+    async def _play_out(self, room: Room, motion: Motion) -> None:
+        """Send the motion's frames at real speed (times the speed factor), then the ruling."""
+        rate = self.settings.frame_rate
+        for k in range(motion.frames):
+            delay = motion.started + k / rate - time.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if room.closed or room.match is None or room.match.motion is not motion:
+                return
+            data = p.encode(motion.frame(k, self.settings))
+            for conn in list(self.audience.get(room.id, ())):
+                conn.send(data, droppable=True)
+        room.finish_motion(time.time())
+        self.lobby_changed = True
+        await self.flush(room)
+        self.playing.pop(room.id, None)
+
+    # -- commit and delivery ---------------------------------------------------------
+    async def flush(self, room: Room) -> None:
+        """Store what the room produced (one MULTI/EXEC), then deliver it in order. If Redis
+        fails, nothing is delivered: the items wait in the room and the tick loop retries."""
+        lock = self.locks.setdefault(room.id, asyncio.Lock())
+        async with lock:
+            if room.empty and not room.closed and not self._busy(room):
+                self._close(room)
+            outbox, logs, records = room.outbox, room.log, room.records
+            room.outbox, room.log, room.records = [], [], []
+            events = [o for o in outbox if isinstance(o, Event)]
+            commit = Commit(
+                rid=room.id,
+                checkpoint=None if room.closed else room.to_dict(time.time()),
+                events=[StoredEvent(e.seq, e.audience, e.message) for e in events],
+                log=logs,
+                records=records,
+                summary=None if room.private or room.closed else room.summary(),
+            )
+            try:
+                await self.store.commit(commit)
+            except Exception:  # any store failure: keep everything and retry on the next tick
+                log.exception("commit of room %s failed; will retry", room.id)
+                self.errors += 1
+                room.outbox[:0], room.log[:0], room.records[:0] = outbox, logs, records
+                self.unsaved.add(room.id)
+                return
+            self.commits += 1
+            self.unsaved.discard(room.id)
+            for item in outbox:
+                self._deliver(room, item)
+            if room.closed:
+                self._evict(room)
+
+    def _busy(self, room: Room) -> bool:
+        return room.match is not None and room.match.motion is not None
+
+    def _close(self, room: Room) -> None:
+        self.lobby.remove(room)
+        self.lobby_changed = True
+
+    def _evict(self, room: Room) -> None:
+        for conn in list(self.audience.pop(room.id, ())):
+            conn.send({"t": "left", "room": room.id})
+            conn.room = None
+            conn.watching = False
+        self.locks.pop(room.id, None)
+
+    def _deliver_transient(self, room: Room) -> None:
+        outs = [o for o in room.outbox if isinstance(o, Out)]
+        if len(outs) == len(room.outbox):
+            room.outbox.clear()
+            for out in outs:
+                self._deliver(room, out)
+
+    def _personal(self, message: dict[str, Any], conn: Conn) -> dict[str, Any]:
+        """A `room` event as one connection sees it: with its role and (players) the invite."""
+        if message.get("t") != "room" or conn.room is None or conn.session is None:
+            return message
+        seat = conn.room.seat_of(conn.session.sid)
+        role = "watcher" if seat is None else "player"
+        invite = conn.room.invite if seat is not None else None
+        return {**message, "you": {"role": role, "seat": seat}, "invite": invite}
+
+    def _deliver(self, room: Room, item: Out | Event) -> None:
+        conns = list(self.audience.get(room.id, ()))
+        if isinstance(item, Out):
+            data = p.encode({"t": item.kind, **item.data})
+            for conn in conns:
+                conn.send(data)
+            return
+        if item.message["t"] == "room":
+            for conn in conns:
+                conn.send(self._personal(item.message, conn))
+            return
+        data = p.encode(item.message)
+        for conn in conns:
+            if item.audience is None or self._team(conn, room) == item.audience:
+                conn.send(data)
+
+    def _team(self, conn: Conn, room: Room) -> int | None:
+        if conn.session is None:
+            return None
+        seat = room.seat_of(conn.session.sid)
+        return None if seat is None else seat % 2
+
+    # -- the clock loop --------------------------------------------------------------
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.tick_seconds)
+            try:
+                await self.tick(time.time())
+            except Exception:  # the loop must outlive any one room's failure
+                log.exception("tick failed")
+
+    async def tick(self, now: float) -> None:
+        """Run every room's clocks, retry unsaved rooms, push the lobby and watcher counts."""
+        for room in list(self.lobby.rooms.values()):
+            before = room.status
+            room.tick(now)
+            if room.status != before:
+                self.lobby_changed = True
+            durable = any(isinstance(o, Event) for o in room.outbox) or room.log or room.records
+            if durable or room.id in self.unsaved or room.empty:
+                await self.flush(room)
+            else:
+                self._deliver_transient(room)
+        if now - self._last_watchers >= WATCHERS_PUSH and self.watchers_changed:
+            self._last_watchers = now
+            for rid in self.watchers_changed:
+                room = self.lobby.rooms.get(rid)
+                if room is not None:
+                    msg = p.encode({"t": "watchers", "room": rid, "n": room.watchers})
+                    for conn in list(self.audience.get(rid, ())):
+                        conn.send(msg, droppable=True)
+            self.watchers_changed.clear()
+            self.lobby_changed = True
+        if self.lobby_changed and now - self._last_lobby >= LOBBY_PUSH:
+            self._last_lobby = now
+            self.lobby_changed = False
+            view = p.encode(self.lobby.view())
+            for conn in list(self.conns):
+                if conn.lobby:
+                    conn.send(view, droppable=True)

@@ -1,0 +1,411 @@
+"""Decode and validate client messages; encode server messages. The one place that trusts no byte.
+
+Every client message is a msgpack map with a type key "t". decode() turns bytes into one of the
+frozen dataclasses below or raises ProtocolError(code, message, ref); nothing else in the server
+looks at raw client data. See docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgpack
+
+Mode = Literal["singles", "doubles"]
+MODES: tuple[str, ...] = ("singles", "doubles")
+BOARD = 1080.0  # coordinates are checked against the playing surface (mm)
+NAME_MAX = 24
+CHAT_MAX = 200
+ID_MAX = 32
+TOKEN_MAX = 64
+SETS_MAX = 8
+CLOCK_MIN, CLOCK_MAX = 5.0, 300.0
+REF_MAX = 2**31 - 1
+DEFAULT_MAX_SPEED = 8000.0
+
+
+class ProtocolError(Exception):
+    """A client message that is refused: a stable code and a sentence for the player."""
+
+    def __init__(self, code: str, message: str, ref: int | str | None = None, rule: str = ""):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+        self.rule = rule
+
+    def reply(self) -> dict[str, Any]:
+        """The `error` message answering the refused one."""
+        out: dict[str, Any] = {"t": "error", "code": self.code, "message": self.message}
+        if self.ref is not None:
+            out["ref"] = self.ref
+        if self.rule:
+            out["rule"] = self.rule
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    name: str
+    token: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySub:
+    on: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Create:
+    mode: Mode
+    sets: int
+    clock: float
+    private: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    room: str | None = None
+    seat: int | None = None
+    team: int | None = None
+    invite: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    room: str | None = None
+    invite: str | None = None
+    since: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Quick:
+    mode: Mode
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    ready: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Aim:
+    x: float
+    y: float
+    angle: float
+    power: float
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    x: float
+    y: float
+    angle: float
+    speed: float
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    text: str
+    team: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    room: str
+    since: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    n: int | None = None
+
+
+ClientMessage = (
+    Hello
+    | LobbySub
+    | Create
+    | Join
+    | Watch
+    | Quick
+    | Ready
+    | Aim
+    | Strike
+    | Pass
+    | Resign
+    | Chat
+    | Leave
+    | Rematch
+    | Resume
+    | Ping
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """A decoded message with the client's optional correlation reference."""
+
+    msg: ClientMessage
+    ref: int | str | None = None
+
+
+class _Fields:
+    """Reads typed fields out of one raw map; every refusal names the message and field."""
+
+    def __init__(self, raw: dict[str, Any], kind: str, ref: int | str | None):
+        self.raw = raw
+        self.kind = kind
+        self.ref = ref
+        self.seen = {"t", "ref"}
+
+    def fail(self, name: str, why: str) -> ProtocolError:
+        return ProtocolError("bad_field", f"{self.kind}.{name}: {why}.", self.ref)
+
+    def get(self, name: str, required: bool) -> Any:
+        self.seen.add(name)
+        if name not in self.raw or self.raw[name] is None:
+            if required:
+                raise self.fail(name, "missing")
+            return None
+        return self.raw[name]
+
+    def text(self, name: str, lo: int, hi: int, required: bool = True) -> str | None:
+        value = self.get(name, required)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise self.fail(name, "must be a string")
+        value = value.strip()
+        if not lo <= len(value) <= hi:
+            raise self.fail(name, f"must be {lo} to {hi} characters")
+        if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in value):
+            raise self.fail(name, "must not contain control characters")
+        return value
+
+    def ident(self, name: str, hi: int, required: bool = True) -> str | None:
+        value = self.get(name, required)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not 1 <= len(value) <= hi or not value.isascii():
+            raise self.fail(name, f"must be an id of 1 to {hi} ASCII characters")
+        if not all(c.isalnum() or c in "-_" for c in value):
+            raise self.fail(name, "must hold only letters, digits, '-' and '_'")
+        return value
+
+    def integer(self, name: str, lo: int, hi: int, required: bool = True) -> int | None:
+        value = self.get(name, required)
+        if value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise self.fail(name, "must be an integer")
+        if not lo <= value <= hi:
+            raise self.fail(name, f"must be between {lo} and {hi}")
+        return value
+
+    def number(self, name: str, lo: float, hi: float, open_lo: bool = False) -> float:
+        value = self.get(name, True)
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise self.fail(name, "must be a number")
+        value = float(value)
+        if not math.isfinite(value):
+            raise self.fail(name, "must be finite")
+        if value < lo or value > hi or (open_lo and value == lo):
+            raise self.fail(name, f"must be {'above' if open_lo else 'from'} {lo:g} to {hi:g}")
+        return value
+
+    def flag(self, name: str, default: bool) -> bool:
+        value = self.get(name, False)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise self.fail(name, "must be true or false")
+        return value
+
+    def choice(self, name: str, options: tuple[str, ...]) -> Any:
+        value = self.get(name, True)
+        if value not in options:
+            raise self.fail(name, "must be one of " + ", ".join(options))
+        return value
+
+    def done(self) -> None:
+        extra = sorted(str(k) for k in self.raw if k not in self.seen)
+        if extra:
+            raise self.fail(extra[0], "is not a field of this message")
+
+
+def _angle(f: _Fields) -> float:
+    # Any finite angle is accepted and normalised, so clients may send unwrapped angles.
+    return math.remainder(f.number("angle", -1e6, 1e6), math.tau)
+
+
+def _hello(f: _Fields) -> Hello:
+    return Hello(name=f.text("name", 1, NAME_MAX), token=f.ident("token", TOKEN_MAX, False))
+
+
+def _lobby(f: _Fields) -> LobbySub:
+    return LobbySub(on=f.flag("on", True))
+
+
+def _create(f: _Fields) -> Create:
+    return Create(
+        mode=f.choice("mode", MODES),
+        sets=f.integer("sets", 1, SETS_MAX),
+        clock=f.number("clock", CLOCK_MIN, CLOCK_MAX),
+        private=f.flag("private", False),
+    )
+
+
+def _join(f: _Fields) -> Join:
+    msg = Join(
+        room=f.ident("room", ID_MAX, False),
+        seat=f.integer("seat", 0, 3, False),
+        team=f.integer("team", 0, 1, False),
+        invite=f.ident("invite", TOKEN_MAX, False),
+    )
+    if msg.room is None and msg.invite is None:
+        raise f.fail("room", "missing (give a room id or an invite)")
+    if msg.seat is not None and msg.team is not None:
+        raise f.fail("team", "give a seat or a team, not both")
+    return msg
+
+
+def _watch(f: _Fields) -> Watch:
+    msg = Watch(
+        room=f.ident("room", ID_MAX, False),
+        invite=f.ident("invite", TOKEN_MAX, False),
+        since=f.integer("since", 0, 2**53, False),
+    )
+    if msg.room is None and msg.invite is None:
+        raise f.fail("room", "missing (give a room id or an invite)")
+    return msg
+
+
+def _quick(f: _Fields) -> Quick:
+    return Quick(mode=f.choice("mode", MODES))
+
+
+def _ready(f: _Fields) -> Ready:
+    return Ready(ready=f.flag("ready", True))
+
+
+def _aim(f: _Fields) -> Aim:
+    return Aim(
+        x=f.number("x", 0.0, BOARD),
+        y=f.number("y", 0.0, BOARD),
+        angle=_angle(f),
+        power=f.number("power", 0.0, 1.0),
+    )
+
+
+def _strike(f: _Fields, max_speed: float) -> Strike:
+    return Strike(
+        x=f.number("x", 0.0, BOARD),
+        y=f.number("y", 0.0, BOARD),
+        angle=_angle(f),
+        speed=f.number("speed", 0.0, max_speed, open_lo=True),
+    )
+
+
+def _chat(f: _Fields) -> Chat:
+    return Chat(text=f.text("text", 1, CHAT_MAX), team=f.flag("team", False))
+
+
+def _resume(f: _Fields) -> Resume:
+    return Resume(room=f.ident("room", ID_MAX), since=f.integer("since", 0, 2**53))
+
+
+def _ping(f: _Fields) -> Ping:
+    return Ping(n=f.integer("n", -(2**53), 2**53, False))
+
+
+_READERS = {
+    "hello": _hello,
+    "lobby": _lobby,
+    "create": _create,
+    "join": _join,
+    "watch": _watch,
+    "quick": _quick,
+    "ready": _ready,
+    "aim": _aim,
+    "pass": lambda f: Pass(),
+    "resign": lambda f: Resign(),
+    "chat": _chat,
+    "leave": lambda f: Leave(),
+    "rematch": lambda f: Rematch(),
+    "resume": _resume,
+    "ping": _ping,
+}
+CLIENT_TYPES = (*_READERS, "strike")
+
+
+def _ref(raw: dict[str, Any]) -> int | str | None:
+    ref = raw.get("ref")
+    if isinstance(ref, bool):
+        return None
+    if isinstance(ref, int) and 0 <= ref <= REF_MAX:
+        return ref
+    if isinstance(ref, str) and len(ref) <= ID_MAX:
+        return ref
+    return None
+
+
+def unpack(data: bytes | str, max_bytes: int) -> dict[str, Any]:
+    """bytes -> a msgpack map, or ProtocolError for text, oversize and malformed frames."""
+    if not isinstance(data, bytes | bytearray):
+        raise ProtocolError("bad_frame", "Messages must be binary websocket frames of msgpack.")
+    if len(data) > max_bytes:
+        raise ProtocolError("too_large", f"Messages must be at most {max_bytes} bytes.")
+    try:
+        raw = msgpack.unpackb(
+            data, raw=False, strict_map_key=True, max_buffer_size=max_bytes, timestamp=0
+        )
+    except Exception:  # msgpack raises assorted error types on hostile input; all mean this
+        raise ProtocolError("bad_frame", "The message is not valid msgpack.") from None
+    if not isinstance(raw, dict):
+        raise ProtocolError("bad_frame", "A message must be a msgpack map with a type key 't'.")
+    return raw
+
+
+def decode(
+    data: bytes | str, max_bytes: int = 4096, max_speed: float = DEFAULT_MAX_SPEED
+) -> Envelope:
+    """Turn one websocket frame into a typed, validated message or raise ProtocolError."""
+    raw = unpack(data, max_bytes)
+    ref = _ref(raw)
+    kind = raw.get("t")
+    if not isinstance(kind, str) or kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"Unknown message type {str(kind)[:32]!r}.", ref)
+    if "ref" in raw and ref is None:
+        raise ProtocolError("bad_field", f"{kind}.ref: must be an integer or a short string.")
+    f = _Fields(raw, kind, ref)
+    msg = _strike(f, max_speed) if kind == "strike" else _READERS[kind](f)
+    f.done()
+    return Envelope(msg=msg, ref=ref)
+
+
+def encode(msg: dict[str, Any]) -> bytes:
+    """A server message (a map with "t") as one binary frame."""
+    return msgpack.packb(msg, use_bin_type=True)
