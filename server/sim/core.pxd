@@ -29,7 +29,7 @@ cdef class Sim:
     cdef double size, decel, e_disc, e_rail, jump_speed, pocket_lo, pocket_hi, pocket_r2
     cdef double zone_limit
     cdef double[::1] t0, x0, y0, ux, uy, sp, ts, r, m, bx0, bx1, by0, by1, et, pt, tend
-    cdef int[::1] ek, ep, alive, where, zone
+    cdef int[::1] ek, ep, alive, where, zone, dirty, member
     cdef list events, segs
     cdef double px, py, vx, vy
 
@@ -59,8 +59,15 @@ cdef class Sim:
 
     @cython.locals(xi=double, yi=double, vxi=double, vyi=double, xj=double, yj=double,
                    vxj=double, vyj=double, dx=double, dy=double, dist=double, nx=double,
-                   ny=double, closing=double, mi=double, mj=double, e=double, jimp=double)
+                   ny=double, closing=double, mi=double, mj=double, jimp=double)
     cdef void collide(self, int i, int j, double t)
+
+    @cython.locals(n=int, k=int, q=int, grown=int, mass=double, px=double, py=double,
+                   vx=double, vy=double, r=double)
+    cdef void stick(self, int i, int j, double t)
+
+    @cython.locals(dx=double, dy=double, wvx=double, wvy=double, rr=double, dist=double)
+    cdef int touching_slowly(self, int k, int q, double t)
 
     @cython.locals(x=double, y=double, vx=double, vy=double, vn=double, r=double, gap=double)
     cdef void rail(self, int i, int side, double t)

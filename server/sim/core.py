@@ -33,7 +33,7 @@ WHERE_OFF = 2
 BIG = 1e300  # "never"
 CONTACT_EPS = 1e-6  # mm: discs this close count as touching
 V_REST = 1.0  # mm/s: a disc left slower than this after a contact is at rest (stops in 0.5 um)
-V_STICK = 1.0  # mm/s: contacts closing slower than this are plastic (ends Zeno sequences)
+V_STICK = 1.0  # mm/s: contacts closing slower than this stick (ends Zeno sequences)
 V_TOUCH = 1e-9  # mm/s: touching discs closing faster than this collide at once
 T_TOL = 1e-12  # s: bisection width for an event time (8 nm at the maximum speed)
 MAX_EVENTS = 20000  # safety stop against a pathological endless sequence of contacts
@@ -207,6 +207,8 @@ class Sim:
         self.where = array("i", [WHERE_TABLE] * n)
         self.tend = array("d", zeros)
         self.zone = array("i", [0] * 4)
+        self.dirty = array("i", [0] * n)
+        self.member = array("i", [0] * n)
         self.events = []
         self.segs = [[] for _ in range(n)]
         self.px = 0.0
@@ -288,10 +290,10 @@ class Sim:
             return BIG
         # Swept boxes: discs whose remaining paths' boxes are apart cannot meet.
         if (
-            self.bx0[i] > self.bx1[j]
-            or self.bx0[j] > self.bx1[i]
-            or self.by0[i] > self.by1[j]
-            or self.by0[j] > self.by1[i]
+            self.bx0[i] > self.bx1[j] + CONTACT_EPS
+            or self.bx0[j] > self.bx1[i] + CONTACT_EPS
+            or self.by0[i] > self.by1[j] + CONTACT_EPS
+            or self.by0[j] > self.by1[i] + CONTACT_EPS
         ):
             return BIG
         self.state_at(i, now)
@@ -460,16 +462,95 @@ class Sim:
         closing = (vxi - vxj) * nx + (vyi - vyj) * ny
         mi = self.m[i]
         mj = self.m[j]
-        if closing > 0.0:
-            e = self.e_disc if closing >= V_STICK else 0.0
-            jimp = (1.0 + e) * closing * mi * mj / (mi + mj)
+        if closing >= V_STICK:
+            jimp = (1.0 + self.e_disc) * closing * mi * mj / (mi + mj)
             vxi = vxi - jimp / mi * nx
             vyi = vyi - jimp / mi * ny
             vxj = vxj + jimp / mj * nx
             vyj = vyj + jimp / mj * ny
             self.events.append((K_DISC, t, i, j, closing))
+        elif closing > 0.0:
+            self.events.append((K_DISC, t, i, j, closing))
+            self.stick(i, j, t)
+            return
         self.new_segment(i, t, xi, yi, vxi, vyi)
         self.new_segment(j, t, xj, yj, vxj, vyj)
+        self.dirty[i] = 1
+        self.dirty[j] = 1
+
+    def stick(self, i: int, j: int, t: float) -> None:
+        """A gentle contact (closing slower than V_STICK: the tail of a cradle, or the
+        discs' friction pressing them together) sticks: the cluster of discs touching
+        i and j without separating faster than V_STICK takes its common centre-of-mass
+        velocity, less any part of it into a rail that a member touches. The cluster
+        then slides on as one, without overlap, and the endless sequence of ever
+        smaller contacts a chain would otherwise produce ends. Energy is only lost."""
+        n = self.n
+        for k in range(n):
+            self.member[k] = 0
+        self.member[i] = 1
+        self.member[j] = 1
+        grown = 1
+        while grown == 1:
+            grown = 0
+            for k in range(n):
+                if self.member[k] == 0:
+                    continue
+                for q in range(n):
+                    if self.member[q] == 1 or self.alive[q] == 0:
+                        continue
+                    if self.touching_slowly(k, q, t) == 1:
+                        self.member[q] = 1
+                        grown = 1
+        mass = 0.0
+        px = 0.0
+        py = 0.0
+        for k in range(n):
+            if self.member[k] == 1:
+                self.state_at(k, t)
+                mass = mass + self.m[k]
+                px = px + self.m[k] * self.vx
+                py = py + self.m[k] * self.vy
+        vx = px / mass
+        vy = py / mass
+        for k in range(n):
+            if self.member[k] == 1:
+                self.state_at(k, t)
+                r = self.r[k]
+                if (self.py - r <= CONTACT_EPS and vy < 0.0) or (
+                    self.size - r - self.py <= CONTACT_EPS and vy > 0.0
+                ):
+                    vy = 0.0
+                if (self.px - r <= CONTACT_EPS and vx < 0.0) or (
+                    self.size - r - self.px <= CONTACT_EPS and vx > 0.0
+                ):
+                    vx = 0.0
+        for k in range(n):
+            if self.member[k] == 1:
+                self.state_at(k, t)
+                self.new_segment(k, t, self.px, self.py, vx, vy)
+                self.dirty[k] = 1
+
+    def touching_slowly(self, k: int, q: int, t: float) -> int:
+        """1 if discs k and q touch at time t and do not separate faster than V_STICK."""
+        self.state_at(k, t)
+        dx = self.px
+        dy = self.py
+        wvx = self.vx
+        wvy = self.vy
+        self.state_at(q, t)
+        dx = self.px - dx
+        dy = self.py - dy
+        wvx = wvx - self.vx
+        wvy = wvy - self.vy
+        rr = self.r[k] + self.r[q]
+        dist = (dx * dx + dy * dy) ** 0.5
+        if dist > rr + CONTACT_EPS:
+            return 0
+        # Closing speed of k towards q along their line of centres.
+        if (wvx * dx + wvy * dy) / dist > -V_STICK:
+            return 1
+        return 0
 
     def rail(self, i: int, side: int, t: float) -> None:
         """Disc i meets rail `side`: bounce, or go over it when faster than jump_speed."""
@@ -553,8 +634,10 @@ class Sim:
             now = best
             if bk == K_DISC:
                 self.collide(bi, bj, now)
-                self.refresh(bi, now)
-                self.refresh(bj, now)
+                for i in range(n):
+                    if self.dirty[i] == 1:
+                        self.dirty[i] = 0
+                        self.refresh(i, now)
             elif bk == K_RAIL:
                 self.rail(bi, self.ep[bi], now)
                 self.refresh(bi, now)
