@@ -461,9 +461,9 @@ def _placed_line(state: MatchState, seat: int, n: int, fresh: bool) -> str:
 def _set_line(state: MatchState, result: dict[str, Any]) -> str:
     o = result["outcome"]
     if o in ("won", "lost"):
-        w = result["winner"]
-        names = " & ".join(_who(state, s) for s in state.seats if team_of(s) == w)
-        return f"Set {result['set']} to {names}: {result['reason']}"
+        team = result["winner"] if o == "won" else 1 - result["winner"]
+        names = " & ".join(_who(state, s) for s in state.seats if team_of(s) == team)
+        return f"Set {result['set']} {o} by {names}: {result['reason']}"
     return f"Set {result['set']}: {result['reason']}"
 
 
@@ -471,7 +471,7 @@ def _match_line(match: dict[str, Any]) -> str:
     a, b = match["sets_won"]
     if match["winner"] is None:
         return f"The match is drawn {a}:{b}"
-    return f"The match is over: side {match['winner']} wins, sets {a}:{b}"
+    return f"The match is over: team {match['winner']} wins, sets {a}:{b}"
 
 
 # -- the stroke ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from server.rules.aim import bank, ghost, pot, pot_line, shot_at
 from server.rules.check import check_stroke, sim_discs
-from server.rules.geometry import in_circle, in_zone, striking_field
+from server.rules.geometry import in_circle, in_zone, striking_field, to_world
 from server.rules.judge import judge
 from server.rules.ruling import Ruling, StrokeRefused
 from server.rules.state import MatchConfig, MatchState, new_match, team_of
@@ -74,28 +74,27 @@ def scripted_shot(state: MatchState, seat: int, rng: random.Random, skill: float
             path = _clear(state, (shot.x, shot.y), ghost(state, p.id, pocket), p.id)
             if path and shot.speed <= t.max_speed and _ok(state, seat, shot):
                 options.append(shot)
-    if not options and blind and not free:
-        for p in blind:
-            for _ in range(4):
-                u = rng.uniform(u0, u1)
-                target = (p.x, p.y)  # aim the striker's centre through the puck's centre
-                shot = bank(state, seat, u, rng.uniform(v0, v1), target, "opposite", 400.0)
-                if shot.speed <= t.max_speed and _ok(state, seat, shot):
+    if not options:
+        for p in free:
+            for _ in range(6):
+                u, v = rng.uniform(u0, u1), rng.uniform(v0, v1)
+                shot = shot_at(state, seat, u, v, (p.x, p.y), 600.0)
+                path = _clear(state, (shot.x, shot.y), (p.x, p.y), p.id)
+                if path and shot.speed <= t.max_speed and _ok(state, seat, shot):
                     options.append(shot)
     if not options:
-        for p in free or mine:
-            for _ in range(4):
-                shot = shot_at(
-                    state, seat, rng.uniform(u0, u1), rng.uniform(v0, v1), (p.x, p.y), 800.0
-                )
+        for p in blind:
+            for _ in range(6):
+                u, v = rng.uniform(u0, u1), rng.uniform(v0, v1)
+                shot = bank(state, seat, u, v, (p.x, p.y), "opposite", 400.0)
                 if shot.speed <= t.max_speed and _ok(state, seat, shot):
                     options.append(shot)
-    if not options:  # anything legal: a gentle push up the table
-        while True:
-            u, v = rng.uniform(u0, u1), rng.uniform(v0, v1)
-            shot = shot_at(state, seat, u, v, (t.size / 2, t.size / 2), 300.0)
-            if _ok(state, seat, shot):
-                return shot
+    while not options:  # up the table to the opposite rail, touching nothing
+        u, v = rng.uniform(u0, u1), rng.uniform(v0, v1)
+        far = to_world(side, u, t.size - t.striker_radius, t.size)
+        shot = shot_at(state, seat, u, v, far, 500.0)
+        if _clear(state, (shot.x, shot.y), far, 0) and _ok(state, seat, shot):
+            return shot
     shot = rng.choice(options)
     wobbled = Shot(shot.x, shot.y, shot.angle + rng.gauss(0.0, skill), shot.speed)
     return wobbled if _ok(state, seat, wobbled) else shot
