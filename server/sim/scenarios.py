@@ -14,6 +14,9 @@ import random
 from server.sim.table import COMPETITION, Table
 from server.sim.types import Disc, Shot
 
+Stroke = tuple[list[Disc], Shot]
+"""The pucks at rest and the shot."""
+
 
 def starting_rows(table: Table = COMPETITION) -> list[Disc]:
     """Sixteen pucks in the two starting rows: ids 1-8 along S (owner 0), 9-16 along N
@@ -35,7 +38,7 @@ def striker_spot(rng: random.Random, table: Table = COMPETITION) -> tuple[float,
     return x, y
 
 
-def break_stroke(rng: random.Random, table: Table = COMPETITION) -> tuple[list[Disc], Shot]:
+def break_stroke(rng: random.Random, table: Table = COMPETITION) -> Stroke:
     """Both rows; the striker aimed at a random point of the north row, hard."""
     x, y = striker_spot(rng, table)
     tx = table.size / 2.0 + rng.uniform(-120.0, 120.0)
@@ -45,7 +48,8 @@ def break_stroke(rng: random.Random, table: Table = COMPETITION) -> tuple[list[D
 
 
 def scattered_pucks(rng: random.Random, count: int, table: Table = COMPETITION) -> list[Disc]:
-    """`count` pucks at random, clear of each other, of any striker in the south edge zone and of the holes."""
+    """`count` pucks at random, clear of each other, of any striker in the south edge
+    zone and of the holes."""
     r = table.puck_radius
     pucks: list[Disc] = []
     while len(pucks) < count:
@@ -60,7 +64,7 @@ def scattered_pucks(rng: random.Random, count: int, table: Table = COMPETITION) 
     return pucks
 
 
-def midgame_stroke(rng: random.Random, table: Table = COMPETITION) -> tuple[list[Disc], Shot]:
+def midgame_stroke(rng: random.Random, table: Table = COMPETITION) -> Stroke:
     """1 to 16 scattered pucks and a stroke of any speed into the table."""
     pucks = scattered_pucks(rng, rng.randint(1, 16), table)
     x, y = striker_spot(rng, table)
