@@ -1,0 +1,101 @@
+"""A page that loses its connection reconnects by itself and resyncs (the strokes it
+missed included); a reloaded page resumes its seat with the token it kept."""
+
+from __future__ import annotations
+
+from webtools import (
+    TIMEOUT_MS,
+    place_striker,
+    server_room,
+    state,
+    strike,
+    to_world,
+    wait_state,
+)
+
+
+class Network:
+    """Each page's websocket passes through a route the test can cut, as a network
+    failure would: both ends closed, and new connections refused until it is back."""
+
+    def __init__(self):
+        self.down: set = set()
+        self.links: dict = {}
+
+    def attach(self, page):
+        def route(ws):
+            if page in self.down:
+                ws.close()
+                return
+            self.links[page] = (ws, ws.connect_to_server())
+
+        page.route_web_socket("**/ws", route)
+
+    def cut(self, page):
+        self.down.add(page)
+        ws, server = self.links.pop(page)
+        server.close()
+        ws.close()
+
+    def restore(self, page):
+        self.down.discard(page)
+
+
+def quick_pair(base, new_page, net):
+    """Two players meet through the quick-match buttons."""
+    pages = []
+    for name in ("Kadri", "Peeter"):
+        page = new_page()
+        net.attach(page)
+        page.goto(base)
+        page.fill("#name-input", name)
+        page.click("#name-form button[type=submit]")
+        page.wait_for_selector("#screen-lobby:not([hidden])")
+        page.click("#quick-singles")
+        pages.append(page)
+    for page in pages:
+        wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
+    return pages
+
+
+def test_dropped_page_resumes_and_resyncs(web_server, new_page):
+    base = web_server
+    net = Network()
+    a, b = quick_pair(base, new_page, net)
+    room = state(a)["room"]["id"]
+    assert state(b)["room"]["id"] == room
+    turn = state(a)["turn"]
+    shooter, dropped = (a, b) if state(a)["room"]["you"]["seat"] == turn else (b, a)
+    seat = state(dropped)["room"]["you"]["seat"]
+
+    # The network goes away: the other player sees the countdown of 004 § 22 (3).
+    net.cut(dropped)
+    wait_state(dropped, "!s.connected")
+    shooter.wait_for_selector("#dropped:not([hidden])", timeout=TIMEOUT_MS)
+    assert "to come back" in shooter.inner_text("#dropped")
+
+    # Meanwhile the shooter plays a stroke the dropped page does not see.
+    side = wait_state(shooter, "s.aim !== null")["side"]
+    place_striker(shooter, 500.0, 60.0)
+    strike(shooter, to_world(side, 500.0, 1000.0), pull_mm=120.0)
+    wait_state(shooter, "!s.moving && s.held === 0 && s.ruling !== null")
+
+    # Back online: it reconnects by itself, gets what it missed, the seat is its own.
+    net.restore(dropped)
+    wait_state(dropped, "s.connected && s.ruling !== null && !s.moving && s.held === 0")
+    shooter.wait_for_selector("#dropped", state="hidden", timeout=TIMEOUT_MS)
+    assert state(dropped)["room"]["you"] == {"role": "player", "seat": seat}
+    truth = server_room(base, room)
+    assert state(dropped)["room"]["seq"] == truth["seq"]
+    assert discs(state(dropped)) == discs(truth)
+
+    # A reload resumes the seat with the token kept in localStorage.
+    dropped.reload()
+    s = wait_state(dropped, "s.screen === 'screen-match' && s.room !== null")
+    assert s["room"]["id"] == room
+    assert s["room"]["you"] == {"role": "player", "seat": seat}
+    assert discs(s) == discs(server_room(base, room))
+
+
+def discs(s):
+    return sorted((d["id"], round(d["x"], 2), round(d["y"], 2)) for d in s["discs"])
