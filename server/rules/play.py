@@ -82,6 +82,13 @@ def scripted_shot(state: MatchState, seat: int, rng: random.Random, skill: float
                 path = _clear(state, (shot.x, shot.y), (p.x, p.y), p.id)
                 if path and shot.speed <= t.max_speed and _ok(state, seat, shot):
                     options.append(shot)
+    if not options:  # a free puck no straight line reaches: off a rail
+        for p in free:
+            for rail in ("left", "right", "opposite"):
+                u, v = rng.uniform(u0, u1), rng.uniform(v0, v1)
+                shot = bank(state, seat, u, v, (p.x, p.y), rail, 600.0)
+                if shot.speed <= t.max_speed and _ok(state, seat, shot):
+                    options.append(shot)
     if not options:
         for p in blind:
             for _ in range(6):
