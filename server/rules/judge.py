@@ -626,10 +626,15 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
                 "Two or more of his blind pucks were knocked out with a direct stroke",
                 "004 § 23 (1) 1), § 21 (4)",
             )
-        elif len(further) >= 2:
+        elif len(further) >= state.config.blind_hit_moves:
             set_lost = (
-                "His direct stroke at his own blind puck moved two or more other pucks",
-                "004 § 23 (1) 4), § 21 (4)",
+                "His direct stroke at his own blind puck moved "
+                + (
+                    "two or more other pucks"
+                    if state.config.blind_hit_moves == 2
+                    else "another puck"
+                ),
+                "004 § 23 (1) 4), § 21 (4)" if state.config.blind_hit_moves == 2 else "000 § 5",
             )
     if illegal_first:
         for pid, p in before.items():

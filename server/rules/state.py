@@ -31,6 +31,8 @@ class MatchConfig:
         "circle" (004 § 27 (6): only pucks in the centre circle) or "blind"
         (000 § 8: only blind pucks, centre circle or own edge zone).
     max_speed: the fastest cue stroke accepted (mm/s); None takes the table preset's.
+    blind_hit_moves: a direct stroke at one's own blind puck that moves this many other
+        pucks loses the set (004 § 23 (1) 4): 2; 000 § 5: "one or more", 1).
     """
 
     mode: Mode = "singles"
@@ -39,6 +41,7 @@ class MatchConfig:
     absent_limit: float = 120.0
     three_miss: Literal["circle", "blind"] = "circle"
     max_speed: float | None = None
+    blind_hit_moves: int = 2
 
     def __post_init__(self) -> None:
         if self.mode not in ("singles", "doubles"):
@@ -47,6 +50,8 @@ class MatchConfig:
             raise ValueError("sets must be a positive integer")
         if self.three_miss not in ("circle", "blind"):
             raise ValueError("three_miss must be 'circle' or 'blind'")
+        if self.blind_hit_moves not in (1, 2):
+            raise ValueError("blind_hit_moves must be 1 (000 § 5) or 2 (004 § 23 (1) 4))")
         if self.stroke_clock <= 0 or self.absent_limit <= 0:
             raise ValueError("time limits must be positive")
 
@@ -64,6 +69,7 @@ class MatchConfig:
             "absent_limit": self.absent_limit,
             "three_miss": self.three_miss,
             "max_speed": self.max_speed,
+            "blind_hit_moves": self.blind_hit_moves,
         }
 
     @classmethod

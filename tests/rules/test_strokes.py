@@ -270,3 +270,11 @@ def test_first_touch_in_own_edge_zone_is_a_penalty():
     r = play(st, 0, shot_at(st, 0, 600, 40, (800, 100), 200)).ruling
     assert r.first_touch == (9,)
     assert_penalty(r, "§ 24 (1) 11)")
+
+
+def test_000_option_direct_stroke_at_own_blind_puck_moving_one_more_puck_loses_the_set():
+    """000 § 5 (option blind_hit_moves=1): '...and then one or more pucks moved'."""
+    st = arrange(singles(blind_hit_moves=1), {1: (MID, 450), 9: (MID, 480 + 20), 2: (200, 900)})
+    r = play(st, 0, hit(st, 0, 1, 900)).ruling
+    assert_set_result(r, "lost", 1)
+    assert_cites(r, "000 § 5")
