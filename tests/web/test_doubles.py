@@ -7,7 +7,7 @@ from __future__ import annotations
 from webtools import enter, state, wait_state
 
 
-def test_doubles_room_fills_four_seats(web_server, new_page):
+def test_doubles_room_fills_four_seats(web_server, new_page, artifacts):
     base = web_server
     host = new_page()
     enter(host, base, "Maret")
@@ -42,6 +42,7 @@ def test_doubles_room_fills_four_seats(web_server, new_page):
 
     # The waiting room says who is missing until everybody is ready.
     assert "not ready" in host.inner_text("#room-missing")
+    host.screenshot(path=str(artifacts / "client-doubles-room.png"))
     for name in ("Maret", "Jaan", "Ivo", "Tiit"):
         assert name in host.inner_text("#seats")
     for page in players:

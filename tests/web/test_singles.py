@@ -115,6 +115,18 @@ def test_singles_through_the_interface(web_server, new_page, artifacts):
     assert maret.is_visible("#rematch-btn")
     maret.screenshot(path=str(artifacts / "client-result.png"))
 
+    # Both offer a rematch: a new match starts in the same room.
+    maret.click("#rematch-btn")
+    jaan.wait_for_function(
+        "document.getElementById('rematch-status').textContent.includes('Maret')"
+    )
+    jaan.click("#rematch-btn")
+    for page in (maret, jaan, watcher):
+        s = wait_state(page, "s.result === null && s.phase === 'play'")
+        assert s["room"]["id"] == room_id
+        assert len(s["discs"]) == 16
+    assert maret.is_hidden("#result")
+
     check_screenshots(artifacts)
     shutil.copy(artifacts / "client-table.png", f"{ROOT_IMG}/client-table.png")
 

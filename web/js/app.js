@@ -249,8 +249,12 @@ function acceptSeq(seq) {
 
 /** Events after a stroke wait until its motion has been seen to the end. */
 function applyOrHold(fn) {
-  if (playback.active) state.held.push(fn);
-  else fn();
+  if (playback.active) {
+    state.held.push(fn);
+    return;
+  }
+  fn();
+  updateAimer();
 }
 
 function releaseHeld() {
@@ -270,6 +274,7 @@ const HANDLERS = {
   welcome(m) {
     state.welcome = m;
     state.session = m.session;
+    playback.rate = m.speed_factor > 0 ? m.speed_factor : 1;
     localStorage.setItem(STORE.token, m.token);
     $("me-name").textContent = m.name;
     if (m.seat) {

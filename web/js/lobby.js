@@ -4,6 +4,8 @@ import { $, el } from "./dom.js";
 
 const MODE_NAMES = { singles: "Singles", doubles: "Doubles" };
 
+export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 /** "Maret v Jaan" or "Maret & Ivo v Jaan & Tiit", empty seats as "…". */
 export function playersLine(mode, players) {
   const name = (p) => (p ? p.name : "…");
@@ -52,7 +54,7 @@ export class LobbyView {
       { data: { room: r.id } },
       el("span", { class: "badge", text: MODE_NAMES[r.mode] || r.mode }),
       el("span", { class: "what", text: playersLine(r.mode, r.players) }),
-      el("span", { class: "muted small", text: `${r.sets} sets · ${r.clock} s · ${free} free · ${r.watchers} watching` }),
+      el("span", { class: "muted small", text: `${plural(r.sets, "set")} · ${r.clock} s · ${free} free · ${r.watchers} watching` }),
       el("button", { type: "button", class: "primary", text: "Join", onclick: () => this.intents.join(r.id) }),
       el("button", { type: "button", text: "Watch", onclick: () => this.intents.watch(r.id) }),
     );
@@ -105,11 +107,14 @@ export class RoomView {
   render(room, inviteUrl) {
     this.room = room;
     const mode = MODE_NAMES[room.mode] || room.mode;
-    $("room-title").textContent = `${mode} · ${room.sets} sets · ${room.clock} s stroke clock${room.private ? " · private" : ""}`;
+    $("room-title").textContent = `${mode} · ${plural(room.sets, "set")} · ${room.clock} s stroke clock${room.private ? " · private" : ""}`;
     $("invite-box").hidden = !inviteUrl;
     if (inviteUrl) $("invite-link").value = inviteUrl;
     const seated = room.you?.role === "player";
-    $("seats").replaceChildren(...room.seats.map((s, i) => this.seatCard(room, s, i, seated)));
+    // Seats around a small table, clockwise from the bottom: partners face each other.
+    const seats = $("seats");
+    seats.className = `seats ${room.mode}`;
+    seats.replaceChildren(el("div", { class: "mini-table", title: "the table" }), ...room.seats.map((s, i) => this.seatCard(room, s, i, seated)));
     const missing = room.seats
       .map((s, i) => (!s ? `seat ${i + 1} (team ${teamLetter(i % 2)}) is free` : !s.ready ? `${s.name} is not ready` : null))
       .filter(Boolean);
@@ -122,7 +127,7 @@ export class RoomView {
   seatCard(room, s, i, seated) {
     const team = i % 2;
     const where = room.mode === "doubles" ? `Team ${teamLetter(team)} · seat ${i + 1}` : `Seat ${i + 1}`;
-    const card = el("div", { class: `seat team${team}${s ? " taken" : ""}`, data: { seat: i } }, el("span", { class: "muted small", text: where }));
+    const card = el("div", { class: `seat seat${i} team${team}${s ? " taken" : ""}`, data: { seat: i } }, el("span", { class: "muted small", text: where }));
     if (s) {
       const you = room.you?.seat === i ? " (you)" : "";
       card.append(el("span", { class: "who", text: `${s.name}${you}` }));

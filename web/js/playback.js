@@ -7,6 +7,7 @@ export const BUFFER_MS = 120; // one or two snapshots of slack against network j
 export class Playback {
   constructor(bufferMs = BUFFER_MS) {
     this.bufferMs = bufferMs;
+    this.rate = 1; // simulated seconds per wall second: the server's speed_factor
     this.frames = []; // [{time (s of the stroke), discs: Map id -> {id, x, y, where, ...}}]
     this.origin = null; // local ms at which stroke time 0 plays
   }
@@ -25,22 +26,27 @@ export class Playback {
     const last = this.frames[this.frames.length - 1];
     if (last && time <= last.time) return; // a duplicate after a resync
     this.frames.push({ time, discs: new Map(discs.map((d) => [d.id, d])) });
-    const playAt = this.origin === null ? null : (now - this.origin) / 1000;
+    const playAt = this.origin === null ? null : this.clock(now);
     // Start (or catch up after a stall) a buffer's length behind the newest snapshot.
-    if (playAt === null || playAt > time) this.origin = now + this.bufferMs - time * 1000;
+    if (playAt === null || playAt > time) this.origin = now + this.bufferMs - (time * 1000) / this.rate;
+  }
+
+  /** The stroke time shown at local time `now`. */
+  clock(now) {
+    return ((now - this.origin) / 1000) * this.rate;
   }
 
   /** Has the play clock passed the last snapshot? */
   finished(now) {
     if (!this.active) return true;
-    return (now - this.origin) / 1000 >= this.frames[this.frames.length - 1].time;
+    return this.clock(now) >= this.frames[this.frames.length - 1].time;
   }
 
   /** Discs at local time `now`: an array of {id, x, y, ...} interpolated. */
   sample(now) {
     const f = this.frames;
     if (!f.length) return [];
-    const at = (now - this.origin) / 1000;
+    const at = this.clock(now);
     if (at <= f[0].time) return [...f[0].discs.values()];
     let i = f.length - 1;
     if (at >= f[i].time) return [...f[i].discs.values()];

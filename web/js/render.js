@@ -20,6 +20,8 @@ const COLOURS = {
   highlight: { restored: "#1e7be0", respotted: "#17a34a", penalty: "#e08a00" },
 };
 
+const LABELS = { restored: "put back", respotted: "re-spotted", penalty: "penalty puck" };
+
 export class Renderer {
   constructor(canvas) {
     this.canvas = canvas;
@@ -69,6 +71,23 @@ export class Renderer {
     if (scene.striker) this.drawStriker(t, scene.striker);
     if (scene.aim) this.drawAim(t, scene.aim, scene.pucks, false);
     ctx.restore();
+    // Labels go on in screen space: text drawn in the table's frame would be mirrored.
+    for (const h of scene.highlights || []) this.drawLabel(view, t, h);
+  }
+
+  drawLabel(view, t, h) {
+    const { ctx } = this;
+    const [px, py] = view.toScreen(h.x, h.y);
+    const text = LABELS[h.kind] || h.kind;
+    ctx.font = "600 12px system-ui, sans-serif";
+    const w = ctx.measureText(text).width + 8;
+    const y = py - (t.puckRadius + 12) * view.scale - 16;
+    ctx.fillStyle = COLOURS.highlight[h.kind] || COLOURS.highlight.penalty;
+    ctx.fillRect(px - w / 2, y, w, 16);
+    ctx.fillStyle = "#fff";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillText(text, px, y + 8);
   }
 
   drawBoard(t) {

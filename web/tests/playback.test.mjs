@@ -18,6 +18,15 @@ test("positions are interpolated between snapshots, a buffer behind", () => {
   assert.ok(p.finished(1200));
 });
 
+test("a faster server clock plays faster", () => {
+  const p = new Playback(0);
+  p.rate = 2;
+  p.push(0, [{ id: 0, x: 0, y: 0 }], 0);
+  p.push(1, [{ id: 0, x: 100, y: 0 }], 500);
+  assert.equal(p.sample(250)[0].x, 50);
+  assert.ok(p.finished(500));
+});
+
 test("a late snapshot moves the play clock instead of jumping backwards", () => {
   const p = new Playback(100);
   p.push(0, [{ id: 0, x: 0, y: 0 }], 0);
