@@ -119,9 +119,16 @@ def simulate(
     discs = [striker, *sorted(pucks, key=lambda d: d.id)]
     _validate(table, discs, shot)
     core = {"cython": CYTHON_CORE, "python": PYTHON_CORE}[engine]
-    params = (table.size, table.decel, table.e_disc, table.e_rail, table.jump_speed,
-              table.pocket_inset, table.pocket_radius,
-              table.zone_depth - table.striker_hole_radius)  # fmt: skip
+    params = (
+        table.size,
+        table.decel,
+        table.e_disc,
+        table.e_rail,
+        table.jump_speed,
+        table.pocket_inset,
+        table.pocket_radius,
+        table.zone_depth - table.striker_hole_radius,
+    )
     radius = {"striker": table.striker_radius, "puck": table.puck_radius}
     mass = {"striker": table.striker_mass, "puck": table.puck_mass}
     events, segs, where, tend, finals, duration = core.run(
@@ -139,9 +146,17 @@ def simulate(
         for k, d in enumerate(discs)
     )
     paths = tuple(
-        DiscPath(d.id, d.kind, d.owner, WHERES[where[k]], tend[k], finals[k][0], finals[k][1],
-                 tuple(segs[k]))
+        DiscPath(
+            d.id,
+            d.kind,
+            d.owner,
+            WHERES[where[k]],
+            tend[k],
+            finals[k][0],
+            finals[k][1],
+            tuple(segs[k]),
+        )
         for k, d in enumerate(discs)
-    )  # fmt: skip
+    )
     trajectory = Trajectory(table.decel, duration, paths)
     return StrokeResult(tuple(_event(e, ids) for e in events), final, duration, trajectory)

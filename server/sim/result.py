@@ -71,12 +71,24 @@ class Trajectory:
         (striker/puck), owner, where 0/1/2 (table/pocket/off), t_end, x_end, y_end,
         t0, x0, y0, vx, vy, t0, ...], ...]}."""
         discs = [
-            [p.id, KINDS.index(p.kind), p.owner, WHERES.index(p.where), p.t_end, p.x_end,
-             p.y_end, *p.segments]
+            [
+                p.id,
+                KINDS.index(p.kind),
+                p.owner,
+                WHERES.index(p.where),
+                p.t_end,
+                p.x_end,
+                p.y_end,
+                *p.segments,
+            ]
             for p in self.paths
-        ]  # fmt: skip
-        return {"v": COMPACT_VERSION, "decel": self.decel, "duration": self.duration,
-                "discs": discs}  # fmt: skip
+        ]
+        return {
+            "v": COMPACT_VERSION,
+            "decel": self.decel,
+            "duration": self.duration,
+            "discs": discs,
+        }
 
     @classmethod
     def from_compact(cls, data: dict[str, Any]) -> Trajectory:
@@ -84,10 +96,18 @@ class Trajectory:
         if data.get("v") != COMPACT_VERSION:
             raise ValueError(f"unknown trajectory format {data.get('v')!r}")
         paths = tuple(
-            DiscPath(int(d[0]), KINDS[int(d[1])], int(d[2]), WHERES[int(d[3])], float(d[4]),
-                     float(d[5]), float(d[6]), tuple(float(v) for v in d[7:]))
+            DiscPath(
+                int(d[0]),
+                KINDS[int(d[1])],
+                int(d[2]),
+                WHERES[int(d[3])],
+                float(d[4]),
+                float(d[5]),
+                float(d[6]),
+                tuple(float(v) for v in d[7:]),
+            )
             for d in data["discs"]
-        )  # fmt: skip
+        )
         return cls(float(data["decel"]), float(data["duration"]), paths)
 
 

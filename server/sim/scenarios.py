@@ -55,8 +55,10 @@ def scattered_pucks(rng: random.Random, count: int, table: Table = COMPETITION) 
     while len(pucks) < count:
         x = rng.uniform(r, table.size - r)
         y = rng.uniform(table.zone_depth + table.striker_radius + r, table.size - r)
-        if any(math.hypot(x - cx, y - cy) <= table.pocket_radius + r for _, cx, cy in
-               table.pocket_centres()):  # fmt: skip
+        if any(
+            math.hypot(x - cx, y - cy) <= table.pocket_radius + r
+            for _, cx, cy in table.pocket_centres()
+        ):
             continue
         if any(math.hypot(x - p.x, y - p.y) < 2.0 * r for p in pucks):
             continue

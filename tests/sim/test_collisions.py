@@ -12,8 +12,9 @@ from server.sim import COMPETITION, DiscContact, Shot, simulate
 from server.sim.types import Disc
 from tests.sim.conftest import velocity
 
-EQUAL = dataclasses.replace(COMPETITION, striker_mass=COMPETITION.puck_mass,
-                            striker_radius=COMPETITION.puck_radius)  # fmt: skip
+EQUAL = dataclasses.replace(
+    COMPETITION, striker_mass=COMPETITION.puck_mass, striker_radius=COMPETITION.puck_radius
+)
 
 
 def _speed_at(v0: float, distance: float) -> float:

@@ -28,8 +28,9 @@ def test_same_thousand_strokes_give_the_same_hashes_twice_and_in_a_new_process()
     first = _digest(1000)
     assert _digest(1000) == first
     code = "from tests.sim.test_determinism import _digest; print(_digest(1000))"
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, check=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == first
 
 
