@@ -670,7 +670,8 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         others = [
             (q.x, q.y) for q in pucks.values() if q.on_table and q.id != pid and q.id not in off_ids
         ]
-        x, y = nearest_free(table, before[pid].x, before[pid].y, others)
+        # A puck may lie near a hole as long as its centre is not over it.
+        x, y = nearest_free(table, before[pid].x, before[pid].y, others, table.pocket_radius)
         pucks[pid] = replace(before[pid], x=x, y=y, where="table")
         off_ids.discard(pid)
         restored.append((pid, x, y))

@@ -17,23 +17,28 @@ GAP = 1e-6
 """A placed puck is put this far (mm) clear of its neighbours: touching, never overlapping."""
 
 
-def is_free(table: Table, x: float, y: float, others: Iterable[Point]) -> bool:
-    """Can a puck lie at (x, y): on the surface, clear of the pocket holes, overlapping
-    no other puck?"""
+def is_free(
+    table: Table, x: float, y: float, others: Iterable[Point], hole_clear: float | None = None
+) -> bool:
+    """Can a puck lie at (x, y): on the surface, overlapping no other puck, its centre at
+    least `hole_clear` from every hole's centre (by default the puck clear of the holes)?"""
     r = table.puck_radius
+    clear = table.pocket_radius + r if hole_clear is None else hole_clear
     if not (r - EPS <= x <= table.size - r + EPS and r - EPS <= y <= table.size - r + EPS):
         return False
     for _, px, py in table.pocket_centres():
-        if math.hypot(x - px, y - py) < table.pocket_radius + r:
+        if math.hypot(x - px, y - py) < clear:
             return False
     return all(math.hypot(x - ox, y - oy) >= 2 * r - EPS for ox, oy in others)
 
 
-def nearest_free(table: Table, x: float, y: float, others: Sequence[Point]) -> Point:
+def nearest_free(
+    table: Table, x: float, y: float, others: Sequence[Point], hole_clear: float | None = None
+) -> Point:
     """The free spot nearest to (x, y): the spot itself if free, else the first free
     point on rings of growing radius (used when a restored puck's place was taken,
     004 § 21 (7): 'without moving other pucks')."""
-    if is_free(table, x, y, others):
+    if is_free(table, x, y, others, hole_clear):
         return x, y
     step = 0.5
     for k in range(1, 4000):
@@ -42,7 +47,7 @@ def nearest_free(table: Table, x: float, y: float, others: Sequence[Point]) -> P
         for i in range(n):
             a = 2 * math.pi * i / n
             px, py = x + rad * math.cos(a), y + rad * math.sin(a)
-            if is_free(table, px, py, others):
+            if is_free(table, px, py, others, hole_clear):
                 return px, py
     raise RuntimeError("no free spot on the table")  # 32 pucks cannot fill the table
 
@@ -204,6 +209,6 @@ def separate(table: Table, spots: dict[int, Point], movable: Iterable[int]) -> d
                     tx, ty = ox + (x - ox) * k, oy + (y - oy) * k
                 else:
                     tx, ty = x, y
-                x, y = nearest_free(table, tx, ty, others)
+                x, y = nearest_free(table, tx, ty, others, table.pocket_radius)
                 cur[pid] = moved[pid] = (x, y)
     return moved

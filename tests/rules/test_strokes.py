@@ -278,3 +278,37 @@ def test_000_option_direct_stroke_at_own_blind_puck_moving_one_more_puck_loses_t
     r = play(st, 0, hit(st, 0, 1, 900)).ruling
     assert_set_result(r, "lost", 1)
     assert_cites(r, "000 § 5")
+
+
+def test_striker_may_come_back_over_own_line_when_he_has_a_blind_puck():
+    """004 § 20 (7): the rule does not apply while he has even one blind puck."""
+    st = arrange(singles(), {1: (200, 900), 2: (900, 60), 3: (800, 600), 9: (900, 300)})
+    r = play(st, 0, cut(st, 0, 1, "NW", 500, 60, 3000)).ruling
+    assert r.pocketed == (1,)
+    assert not r.crossed_line
+    assert_keeps_turn(r)
+
+
+def test_opponents_puck_pocketed_with_own_ends_the_series():
+    """004 § 25 (1) 2), 000 § 7: an opponent's puck in together with his own."""
+    from server.rules import judge
+    from server.sim.types import DiscContact, Pocketed, Shot
+
+    from .helpers import fake
+
+    st = arrange(singles(), {1: (800, 750), 2: (200, 600), 9: (850, 800), 10: (300, 300)})
+    events = [DiscContact(0.5, 0, 1, 500.0), Pocketed(1.0, 1, "NE"), Pocketed(1.2, 9, "NE")]
+    shot = Shot(MID, 60.0, 1.2, 1500.0)
+    r = judge(st, 0, shot, fake(st, events, {1: "pocket", 9: "pocket"}))
+    assert_legal(r)
+    assert_turn_passes(r, to=1)
+    assert_cites(r, "§ 25 (1) 2)")
+
+
+def test_opponents_blind_puck_knocked_out_directly_stays_but_is_penalised():
+    """004 § 21 (6): an opponent's blind puck knocked out of the centre circle with a
+    direct stroke is left where it went; the striker is penalised."""
+    st = arrange(singles(), {1: (200, 900), 9: (MID, 600)})
+    r = play(st, 0, hit(st, 0, 9, 900)).ruling
+    assert_penalty(r, "§ 24 (1) 2)")
+    assert_not_restored(r, 9)
