@@ -127,26 +127,30 @@ def test_singles_through_the_interface(web_server, new_page, artifacts):
         assert len(s["discs"]) == 16
     assert maret.is_hidden("#result")
 
-    check_screenshots(artifacts)
+    check_screenshots(new_page(), artifacts)
     shutil.copy(artifacts / "client-table.png", f"{ROOT_IMG}/client-table.png")
 
 
-def check_screenshots(artifacts):
-    """Not blank, and laid out as expected: the table where it belongs."""
-    # Lobby: the cards are light on the dark background, with text in them.
-    lobby = colours_in(artifacts / "client-lobby.png", (0.1, 0.1, 0.9, 0.6))
-    assert len(lobby) > 8
-    # Table: the canvas fills the left of a desktop window (board, rails, pucks, lines);
-    # the panel is on the right.
-    table = colours_in(artifacts / "client-table.png", (0.15, 0.1, 0.6, 0.9))
-    assert len(table) > 12
-    surface = (0xE, 0xD, 0xA)  # the plywood's colour, coarsened
-    assert surface in table
-    panel = colours_in(artifacts / "client-table.png", (0.78, 0.05, 0.98, 0.3))
-    assert (0xF, 0xE, 0xE) in panel or len(panel) > 3
-    # Result: the dialog over the table.
-    result = colours_in(artifacts / "client-result.png", (0.3, 0.4, 0.5, 0.6))
-    assert len(result) > 4
-    # The phone: the table on top spans the width.
-    phone = colours_in(artifacts / "client-phone.png", (0.05, 0.1, 0.95, 0.5))
-    assert surface in phone
+# The client's colours (web/css/app.css, web/js/render.js), coarsened to 4 bits a channel.
+CARD = (0xF, 0xE, 0xE)  # panels and dialogs, #f6efe0
+SURFACE = (0xE, 0xD, 0xA)  # the table's plywood, #e9d6ad
+FLOOR = (0x1, 0x2, 0x2)  # the background, #1d2a24
+
+
+def check_screenshots(page, artifacts):
+    """Not blank, and laid out as expected: cards, the table, the panel where they belong."""
+    names = ("lobby", "table", "result", "phone")
+    shot = {name: artifacts / f"client-{name}.png" for name in names}
+    lobby = colours_in(page, shot["lobby"], (0.1, 0.1, 0.6, 0.4))
+    assert CARD in lobby and len(lobby) > 8
+    assert colours_in(page, shot["lobby"], (0.0, 0.92, 1.0, 1.0)) == {FLOOR}
+    # Desktop: the table fills the left, drawn with pucks, lines, rails; the panel is right.
+    table = colours_in(page, shot["table"], (0.15, 0.1, 0.6, 0.9))
+    assert SURFACE in table and len(table) > 12
+    panel = colours_in(page, shot["table"], (0.78, 0.05, 0.98, 0.9))
+    assert CARD in panel and SURFACE not in panel
+    # The result dialog sits over the middle of the table.
+    assert CARD in colours_in(page, shot["result"], (0.3, 0.45, 0.45, 0.55))
+    # Phone: the table on top spans the width, the panel below it.
+    assert SURFACE in colours_in(page, shot["phone"], (0.1, 0.2, 0.9, 0.4))
+    assert CARD in colours_in(page, shot["phone"], (0.05, 0.8, 0.95, 0.95))

@@ -4,9 +4,8 @@ drags on the table), read what a page believes through its read-only hook
 
 from __future__ import annotations
 
+import base64
 import math
-import struct
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -93,74 +92,27 @@ def server_room(base: str, room: str) -> dict[str, Any]:
                 return msg
 
 
-def read_png(path: Path) -> tuple[int, int, list[bytes]]:
-    """Decode an 8-bit RGB(A) PNG (what Chromium writes) into rows of pixels."""
-    data = path.read_bytes()
-    pos, chunks = 8, []
-    width = height = channels = 0
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
-        body = data[pos + 8 : pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and colour in (2, 6), "an 8-bit RGB(A) PNG"
-            channels = 3 if colour == 2 else 4
-        elif kind == b"IDAT":
-            chunks.append(body)
-        pos += 12 + length
-    raw = zlib.decompress(b"".join(chunks))
-    stride = width * channels
-    rows: list[bytes] = []
-    prev = bytearray(stride)
-    for r in range(height):
-        f = raw[r * (stride + 1)]
-        line = bytearray(raw[r * (stride + 1) + 1 : (r + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - channels] if i >= channels else 0
-            b = prev[i]
-            c = prev[i - channels] if i >= channels else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-                line[i] = (line[i] + pred) & 255
-        rows.append(bytes(line) if channels == 3 else bytes(_rgb(line)))
-        prev = line
-    return width, height, rows
+COLOURS_JS = """async ({data, box, step}) => {
+  const img = new Image();
+  img.src = "data:image/png;base64," + data;
+  await img.decode();
+  const c = new OffscreenCanvas(img.width, img.height);
+  const g = c.getContext("2d");
+  g.drawImage(img, 0, 0);
+  const [x0, y0, x1, y1] = [box[0] * img.width, box[1] * img.height, box[2] * img.width,
+    box[3] * img.height].map(Math.floor);
+  const d = g.getImageData(x0, y0, x1 - x0, y1 - y0).data;
+  const seen = new Set();
+  for (let i = 0; i < d.length; i += 4 * step) {
+    seen.add([d[i] >> 4, d[i + 1] >> 4, d[i + 2] >> 4].join());
+  }
+  return [...seen];
+}"""
 
 
-def _rgb(line: bytearray) -> bytearray:
-    out = bytearray()
-    for i in range(0, len(line), 4):
-        out += line[i : i + 3]
-    return out
-
-
-def colours_in(path: Path, box: tuple[float, float, float, float], step: int = 7) -> set:
-    """The distinct (coarsened) colours inside a box of the screenshot (fractions of it)."""
-    width, height, rows = read_png(path)
-    x0, y0, x1, y1 = (
-        int(box[0] * width),
-        int(box[1] * height),
-        int(box[2] * width),
-        int(box[3] * height),
-    )
-    seen = set()
-    for y in range(y0, y1, step):
-        row = rows[y]
-        for x in range(x0, x1, step):
-            r, g, b = row[3 * x : 3 * x + 3]
-            seen.add((r >> 4, g >> 4, b >> 4))
-    return seen
-
-
-def pixel(path: Path, x: int, y: int) -> tuple[int, int, int]:
-    _, _, rows = read_png(path)
-    r, g, b = rows[y][3 * x : 3 * x + 3]
-    return r, g, b
+def colours_in(page: Page, path: Path, box: tuple[float, float, float, float]) -> set:
+    """The distinct colours (coarsened to 4 bits a channel) inside a box of a screenshot,
+    given as fractions of its size; the browser decodes the PNG."""
+    data = base64.b64encode(path.read_bytes()).decode()
+    found = page.evaluate(COLOURS_JS, {"data": data, "box": list(box), "step": 5})
+    return {tuple(int(v) for v in c.split(",")) for c in found}
