@@ -689,7 +689,8 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     )
     for pid in order:
         others = [(q.x, q.y) for q in pucks.values() if q.on_table and q.id not in off_ids]
-        rail = off_rail.get(pid) or "S"
+        # The physics names the rail; failing that, the far rail is the likeliest.
+        rail = off_rail.get(pid) or OPPOSITE[side]
         x, y = respot_spot(table, rail, others)
         pucks[pid] = replace(before[pid], x=x, y=y, where="table")
         off_ids.discard(pid)

@@ -312,3 +312,13 @@ def test_opponents_blind_puck_knocked_out_directly_stays_but_is_penalised():
     r = play(st, 0, hit(st, 0, 9, 900)).ruling
     assert_penalty(r, "§ 24 (1) 2)")
     assert_not_restored(r, 9)
+
+
+def test_both_physics_engines_get_the_same_ruling():
+    """The referee reads the Cython core and its pure-Python twin alike."""
+    st = arrange(singles(), {1: (200, 900), 2: (800, 600), 9: (900, 300)})
+    shot = cut(st, 0, 1, "NW", 500, 60, 3000)
+    a = play(st, 0, shot, engine="cython").ruling
+    b = play(st, 0, shot, engine="python").ruling
+    assert a.to_dict() == b.to_dict()
+    assert a.state == b.state
