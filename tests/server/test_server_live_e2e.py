@@ -90,7 +90,7 @@ async def test_dropped_player_resumes_with_no_missed_event(game_server):
 
 async def test_player_who_does_not_return_loses(game_server):
     srv = game_server(grace_seconds=1.5)
-    a, b, rid = await seat_singles(srv)
+    a, b, _rid = await seat_singles(srv)
     seat_b = b.seat
     await b.close()
     await a.expect("gone", seat=seat_b)

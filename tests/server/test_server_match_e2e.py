@@ -31,7 +31,7 @@ async def seat_singles(srv, sets: int = 1) -> tuple[Client, Client, str]:
 
 async def test_singles_match_to_its_result(game_server):
     srv = game_server(speed_factor=25)
-    a, b, rid = await seat_singles(srv, sets=1)
+    a, b, _rid = await seat_singles(srv, sets=1)
     results = await asyncio.gather(a.play("singles"), b.play("singles"))
     assert results[0] == results[1]
     result = results[0]

@@ -1,0 +1,171 @@
+"""The match state machine and the room without sockets or an event loop: time is a number."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from server_bot import choose_shot
+
+from server.lobby.room import Event, LobbyError, Room, table_view
+from server.match import Match, MatchRefused, Settings
+from server.rules import MatchConfig
+from server.sim import Shot
+
+SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+TABLE = table_view(SETTINGS)
+
+
+def new(mode: str = "singles", sets: int = 1, clock: float = 30.0) -> Match:
+    match, step = Match.new(
+        "m1", MatchConfig(mode=mode, sets=sets, stroke_clock=clock), 0, 0.0, SETTINGS
+    )
+    assert step.log[0]["kind"] == "start"
+    assert [o.kind for o in step.out] == ["clock"]
+    return match
+
+
+def bot_shot(m: Match) -> Shot:
+    seat = m.turn
+    assert seat is not None
+    return Shot(*choose_shot(m.rest_discs(), seat, m.sides()[seat], TABLE, m.state.config.mode))
+
+
+def test_a_whole_match_runs_through_strike_motion_and_ruling():
+    m, now, logged = new(), 0.0, []
+    while m.phase != "over":
+        seat = m.turn
+        step = m.strike(seat, bot_shot(m), now)
+        assert m.phase == "motion" and step.motion is not None
+        assert [o.kind for o in step.out] == ["stroke"]
+        logged += step.log
+        with pytest.raises(MatchRefused) as e:
+            m.strike(seat, bot_shot_from(m, seat), now)
+        assert e.value.code == "not_now", "no strike during motion"
+        motion = step.motion
+        assert motion.frames == math.ceil(motion.duration * 30 / 10 - 1e-9) + 1
+        last = motion.frame(motion.frames - 1, SETTINGS)
+        assert last["time"] == pytest.approx(motion.duration, abs=1e-4)
+        now = motion.ends(SETTINGS)
+        done = m.finish_motion(now)
+        kinds = [o.kind for o in done.out]
+        assert kinds[0] == "ruling"
+        assert 0 in {d["id"] for d in motion.frame(0, SETTINGS)["discs"]}, "the striker moves"
+        assert m.strokes < 300
+    assert kinds == ["ruling", "result"]
+    assert logged[-1]["kind"] == "end" and m.ended is not None
+    assert sum(e["kind"] == "stroke" for e in logged) == m.strokes
+
+
+def bot_shot_from(m: Match, seat: int) -> Shot:
+    return Shot(540.0, 60.0, math.pi / 2, 1000.0)
+
+
+def test_strike_out_of_turn_and_illegal_placement_are_refused_and_change_nothing():
+    m = new()
+    before = m.to_dict(0.0)
+    with pytest.raises(MatchRefused) as e:
+        m.strike(1 - m.turn, Shot(540.0, 60.0, 1.5, 1000.0), 0.0)
+    assert e.value.code == "not_your_turn"
+    with pytest.raises(MatchRefused) as e:
+        m.strike(m.turn, Shot(540.0, 540.0, 1.5, 1000.0), 0.0)
+    assert e.value.code == "bad_stroke" and e.value.rule.startswith("004")
+    assert m.to_dict(0.0) == before
+
+
+def test_the_clock_runs_out_into_the_rules_ruling_and_waits_for_an_absent_striker():
+    m = new(clock=10.0)
+    seat = m.turn
+    assert m.tick(4.0).out == []
+    assert m.tick(5.0).out[0].data == {"seat": seat, "remaining": 5.0, "running": True}
+    away = m.set_away(seat, True, 6.0)
+    assert away.out[0].data == {"seat": seat, "remaining": 4.0, "running": False}
+    assert m.tick(50.0).out == [], "held while the player to strike is away"
+    back = m.set_away(seat, False, 50.0)
+    assert back.out[0].data["remaining"] == 10.0 and back.out[0].data["running"]
+    step = m.tick(60.0)
+    ruling = next(o for o in step.out if o.kind == "ruling")
+    assert ruling.data["cause"] == "clock" and step.log[0]["kind"] == "clock"
+    assert m.turn != seat and m.clock_view(60.0)["running"]
+
+
+def test_absence_and_resignation_end_the_match():
+    m = new()
+    step = m.absent(1, 10.0)
+    assert [o.kind for o in step.out] == ["ruling", "result"]
+    assert step.out[1].data["winner"] == 0 and m.phase == "over"
+    m = new()
+    step = m.resign(0, 1.0)
+    assert step.out[1].data["winner"] == 1 and step.out[1].data["cause"] == "resign"
+    with pytest.raises(MatchRefused):
+        m.resign(1, 2.0)
+
+
+def test_aim_previews_are_rate_limited_and_coalesced():
+    m = new()
+    seat = m.turn
+    assert len(m.aim(seat, 540.0, 60.0, 1.5, 0.1, 10.0).out) == 1
+    assert m.aim(seat, 541.0, 60.0, 1.5, 0.2, 10.01).out == []
+    assert m.aim(seat, 542.0, 60.0, 1.5, 0.3, 10.02).out == []
+    late = m.tick(10.1).out
+    assert [o.data["x"] for o in late if o.kind == "aim"] == [542.0], "the newest, once"
+    assert m.aim(1 - seat, 540.0, 60.0, 1.5, 0.1, 11.0).out == [], "only the striker's"
+
+
+def test_checkpoint_round_trip_mid_motion_delivers_the_ruling_after_a_restart():
+    m = new()
+    step = m.strike(m.turn, bot_shot(m), 0.0)
+    saved = m.to_dict(0.1)
+    again = Match.from_dict(saved, SETTINGS)
+    assert again.phase == "motion" and again.state == m.state
+    assert again.discs(0.2) == again.rest_discs(), "no trajectory after a restart"
+    late = again.finish_motion(5.0)
+    ours = m.finish_motion(5.0)
+    assert [o.data for o in late.out if o.kind == "ruling"] == [
+        o.data for o in ours.out if o.kind == "ruling"
+    ]
+    assert step.log[0]["stroke"] == 1
+
+
+def test_room_seats_teams_sequence_and_missed_events():
+    room = Room("r1", "doubles", 1, 30.0, False, SETTINGS, grace=120.0, buffer=8)
+    assert room.join("s0", "A", None, None, 0.0) == 0
+    assert room.join("s1", "B", None, 1, 0.0) == 1
+    assert room.join("s2", "C", None, 0, 0.0) == 2
+    with pytest.raises(LobbyError) as e:
+        room.join("s3", "D", None, 0, 0.0)
+    assert e.value.code == "room_full"
+    with pytest.raises(LobbyError):
+        room.join("s3", "D", 2, None, 0.0)
+    room.join("s3", "D", None, None, 0.0)
+    for sid in ("s0", "s1", "s2"):
+        room.set_ready(sid, True, 0.0)
+    assert room.match is None
+    room.set_ready("s3", True, 0.0)
+    assert room.status == "playing" and room.match is not None
+    room.chat("s1", "B", "left side", team=True)
+    last = room.events[-1]
+    assert last.audience == 1 and last.message["team"] == 1
+    assert room.missed(room.seq - 1, 0) == [] and len(room.missed(room.seq - 1, 1)) == 1
+    assert room.missed(0, None) is None, "older than the buffer: a full resync"
+    assert [e.seq for e in room.events] == list(range(room.seq - 7, room.seq + 1))
+    assert all(isinstance(e, Event) for e in room.events)
+
+
+def test_room_drop_back_and_grace():
+    room = Room("r1", "singles", 1, 30.0, False, SETTINGS, grace=2.0)
+    room.join("a", "A", None, None, 0.0)
+    room.join("b", "B", None, None, 0.0)
+    room.set_ready("a", True, 0.0)
+    room.set_ready("b", True, 0.0)
+    room.drop("b", 1.0)
+    assert room.snapshot(None, 1.5)["seats"][1]["away"] == 1.5
+    room.back("b", 2.0)
+    assert room.seats[1].away_until is None
+    room.drop("b", 3.0)
+    room.tick(4.9)
+    assert room.status == "playing"
+    room.tick(5.1)
+    assert room.status == "over"
+    assert [e.message["t"] for e in room.events][-3:] == ["ruling", "result", "room"]
+    assert room.seats[1] is None, "the absent player lost the seat too"
