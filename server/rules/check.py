@@ -6,10 +6,22 @@ from __future__ import annotations
 import math
 
 from server.rules.geometry import cue_angle_allowed, in_striking_field
-from server.rules.judge import _require_turn
 from server.rules.ruling import StrokeRefused
 from server.rules.state import MatchState
 from server.sim.types import Disc, Shot
+
+
+def require_turn(state: MatchState, seat: int) -> None:
+    """Refuse anything from a seat that does not hold the strike right: online the
+    server refuses rather than scoring the set lost (004 § 23 (1) 6), 8))."""
+    if state.finished:
+        raise StrokeRefused("match_over", "004 § 32 (1)", "The match is over.")
+    if seat != state.turn_seat:
+        raise StrokeRefused(
+            "not_your_turn",
+            "004 § 23 (1) 8)",
+            "Only the player holding the strike right may strike.",
+        )
 
 
 def max_speed(state: MatchState) -> float:
@@ -22,7 +34,7 @@ def check_stroke(state: MatchState, seat: int, shot: Shot) -> None:
     """Raise StrokeRefused(code, rule, message) if `seat` may not play `shot` now;
     return None if he may. Online the client cannot place the striker illegally, so
     a placement that would be a penalty at the table (§ 24 (1) 10)) is refused."""
-    _require_turn(state, seat)
+    require_turn(state, seat)
     table = state.table
     side = state.side_of(seat)
     if not all(math.isfinite(v) for v in (shot.x, shot.y, shot.angle, shot.speed)):

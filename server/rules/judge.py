@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from server.rules.check import check_stroke
 from server.rules.geometry import OPPOSITE, home_spots, in_circle, in_zone
 from server.rules.placement import nearest_free, penalty_spot, respot_spot, separate
-from server.rules.ruling import Kind, Ruling, Spot, StrokeRefused
+from server.rules.ruling import Kind, Ruling, Spot
 from server.rules.sets import finish_set, set_result
 from server.rules.state import MatchState, Puck, home_rail, team_of
 from server.sim.types import (
@@ -143,19 +144,6 @@ class Outcome:
     facts: Facts | None = None
     restored: tuple[Spot, ...] = ()
     respotted: tuple[Spot, ...] = ()
-
-
-def _require_turn(state: MatchState, seat: int) -> None:
-    """Refuse anything from a seat that does not hold the strike right (online the
-    server refuses; 004 § 23 (1) 6), 8) cannot happen)."""
-    if state.finished:
-        raise StrokeRefused("match_over", "004 § 32 (1)", "The match is over.")
-    if seat != state.turn_seat:
-        raise StrokeRefused(
-            "not_your_turn",
-            "004 § 23 (1) 8)",
-            "Only the player holding the strike right may strike.",
-        )
 
 
 def _stalled(state: MatchState) -> bool:
@@ -477,8 +465,9 @@ def _match_line(match: dict[str, Any]) -> str:
 # -- the stroke ----------------------------------------------------------------------
 def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     """The ruling on a stroke played by `seat` with `shot`, given the physics' result
-    of simulate(COMPETITION, sim_discs(state), shot) (its .events and .final)."""
-    _require_turn(state, seat)
+    of simulate(COMPETITION, sim_discs(state), shot) (its .events and .final). Raises
+    StrokeRefused, like check_stroke, for a stroke that was not allowed."""
+    check_stroke(state, seat, shot)
     table = state.table
     side = state.side_of(seat)
     team = team_of(seat)

@@ -3,7 +3,8 @@ come back, a resignation."""
 
 from __future__ import annotations
 
-from server.rules.judge import Outcome, _require_turn, conclude
+from server.rules.check import require_turn
+from server.rules.judge import Outcome, conclude
 from server.rules.ruling import Ruling, StrokeRefused
 from server.rules.sets import forfeit
 from server.rules.state import MatchState, team_of
@@ -12,7 +13,7 @@ from server.rules.state import MatchState, team_of
 def judge_pass(state: MatchState, seat: int) -> Ruling:
     """The player holding the strike right declines to strike: a penalty puck and the
     turn passes (004 § 24 (1) 7), § 25 (1) 7))."""
-    _require_turn(state, seat)
+    require_turn(state, seat)
     out = Outcome(
         kind="pass",
         pucks={p.id: p for p in state.pucks},

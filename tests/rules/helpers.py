@@ -78,6 +78,14 @@ def hit(state: MatchState, seat: int, pid: int, arrive: float, u: float | None =
     return shot_at(state, seat, pu if u is None else u, v, (p.x, p.y), arrive)
 
 
+def up(state: MatchState, seat: int | None = None) -> Shot:
+    """A legal stroke for `seat` (default: the strike-right holder) straight up the
+    table from the middle of his striking field; for synthetic event logs."""
+    seat = state.turn_seat if seat is None else seat
+    assert seat is not None
+    return shot_at(state, seat, MID, 60.0, to_world(state.side_of(seat), MID, MID, L), 500.0)
+
+
 @dataclass
 class Played:
     """A stroke played through the physics: the ruling and the physics result."""

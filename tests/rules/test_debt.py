@@ -3,20 +3,27 @@ a debt comes out, several at once."""
 
 from __future__ import annotations
 
-import math
-
 from server.rules import judge, judge_pass
-from server.sim.types import DiscContact, Pocketed, Shot
+from server.sim.types import DiscContact, Pocketed
 
-from .helpers import MID, arrange, assert_keeps_turn, assert_pucks_account, fake, play, pot, singles
-
-SHOT = Shot(MID, 60.0, math.pi / 2, 1000.0)
+from .helpers import (
+    arrange,
+    assert_keeps_turn,
+    assert_pucks_account,
+    fake,
+    play,
+    pot,
+    singles,
+    up,
+)
 
 
 def stroke(state, seat, first, pocketed):
     events = [DiscContact(0.5, 0, first, 500.0)]
     events += [Pocketed(1.0 + k, pid, "NE") for k, pid in enumerate(pocketed)]
-    return judge(state, seat, SHOT, fake(state, events, dict.fromkeys(pocketed, "pocket")))
+    return judge(
+        state, seat, up(state, seat), fake(state, events, dict.fromkeys(pocketed, "pocket"))
+    )
 
 
 def test_penalty_with_all_eight_pucks_on_the_table_is_a_debt():

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from server.rules import judge
-from server.sim.types import DiscContact, Pocketed, Shot, StrikerZone
+from server.sim.types import DiscContact, Pocketed, StrikerZone
 
 from .helpers import (
     MID,
@@ -20,9 +20,8 @@ from .helpers import (
     pot,
     shot_at,
     singles,
+    up,
 )
-
-SHOT = Shot(MID, 60.0, 1.5707963267948966, 1000.0)
 
 
 def pot_fake(state, seat, *pids, crossed=False):
@@ -34,7 +33,7 @@ def pot_fake(state, seat, *pids, crossed=False):
     ]
     if crossed:
         events.append(StrikerZone(3.0, state.side_of(seat), True))
-    return judge(state, seat, SHOT, fake(state, events, dict.fromkeys(pids, "pocket")))
+    return judge(state, seat, up(state, seat), fake(state, events, dict.fromkeys(pids, "pocket")))
 
 
 def test_pocketing_the_last_puck_wins_the_set_and_players_change_sides():
@@ -70,7 +69,7 @@ def test_own_and_opponents_last_pucks_with_a_penalty_lose_the_set():
     """004 § 27 (4): if that stroke is penalised, the set is lost for the striker."""
     st = arrange(singles(), {1: (800, 750), 9: (850, 800)})
     events = [DiscContact(0.5, 0, 9, 500.0), Pocketed(1.0, 1, "NE"), Pocketed(1.1, 9, "NE")]
-    r = judge(st, 0, SHOT, fake(st, events, {1: "pocket", 9: "pocket"}))
+    r = judge(st, 0, up(st, 0), fake(st, events, {1: "pocket", 9: "pocket"}))
     assert_set_result(r, "lost", 1)
 
 
