@@ -473,6 +473,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     team = team_of(seat)
     before = {p.id: p for p in state.on_table()}
     facts = read_events(result.events, side, set(before))
+    # A puck reported on the table but off the surface is treated as over the rail.
     final = {d.id: d for d in result.final if d.id != STRIKER_ID}
 
     mine = {pid for pid, p in before.items() if team_of(p.owner) == team}
@@ -573,7 +574,13 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         d = final.get(pid)
         if d is None or pid in off_ids:
             continue
-        if d.where == "table":
+        on_surface = (
+            math.isfinite(d.x)
+            and math.isfinite(d.y)
+            and 0.0 <= d.x <= table.size
+            and 0.0 <= d.y <= table.size
+        )
+        if d.where == "table" and on_surface:
             pucks[pid] = replace(p, x=d.x, y=d.y)
         elif d.where == "pocket":
             pucks[pid] = replace(p, where="pocket")

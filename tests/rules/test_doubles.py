@@ -135,3 +135,15 @@ def test_sixteen_and_sixteen_replays_the_set():
     events = [DiscContact(0.5, 0, 9, 500.0), Pocketed(1.0, 9, "NE")]
     r = judge(st, 1, Shot(60, MID, 0.0, 1000.0), fake(st, events, {9: "pocket"}))
     assert_set_result(r, "replayed", None)
+
+
+def test_doubles_opening_stroke_into_the_full_set_up():
+    """004 § 19, § 28 (1): the opening stroke of a doubles set, 32 pucks and the striker
+    through the physics; seat 0 strikes at his own row along N."""
+    st = doubles()
+    r = play(st, 0, hit(st, 0, 4, 3000)).ruling
+    assert r.first_touch == (4,)
+    assert_legal(r)
+    for p in r.state.on_table():
+        assert 14 - 1e-6 <= p.x <= 1066 + 1e-6 and 14 - 1e-6 <= p.y <= 1066 + 1e-6, p
+    assert not r.respotted, r.text()
