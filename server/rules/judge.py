@@ -530,6 +530,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
                         "004 § 24 (1) 8), § 21 (3)",
                     )
                 )
+            # 004 § 20 (2), § 24 (1) 11): any puck lying in his own edge zone, his or not.
             if any(in_zone(table, side, before[p].x, before[p].y) for p in first):
                 reasons.append(
                     (
@@ -538,6 +539,8 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
                     )
                 )
     elif free:
+        # 004 § 21 (5): with pucks he could strike directly, a rebound must first meet one
+        # of his own pucks (blind or not, § 21 (2)).
         if not first:
             reasons.append(
                 (
@@ -555,6 +558,8 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
                 )
             )
     elif facts.rebound_rail == "side" and (first_opp or not first):
+        # 004 § 24 (1) 6): all blind; an opposite-rail rebound is never a fault (note 1),
+        # a side-rail one must meet his own puck first (note 2).
         reasons.append(
             (
                 "Penalty puck: all his pucks are blind, and after the side rail the striker "

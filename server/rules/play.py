@@ -16,7 +16,7 @@ from server.rules.aim import bank, ghost, pot, pot_line, shot_at
 from server.rules.check import check_stroke, sim_discs
 from server.rules.geometry import in_circle, in_zone, striking_field, to_world
 from server.rules.judge import judge
-from server.rules.ruling import Ruling, StrokeRefused
+from server.rules.ruling import StrokeRefused
 from server.rules.state import MatchConfig, MatchState, new_match, team_of
 from server.sim import POCKETS, Shot, simulate
 
@@ -180,4 +180,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["Ruling", "main", "play_match", "scripted_shot"]
+__all__ = ["main", "play_match", "scripted_shot"]
