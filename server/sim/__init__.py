@@ -5,8 +5,9 @@ from server.sim import simulate, COMPETITION, Table, StrokeResult, Trajectory
 
 from server.sim.engines import COMPILED, SimInputError, simulate
 from server.sim.result import DiscPath, StrokeResult, Trajectory, state_hash
-from server.sim.table import COMPETITION, POCKETS, Table
+from server.sim.table import COMPETITION, Table
 from server.sim.types import (
+    POCKETS,
     SIDES,
     STRIKER_ID,
     Disc,

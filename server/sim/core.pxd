@@ -3,8 +3,9 @@ cimport cython
 
 cdef int K_DISC, K_RAIL, K_POCKET, K_OFF, K_ZONE, K_STOP
 cdef int WHERE_TABLE, WHERE_POCKET, WHERE_OFF
-cdef double BIG, CONTACT_EPS, V_REST, V_STICK, V_TOUCH, T_TOL
-cdef int MAX_EVENTS
+cdef double PRUNE_MARGIN, BIG, CONTACT_EPS, V_REST, V_STICK, V_TOUCH, T_TOL
+cdef int MAX_EVENTS, MAXD
+cdef bint COMPILED
 
 cdef double _quartic(double c4, double c3, double c2, double c1, double c0, double t)
 cdef double _cubic(double d3, double d2, double d1, double d0, double t)
@@ -20,6 +21,14 @@ cdef double _descent(double c4, double c3, double c2, double c1, double c0, doub
                a=double, c=double, hit=double)
 cpdef double first_crossing(double c4, double c3, double c2, double c1, double c0, double span)
 
+@cython.locals(ux=double, uy=double, vx=double, vy=double, wx=double, wy=double, a=double,
+               e=double, f=double, s=double, t=double, c=double, b=double, denom=double,
+               px=double, py=double)
+cpdef double seg_dist2(double ax, double ay, double bx, double by, double cx, double cy,
+                       double dx, double dy)
+
+cdef double _clamp01(double v)
+
 @cython.locals(disc=double)
 cpdef double reach_time(double gap, double v, double acc)
 
@@ -28,8 +37,11 @@ cdef class Sim:
     cdef int n
     cdef double size, decel, e_disc, e_rail, jump_speed, pocket_lo, pocket_hi, pocket_r2
     cdef double zone_limit
-    cdef double[::1] t0, x0, y0, ux, uy, sp, ts, r, m, bx0, bx1, by0, by1, et, pt, tend
-    cdef int[::1] ek, ep, alive, where, zone, dirty, member
+    # Sized MAXD = 32 discs (core.py), the pair table MAXD * MAXD.
+    cdef double t0[32], x0[32], y0[32], ux[32], uy[32], sp[32], ts[32], r[32], m[32]
+    cdef double bx0[32], bx1[32], by0[32], by1[32], ex[32], ey[32], et[32], tend[32]
+    cdef double pt[1024]
+    cdef int ek[32], ep[32], alive[32], where[32], dirty[32], member[32], zone[4]
     cdef list events, segs
     cdef double px, py, vx, vy
 
@@ -51,7 +63,7 @@ cdef class Sim:
                    ay=double, best=double, kind=int, param=int, t=double, gap=double,
                    span=double, c4=double, c3=double, c2=double, c1=double, c0=double,
                    p=int, cx=double, cy=double, dx=double, dy=double, lim=double, side=int,
-                   dist=double, vin=double, ain=double)
+                   dist=double, vin=double, ain=double, prune2=double)
     cdef void disc_event(self, int i, double now)
 
     @cython.locals(n=int, j=int)
@@ -82,5 +94,11 @@ cdef class Sim:
     cdef void halt(self, double t)
 
 
-@cython.locals(sim=Sim, n=int, i=int, lim=double, size=double, duration=double)
+@cython.locals(sim=Sim, n=int, i=int, lim=double, size=double, duration=double, where=list,
+               tend=list)
 cpdef tuple run(tuple params, list xs, list ys, list rs, list ms, double vx, double vy)
+
+
+@cython.locals(n=int, i=int, j=int, p=int, size=double, lo=double, hi=double, hole2=double,
+               x=double, y=double, r=double, dx=double, dy=double, reach=double)
+cpdef tuple check_placement(tuple params, list xs, list ys, list rs, double tol)

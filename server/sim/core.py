@@ -17,8 +17,6 @@ Event kinds in the raw log (tuples): see the K_* constants. Discs are indexed 0.
 the striker is 0; rails and zone sides 0..3 are S, W, N, E; pockets 0..3 SW, SE, NE, NW.
 """
 
-from array import array
-
 K_DISC = 0  # (K_DISC, t, i, j, closing normal speed)
 K_RAIL = 1  # (K_RAIL, t, i, rail, normal speed)
 K_POCKET = 2  # (K_POCKET, t, i, pocket, 0.0)
@@ -35,8 +33,22 @@ CONTACT_EPS = 1e-6  # mm: discs this close count as touching
 V_REST = 1.0  # mm/s: a disc left slower than this after a contact is at rest (stops in 0.5 um)
 V_STICK = 1.0  # mm/s: contacts closing slower than this stick (ends Zeno sequences)
 V_TOUCH = 1e-9  # mm/s: touching discs closing faster than this collide at once
+PRUNE_MARGIN = 1e-3  # mm: slack in the segment-distance tests, far above rounding
 T_TOL = 1e-12  # s: bisection width for an event time (8 nm at the maximum speed)
 MAX_EVENTS = 20000  # safety stop against a pathological endless sequence of contacts
+try:
+    import cython
+
+    COMPILED = cython.compiled
+except ImportError:  # no Cython installed: certainly the plain-Python twin
+    COMPILED = False
+
+MAXD = 32  # most discs in one stroke: the size of the C arrays in core.pxd
+
+
+def _filled(count: int, value: object) -> list:
+    """A list of count copies of value (a C array once assigned in the compiled engine)."""
+    return [value] * count
 
 
 def _quartic(c4: float, c3: float, c2: float, c1: float, c0: float, t: float) -> float:
@@ -146,6 +158,54 @@ def first_crossing(c4: float, c3: float, c2: float, c1: float, c0: float, span: 
     return BIG
 
 
+def seg_dist2(
+    ax: float, ay: float, bx: float, by: float, cx: float, cy: float, dx: float, dy: float
+) -> float:
+    """Squared distance between the segments AB and CD (either may be a point).
+
+    Each disc slides along a straight segment until it rests, so two discs whose
+    segments stay further apart than the sum of their radii cannot touch: a cheap,
+    exact test that spares most quartics (after Ericson, Real-Time Collision
+    Detection, 5.1.9)."""
+    ux = bx - ax
+    uy = by - ay
+    vx = dx - cx
+    vy = dy - cy
+    wx = ax - cx
+    wy = ay - cy
+    a = ux * ux + uy * uy
+    e = vx * vx + vy * vy
+    f = vx * wx + vy * wy
+    s = 0.0
+    t = 0.0
+    if a == 0.0:
+        if e > 0.0:
+            t = _clamp01(f / e)
+    else:
+        c = ux * wx + uy * wy
+        if e == 0.0:
+            s = _clamp01(-c / a)
+        else:
+            b = ux * vx + uy * vy
+            denom = a * e - b * b
+            if denom > 0.0:
+                s = _clamp01((b * f - c * e) / denom)
+            t = (b * s + f) / e
+            if t < 0.0:
+                t = 0.0
+                s = _clamp01(-c / a)
+            elif t > 1.0:
+                t = 1.0
+                s = _clamp01((b - c) / a)
+    px = ax + ux * s - (cx + vx * t)
+    py = ay + uy * s - (cy + vy * t)
+    return px * px + py * py
+
+
+def _clamp01(v: float) -> float:
+    return 0.0 if v < 0.0 else (1.0 if v > 1.0 else v)
+
+
 def reach_time(gap: float, v: float, acc: float) -> float:
     """Time for a coordinate at distance gap > 0 from a line, approaching it at speed
     v > 0 while decelerating at acc >= 0, to reach the line; BIG if it stops short."""
@@ -185,36 +245,48 @@ class Sim:
         self.pocket_hi = size - pocket_inset
         self.pocket_r2 = pocket_radius * pocket_radius
         self.zone_limit = zone_limit
-        zeros = [0.0] * n
-        self.t0 = array("d", zeros)
-        self.x0 = array("d", xs)
-        self.y0 = array("d", ys)
-        self.ux = array("d", zeros)
-        self.uy = array("d", zeros)
-        self.sp = array("d", zeros)
-        self.ts = array("d", [BIG] * n)
-        self.r = array("d", rs)
-        self.m = array("d", ms)
-        self.bx0 = array("d", zeros)
-        self.bx1 = array("d", zeros)
-        self.by0 = array("d", zeros)
-        self.by1 = array("d", zeros)
-        self.et = array("d", [BIG] * n)
-        self.ek = array("i", [0] * n)
-        self.ep = array("i", [0] * n)
-        self.pt = array("d", [BIG] * (n * n))
-        self.alive = array("i", [1] * n)
-        self.where = array("i", [WHERE_TABLE] * n)
-        self.tend = array("d", zeros)
-        self.zone = array("i", [0] * 4)
-        self.dirty = array("i", [0] * n)
-        self.member = array("i", [0] * n)
+        if not COMPILED:
+            # The plain-Python twin: lists stand for the C arrays that core.pxd declares
+            # (allocated zeroed with the object in the compiled engine).
+            self.t0 = _filled(MAXD, 0.0)
+            self.x0 = _filled(MAXD, 0.0)
+            self.y0 = _filled(MAXD, 0.0)
+            self.ux = _filled(MAXD, 0.0)
+            self.uy = _filled(MAXD, 0.0)
+            self.sp = _filled(MAXD, 0.0)
+            self.ts = _filled(MAXD, 0.0)
+            self.r = _filled(MAXD, 0.0)
+            self.m = _filled(MAXD, 0.0)
+            self.bx0 = _filled(MAXD, 0.0)
+            self.bx1 = _filled(MAXD, 0.0)
+            self.by0 = _filled(MAXD, 0.0)
+            self.by1 = _filled(MAXD, 0.0)
+            self.ex = _filled(MAXD, 0.0)
+            self.ey = _filled(MAXD, 0.0)
+            self.et = _filled(MAXD, 0.0)
+            self.tend = _filled(MAXD, 0.0)
+            self.pt = _filled(MAXD * MAXD, 0.0)
+            self.ek = _filled(MAXD, 0)
+            self.ep = _filled(MAXD, 0)
+            self.alive = _filled(MAXD, 0)
+            self.where = _filled(MAXD, 0)
+            self.dirty = _filled(MAXD, 0)
+            self.member = _filled(MAXD, 0)
+            self.zone = _filled(4, 0)
         self.events = []
         self.segs = [[] for _ in range(n)]
         self.px = 0.0
         self.py = 0.0
         self.vx = 0.0
         self.vy = 0.0
+        for i in range(n):
+            self.x0[i] = xs[i]
+            self.y0[i] = ys[i]
+            self.r[i] = rs[i]
+            self.m[i] = ms[i]
+            self.ts[i] = BIG
+            self.et[i] = BIG
+            self.alive[i] = 1
         for i in range(n):
             self.set_box(i)
 
@@ -249,6 +321,8 @@ class Sim:
             d = sp * sp / (2.0 * self.decel)
             ex = x + self.ux[i] * d
             ey = y + self.uy[i] * d
+        self.ex[i] = ex
+        self.ey[i] = ey
         self.bx0[i] = (x if x < ex else ex) - r
         self.bx1[i] = (x if x > ex else ex) + r
         self.by0[i] = (y if y < ey else ey) - r
@@ -294,6 +368,21 @@ class Sim:
             or self.bx0[j] > self.bx1[i] + CONTACT_EPS
             or self.by0[i] > self.by1[j] + CONTACT_EPS
             or self.by0[j] > self.by1[i] + CONTACT_EPS
+        ):
+            return BIG
+        rr = self.r[i] + self.r[j] + PRUNE_MARGIN
+        if (
+            seg_dist2(
+                self.x0[i],
+                self.y0[i],
+                self.ex[i],
+                self.ey[i],
+                self.x0[j],
+                self.y0[j],
+                self.ex[j],
+                self.ey[j],
+            )
+            > rr * rr
         ):
             return BIG
         self.state_at(i, now)
@@ -382,6 +471,7 @@ class Sim:
         span = self.ts[i] - now
         c4 = 0.25 * a * a
         c3 = -(vx * ax + vy * ay)
+        prune2 = self.pocket_r2 + PRUNE_MARGIN
         for p in range(4):
             cx = self.pocket_lo if p == 0 or p == 3 else self.pocket_hi
             cy = self.pocket_lo if p < 2 else self.pocket_hi
@@ -391,6 +481,8 @@ class Sim:
             c1 = 2.0 * (dx * vx + dy * vy)
             if c1 >= 0.0 and c0 > 0.0:
                 continue  # moving away from this hole: its distance only grows
+            if seg_dist2(x, y, self.ex[i], self.ey[i], cx, cy, cx, cy) > prune2:
+                continue  # the rest of its path never comes over the hole
             c2 = vx * vx + vy * vy - dx * ax - dy * ay
             t = now + first_crossing(c4, c3, c2, c1, c0, span) if c0 > 0.0 else now
             if t < best:
@@ -436,9 +528,9 @@ class Sim:
         self.disc_event(i, now)
         for j in range(n):
             if j < i:
-                self.pt[j * n + i] = self.pair_time(j, i, now)
+                self.pt[j * MAXD + i] = self.pair_time(j, i, now)
             elif j > i:
-                self.pt[i * n + j] = self.pair_time(i, j, now)
+                self.pt[i * MAXD + j] = self.pair_time(i, j, now)
 
     # -- event resolution -------------------------------------------------------------
 
@@ -602,7 +694,7 @@ class Sim:
             self.disc_event(i, now)
         for i in range(n):
             for j in range(i + 1, n):
-                self.pt[i * n + j] = self.pair_time(i, j, now)
+                self.pt[i * MAXD + j] = self.pair_time(i, j, now)
         count = 0
         while True:
             # Earliest event; ties: disc-disc first (lowest i, then j), then disc events
@@ -613,7 +705,7 @@ class Sim:
             bj = -1
             for i in range(n):
                 for j in range(i + 1, n):
-                    t = self.pt[i * n + j]
+                    t = self.pt[i * MAXD + j]
                     if t < best:
                         best = t
                         bk = K_DISC
@@ -663,6 +755,35 @@ class Sim:
                 self.new_segment(i, t, self.px, self.py, 0.0, 0.0)
 
 
+def check_placement(params: tuple, xs: list, ys: list, rs: list, tol: float) -> tuple:
+    """(problem, i, j) for the first disc off the table (1), over a hole (2) or overlapping
+    disc j (3), each beyond tol mm; (0, -1, -1) when every placement is sound."""
+    n = len(xs)
+    size = params[0]
+    lo = params[5]
+    hi = size - lo
+    hole2 = params[6] * params[6]
+    for i in range(n):
+        x = xs[i]
+        y = ys[i]
+        r = rs[i]
+        if x < r - tol or y < r - tol or x > size - r + tol or y > size - r + tol:
+            return (1, i, -1)
+        for p in range(4):
+            dx = x - (lo if p == 0 or p == 3 else hi)
+            dy = y - (lo if p < 2 else hi)
+            if dx * dx + dy * dy <= hole2:
+                return (2, i, -1)
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx = xs[i] - xs[j]
+            dy = ys[i] - ys[j]
+            reach = rs[i] + rs[j] - tol
+            if dx * dx + dy * dy < reach * reach:
+                return (3, i, j)
+    return (0, -1, -1)
+
+
 def run(
     params: tuple,
     xs: list,
@@ -710,4 +831,6 @@ def run(
     for i in range(n):
         sim.state_at(i, duration)
         finals.append((sim.px, sim.py))
-    return (sim.events, sim.segs, list(sim.where), list(sim.tend), finals, duration)
+    where = [sim.where[i] for i in range(n)]
+    tend = [sim.tend[i] for i in range(n)]
+    return (sim.events, sim.segs, where, tend, finals, duration)

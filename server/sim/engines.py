@@ -15,21 +15,9 @@ from types import ModuleType
 from typing import Literal
 
 from server.sim import core as _compiled
-from server.sim.result import WHERES, DiscPath, StrokeResult, Trajectory
-from server.sim.table import POCKETS, Table
-from server.sim.types import (
-    SIDES,
-    STRIKER_ID,
-    Disc,
-    DiscContact,
-    DiscRest,
-    Event,
-    LeftTable,
-    Pocketed,
-    RailContact,
-    Shot,
-    StrikerZone,
-)
+from server.sim.result import StrokeResult
+from server.sim.table import Table
+from server.sim.types import STRIKER_ID, Disc, Shot
 
 Engine = Literal["cython", "python"]
 PLACE_TOL = 1e-6
@@ -59,49 +47,28 @@ PYTHON_CORE = _load_twin()
 CYTHON_CORE = _compiled
 COMPILED = not str(getattr(_compiled, "__file__", "")).endswith(".py")
 """True when server.sim.core is the built extension (it should always be)."""
+CYTHON_CORE_MAXD = PYTHON_CORE.MAXD
 
 
-def _validate(table: Table, discs: Sequence[Disc], shot: Shot) -> None:
+PLACEMENT_PROBLEMS = {1: "is off the table", 2: "sits over a hole", 3: "overlaps disc"}
+
+
+def _check_shot(table: Table, discs: Sequence[Disc], shot: Shot) -> None:
     for name, v in (("x", shot.x), ("y", shot.y), ("angle", shot.angle), ("speed", shot.speed)):
         if not math.isfinite(v):
             raise SimInputError(f"shot {name} is not a finite number: {v!r}")
     if not 0.0 < shot.speed <= table.max_speed:
         raise SimInputError(f"speed {shot.speed} mm/s outside (0, {table.max_speed}]")
-    ids = [d.id for d in discs]
-    if len(set(ids)) != len(ids):
+    if len(discs) > CYTHON_CORE_MAXD:
+        raise SimInputError(f"at most {CYTHON_CORE_MAXD} discs in one stroke")
+    ids = {d.id for d in discs}
+    if len(ids) != len(discs):
         raise SimInputError("duplicate disc ids")
     for d in discs[1:]:
         if d.id == STRIKER_ID or d.kind != "puck":
             raise SimInputError(f"disc {d.id}: pucks need ids != {STRIKER_ID} and kind 'puck'")
-    radius = {"striker": table.striker_radius, "puck": table.puck_radius}
-    for d in discs:
-        r = radius[d.kind]
         if not (math.isfinite(d.x) and math.isfinite(d.y)):
             raise SimInputError(f"disc {d.id}: position not finite")
-        lo, hi = r - PLACE_TOL, table.size - r + PLACE_TOL
-        if not (lo <= d.x <= hi and lo <= d.y <= hi):
-            raise SimInputError(f"disc {d.id} at ({d.x}, {d.y}) is off the table")
-        for name, cx, cy in table.pocket_centres():
-            if math.hypot(d.x - cx, d.y - cy) <= table.pocket_radius:
-                raise SimInputError(f"disc {d.id} sits over the {name} hole")
-    for k, a in enumerate(discs):
-        for b in discs[k + 1 :]:
-            reach = radius[a.kind] + radius[b.kind] - PLACE_TOL
-            if math.hypot(a.x - b.x, a.y - b.y) < reach:
-                raise SimInputError(f"discs {a.id} and {b.id} overlap")
-
-
-def _event(raw: tuple, ids: list[int]) -> Event:
-    kind, t, a, b, v = raw
-    if kind == PYTHON_CORE.K_DISC:
-        return DiscContact(t, ids[a], ids[b], v)
-    if kind == PYTHON_CORE.K_RAIL:
-        return RailContact(t, ids[a], SIDES[b], v)
-    if kind == PYTHON_CORE.K_POCKET:
-        return Pocketed(t, ids[a], POCKETS[b])
-    if kind == PYTHON_CORE.K_OFF:
-        return LeftTable(t, ids[a], SIDES[b])
-    return StrikerZone(t, SIDES[a], bool(b))
 
 
 def simulate(
@@ -112,13 +79,12 @@ def simulate(
     The striker (id STRIKER_ID) is placed at (shot.x, shot.y) and leaves at shot.speed
     along shot.angle; `pucks` rest where they are (ids >= 1, any order; results come
     in id order, striker first). Raises SimInputError (a ValueError) for a speed out of
-    (0, table.max_speed], non-finite input, or discs off the table, over a hole or
-    overlapping.
+    (0, table.max_speed], non-finite input, more than 32 discs, or discs off the table,
+    over a hole or overlapping (beyond PLACE_TOL).
     """
-    striker = Disc(STRIKER_ID, shot.x, shot.y, "striker")
-    discs = [striker, *sorted(pucks, key=lambda d: d.id)]
-    _validate(table, discs, shot)
-    core = {"cython": CYTHON_CORE, "python": PYTHON_CORE}[engine]
+    discs = [Disc(STRIKER_ID, shot.x, shot.y, "striker"), *sorted(pucks, key=_by_id)]
+    _check_shot(table, discs, shot)
+    core = PYTHON_CORE if engine == "python" else CYTHON_CORE
     params = (
         table.size,
         table.decel,
@@ -129,34 +95,20 @@ def simulate(
         table.pocket_radius,
         table.zone_depth - table.striker_hole_radius,
     )
-    radius = {"striker": table.striker_radius, "puck": table.puck_radius}
-    mass = {"striker": table.striker_mass, "puck": table.puck_mass}
-    events, segs, where, tend, finals, duration = core.run(
-        params,
-        [float(d.x) for d in discs],
-        [float(d.y) for d in discs],
-        [radius[d.kind] for d in discs],
-        [mass[d.kind] for d in discs],
-        shot.speed * math.cos(shot.angle),
-        shot.speed * math.sin(shot.angle),
-    )
-    ids = [d.id for d in discs]
-    final = tuple(
-        DiscRest(d.id, finals[k][0], finals[k][1], WHERES[where[k]], d.kind, d.owner)
-        for k, d in enumerate(discs)
-    )
-    paths = tuple(
-        DiscPath(
-            d.id,
-            d.kind,
-            d.owner,
-            WHERES[where[k]],
-            tend[k],
-            finals[k][0],
-            finals[k][1],
-            tuple(segs[k]),
-        )
-        for k, d in enumerate(discs)
-    )
-    trajectory = Trajectory(table.decel, duration, paths)
-    return StrokeResult(tuple(_event(e, ids) for e in events), final, duration, trajectory)
+    xs = [float(d.x) for d in discs]
+    ys = [float(d.y) for d in discs]
+    rs = [table.puck_radius] * len(discs)
+    rs[0] = table.striker_radius
+    ms = [table.puck_mass] * len(discs)
+    ms[0] = table.striker_mass
+    problem, i, j = core.check_placement(params, xs, ys, rs, PLACE_TOL)
+    if problem:
+        other = f" {discs[j].id}" if j >= 0 else ""
+        raise SimInputError(f"disc {discs[i].id} {PLACEMENT_PROBLEMS[problem]}{other}")
+    vx = shot.speed * math.cos(shot.angle)
+    vy = shot.speed * math.sin(shot.angle)
+    return StrokeResult(discs, core.run(params, xs, ys, rs, ms, vx, vy), table.decel)
+
+
+def _by_id(d: Disc) -> int:
+    return d.id

@@ -9,7 +9,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.sim.types import DiscKind, DiscRest, Event, Where
+from server.sim.types import (
+    POCKETS,
+    SIDES,
+    Disc,
+    DiscContact,
+    DiscKind,
+    DiscRest,
+    Event,
+    LeftTable,
+    Pocketed,
+    RailContact,
+    StrikerZone,
+    Where,
+)
 
 WHERES: tuple[Where, ...] = ("table", "pocket", "off")
 KINDS: tuple[DiscKind, ...] = ("striker", "puck")
@@ -111,19 +124,86 @@ class Trajectory:
         return cls(float(data["decel"]), float(data["duration"]), paths)
 
 
-@dataclass(frozen=True, slots=True)
+RAW_KINDS = ("disc", "rail", "pocket", "off", "zone")
+"""The event codes of the raw log of server/sim/core.py (K_DISC .. K_ZONE), in order."""
+
+
 class StrokeResult:
     """What simulate returns: the ordered event log, every disc's final state, the time
-    until everything rests, and the trajectory."""
+    until everything rests, and the trajectory.
 
-    events: tuple[Event, ...]
-    final: tuple[DiscRest, ...]
-    duration: float
-    trajectory: Trajectory
+    The core hands back plain numbers; `events`, `final` and `trajectory` are built
+    from them on first use (a bot scoring candidate strokes may need only `final`)."""
+
+    __slots__ = ("_discs", "_events", "_final", "_raw", "_trajectory", "decel", "duration")
+
+    def __init__(self, discs: Sequence[Disc], raw: tuple, decel: float) -> None:
+        """discs in the core's order (striker first); raw as core.run returns it."""
+        self._discs = tuple(discs)
+        self._raw = raw
+        self.decel = decel
+        self.duration: float = raw[5]
+        self._events: tuple[Event, ...] | None = None
+        self._final: tuple[DiscRest, ...] | None = None
+        self._trajectory: Trajectory | None = None
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """Every contact, pocketing, leaving and zone crossing, in time order."""
+        if self._events is None:
+            ids = [d.id for d in self._discs]
+            self._events = tuple(_event(e, ids) for e in self._raw[0])
+        return self._events
+
+    @property
+    def final(self) -> tuple[DiscRest, ...]:
+        """Every disc at rest, striker first, then pucks by id."""
+        if self._final is None:
+            where, finals = self._raw[2], self._raw[4]
+            self._final = tuple(
+                DiscRest(d.id, finals[k][0], finals[k][1], WHERES[where[k]], d.kind, d.owner)
+                for k, d in enumerate(self._discs)
+            )
+        return self._final
+
+    @property
+    def trajectory(self) -> Trajectory:
+        """Every disc's path, to sample or store."""
+        if self._trajectory is None:
+            _, segs, where, tend, finals, _ = self._raw
+            paths = tuple(
+                DiscPath(
+                    d.id,
+                    d.kind,
+                    d.owner,
+                    WHERES[where[k]],
+                    tend[k],
+                    finals[k][0],
+                    finals[k][1],
+                    tuple(segs[k]),
+                )
+                for k, d in enumerate(self._discs)
+            )
+            self._trajectory = Trajectory(self.decel, self.duration, paths)
+        return self._trajectory
 
     def state_hash(self) -> str:
         """sha256 hex digest of the exact bits of the final state (id, where, x, y)."""
         return state_hash(self.final)
+
+
+def _event(raw: tuple, ids: list[int]) -> Event:
+    kind, t, a, b, v = raw
+    name = RAW_KINDS[kind]
+    if name == "disc":
+        return DiscContact(t, ids[a], ids[b], v)
+    if name == "rail":
+        return RailContact(t, ids[a], SIDES[b], v)
+    if name == "pocket":
+        return Pocketed(t, ids[a], POCKETS[b])
+    if name == "off":
+        return LeftTable(t, ids[a], SIDES[b])
+    return StrikerZone(t, SIDES[a], bool(b))
 
 
 def state_hash(final: Sequence[DiscRest]) -> str:

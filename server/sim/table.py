@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 
 from server.sim.types import Pocket, Side
 
-POCKETS: tuple[Pocket, ...] = ("SW", "SE", "NE", "NW")
-
 
 @dataclass(frozen=True, slots=True)
 class Table:

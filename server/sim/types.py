@@ -19,6 +19,7 @@ DiscKind = Literal["striker", "puck"]
 Where = Literal["table", "pocket", "off"]
 
 SIDES: tuple[Side, ...] = ("S", "W", "N", "E")
+POCKETS: tuple[Pocket, ...] = ("SW", "SE", "NE", "NW")
 STRIKER_ID = 0
 """The striker's disc id in every simulation; pucks use ids >= 1 chosen by the caller."""
 

@@ -20,3 +20,17 @@ def test_simulate_returns_events_final_duration_and_a_storable_trajectory() -> N
     assert again == result.trajectory
     assert again.sample(result.duration) == result.final
     assert len(result.state_hash()) == 64
+
+
+def test_raw_event_codes_match_the_core() -> None:
+    from server.sim.engines import PYTHON_CORE
+    from server.sim.result import RAW_KINDS
+
+    codes = [
+        PYTHON_CORE.K_DISC,
+        PYTHON_CORE.K_RAIL,
+        PYTHON_CORE.K_POCKET,
+        PYTHON_CORE.K_OFF,
+        PYTHON_CORE.K_ZONE,
+    ]
+    assert codes == list(range(len(RAW_KINDS)))
