@@ -45,6 +45,7 @@ class Facts:
 
     kind: str  # "direct" | "rebound"
     rebound_rail: str | None  # "opposite" | "side" for a rebound
+    rails: tuple[Side, ...]  # the rails the striker touched before its first puck
     first_touch: tuple[int, ...]
     touched: frozenset[int]  # every puck the striker touched
     striker_pocketed: bool
@@ -106,6 +107,7 @@ def read_events(events: Sequence[Any], own: Side, puck_ids: set[int]) -> Facts:
     return Facts(
         kind=kind,
         rebound_rail=rebound_rail,
+        rails=tuple(rails),
         first_touch=first,
         touched=frozenset(touched),
         striker_pocketed=striker_pocketed,
@@ -327,6 +329,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             legal=not penalty,
             lines=tuple(lines),
             rebound_rail=out.facts.rebound_rail if out.facts else None,
+            rails=out.facts.rails if out.facts else (),
             first_touch=out.facts.first_touch if out.facts else (),
             pocketed=out.pocketed,
             restored=out.restored,
@@ -419,6 +422,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
         legal=not penalty,
         lines=tuple(lines),
         rebound_rail=out.facts.rebound_rail if out.facts else None,
+        rails=out.facts.rails if out.facts else (),
         first_touch=out.facts.first_touch if out.facts else (),
         pocketed=out.pocketed,
         restored=out.restored,
@@ -489,7 +493,8 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     if facts.kind == "direct":
         lines.append(_first_line("Direct stroke", first, before, mine))
     else:
-        rail = "the opposite rail" if facts.rebound_rail == "opposite" else "a side rail"
+        where = "the opposite rail" if facts.rebound_rail == "opposite" else "a side rail"
+        rail = f"{where} ({', '.join(facts.rails)})"
         lines.append(_first_line(f"Rebound stroke from {rail}", first, before, mine))
 
     # -- penalties, 004 § 24 (1) ---------------------------------------------------------

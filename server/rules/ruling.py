@@ -28,8 +28,9 @@ class Ruling:
     """The outcome of one stroke (or of a pass, a clock run out, an absence, a
     resignation).
 
-    kind: direct or rebound stroke (rebound_rail: "opposite" or "side", 004 § 21), or
-    what happened instead of a stroke. first_touch: the puck ids the striker touched
+    kind: direct or rebound stroke (rebound_rail: "opposite" or "side", 004 § 21; rails:
+    the rails the striker touched before its first puck), or what happened instead of a
+    stroke. first_touch: the puck ids the striker touched
     first (several if at the same instant). pocketed: pucks that stay in the pockets.
     restored / respotted / penalty_placed: (puck id, x, y) put on the table by the
     referee. penalty: a penalty puck was awarded (004 § 24 (2): at most one per stroke).
@@ -43,6 +44,7 @@ class Ruling:
     legal: bool
     lines: tuple[tuple[str, str], ...]
     rebound_rail: str | None = None
+    rails: tuple[str, ...] = ()
     first_touch: tuple[int, ...] = ()
     pocketed: tuple[int, ...] = ()
     restored: tuple[Spot, ...] = ()
@@ -75,6 +77,7 @@ class Ruling:
             "kind": self.kind,
             "legal": self.legal,
             "rebound_rail": self.rebound_rail,
+            "rails": list(self.rails),
             "first_touch": list(self.first_touch),
             "pocketed": list(self.pocketed),
             "restored": [list(s) for s in self.restored],

@@ -95,7 +95,7 @@ def test_rebound_from_opposite_rail_onto_blind_puck_is_legal():
     st = arrange(singles(), {1: (MID, 600), 9: (150, 300)})
     shot = bank(st, 0, 300, 60, (MID, 600 + 38), "opposite", 500)
     r = play(st, 0, shot).ruling
-    assert r.kind == "rebound" and r.rebound_rail == "opposite"
+    assert r.kind == "rebound" and r.rebound_rail == "opposite" and r.rails == ("N",)
     assert r.first_touch == (1,)
     assert_legal(r)
 
