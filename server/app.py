@@ -102,7 +102,12 @@ def make_app(config: Config) -> web.Application:
             await stop_embedded(store.redis)
         await store.close()
 
+    async def close_sockets(app: web.Application) -> None:
+        # before aiohttp waits for handlers to finish: open websockets would hold it up
+        await app[HUB].close_connections()
+
     app.cleanup_ctx.append(lifecycle)
+    app.on_shutdown.append(close_sockets)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/api/matches", matches)

@@ -137,8 +137,12 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await self.close_connections()
+
+    async def close_connections(self) -> None:
+        """Close every websocket (at shutdown: clients reconnect and resume elsewhere)."""
         for conn in list(self.conns):
-            await conn.ws.close()
+            await conn.ws.close(code=1001, message=b"server shutting down")
 
     def health(self) -> dict[str, Any]:
         """The numbers GET /healthz shows."""
@@ -190,6 +194,11 @@ class Hub:
         except (LobbyError, MatchRefused) as e:
             rule = getattr(e, "rule", "")
             conn.send(p.ProtocolError(e.code, e.message, ref, rule).reply())
+        except Exception:  # a bug must cost one reply, not the connection or the process
+            log.exception("handling a message failed")
+            conn.send(
+                p.ProtocolError("internal", "The server failed on this message.", ref).reply()
+            )
 
     async def dispatch(self, conn: Conn, msg: p.ClientMessage) -> None:
         """Route a typed message to its handler."""

@@ -13,6 +13,7 @@ from server_bot import choose_shot
 
 Msg = dict[str, Any]
 TIMEOUT = 20.0
+OPEN: list[Client] = []  # closed by tests/server/conftest.py after each test
 
 
 class Client:
@@ -40,6 +41,7 @@ class Client:
     async def connect(self, ws_url: str, token: str | None = None) -> Msg:
         """Open the socket and say hello; returns the welcome."""
         self.session = aiohttp.ClientSession()
+        OPEN.append(self)
         self.ws = await self.session.ws_connect(ws_url)
         self.reader = asyncio.create_task(self._read())
         await self.send("hello", name=self.name, **({"token": token} if token else {}))
@@ -57,6 +59,7 @@ class Client:
                 await self.reader
         if self.session is not None:
             await self.session.close()
+        self.ws = self.reader = self.session = None
 
     async def send(self, t: str, **fields: Any) -> None:
         """Send one message."""

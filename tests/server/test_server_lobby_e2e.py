@@ -1,0 +1,93 @@
+"""The lobby list, watcher counts, team chat, rematch and the HTTP side, against a real server."""
+
+from __future__ import annotations
+
+import json
+from urllib.request import urlopen
+
+from server_client import connected
+from test_server_match_e2e import seat_singles
+
+
+def get(url: str) -> tuple[int, str, bytes]:
+    with urlopen(url, timeout=5) as r:
+        return r.status, r.headers.get("Content-Type", ""), r.read()
+
+
+async def test_lobby_lists_rooms_and_live_matches_with_watcher_counts(game_server):
+    srv = game_server()
+    (sub,) = await connected(srv.ws_url, "Looker")
+    await sub.send("lobby")
+    first = await sub.expect("lobby")
+    assert first["rooms"] == [] and first["live"] == []
+    a, b, rid = await seat_singles(srv)
+    while True:
+        msg = await sub.expect("lobby")
+        if any(r["id"] == rid for r in msg["live"]):
+            break
+    live = next(r for r in msg["live"] if r["id"] == rid)
+    assert live["mode"] == "singles" and [p["name"] for p in live["players"]] == ["Anu", "Boris"]
+    watchers = await connected(srv.ws_url, "W1", "W2")
+    for w in watchers:
+        await w.send("watch", room=rid)
+        await w.expect("room")
+    counted = await a.expect("watchers", timeout=5)
+    while counted["n"] != 2:
+        counted = await a.expect("watchers", timeout=5)
+    while not any(r["id"] == rid and r["watchers"] == 2 for r in msg["live"]):
+        msg = await sub.expect("lobby", timeout=5)
+
+
+async def test_team_chat_reaches_the_partner_only(game_server):
+    srv = game_server()
+    players = await connected(srv.ws_url, "P0", "P1", "P2", "P3")
+    await players[0].send("create", mode="doubles", sets=1, clock=60, private=False)
+    rid = (await players[0].expect("room"))["id"]
+    for p in players[1:]:
+        await p.send("join", room=rid)
+    for p in players:
+        await p.expect("room", you={"role": "player", "seat": players.index(p)})
+    (w,) = await connected(srv.ws_url, "Watcher")
+    await w.send("watch", room=rid)
+    await w.expect("room")
+    await players[1].send("chat", text="<b>go left</b>", team=True)
+    got = await players[3].expect("chat")
+    assert got["text"] == "<b>go left</b>" and got["team"] == 1 and got["seat"] == 1
+    await players[0].send("chat", text="good luck all")
+    for p in (players[1], players[2], w):
+        assert (await p.expect("chat", text="good luck all"))["seat"] == 0
+    for p in (players[0], players[2], w):
+        assert all(m.get("team") != 1 for m in p.seen if m["t"] == "chat")
+
+
+async def test_rematch_starts_a_new_match_in_the_same_room(game_server):
+    srv = game_server()
+    a, b, rid = await seat_singles(srv)
+    first = a.room["match"]["id"]
+    await a.send("resign")
+    result = await b.expect("result")
+    assert result["cause"] == "resign" and result["winner"] == b.seat % 2
+    await a.send("rematch")
+    offer = await b.expect("room")
+    assert offer["rematch"] == [a.seat]
+    await b.send("rematch")
+    while b.room["match"]["id"] == first or b.room["status"] != "playing":
+        await b.expect("room")
+    assert b.room["id"] == rid
+    status, _, body = get(f"{srv.url}/api/matches/{first}")
+    record = json.loads(body)
+    assert status == 200 and record["result"]["winner"] == b.seat % 2
+    assert [e["kind"] for e in record["log"]] == ["start", "resign", "end"]
+
+
+async def test_http_serves_the_client_health_and_records(game_server):
+    srv = game_server()
+    status, ctype, body = get(srv.url + "/healthz")
+    health = json.loads(body)
+    assert status == 200 and health["ok"] and health["redis"] == "ok"
+    for path in ("/", "/r/SomeInvite123", "/?room=r1"):
+        status, ctype, body = get(srv.url + path)
+        assert status == 200 and ctype.startswith("text/html") and b"<" in body
+    status, ctype, _ = get(srv.url + "/node_modules/@msgpack/msgpack/package.json")
+    assert status == 200
+    assert json.loads(get(srv.url + "/api/matches")[2]) == {"matches": []}
