@@ -20,7 +20,7 @@ async def test_lobby_lists_rooms_and_live_matches_with_watcher_counts(game_serve
     await sub.send("lobby")
     first = await sub.expect("lobby")
     assert first["rooms"] == [] and first["live"] == []
-    a, b, rid = await seat_singles(srv)
+    a, _b, rid = await seat_singles(srv)
     while True:
         msg = await sub.expect("lobby")
         if any(r["id"] == rid for r in msg["live"]):
