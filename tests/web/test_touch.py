@@ -53,6 +53,6 @@ def test_lifting_the_finger_does_not_change_the_shot(web_server, new_page):
     touch(cdp, "touchEnd")
     phone.wait_for_function("window.__novuss.state.aim === null")
     strikes = [m for m in sent if m["t"] == "strike"]
-    assert len(strikes) == 1
-    assert abs(strikes[0]["angle"] - meant["angle"]) < 1e-9
+    assert len(strikes) == 1, [m["t"] for m in sent]
+    assert abs(strikes[0]["angle"] - meant["angle"]) < 1e-9, (strikes, meant)
     assert abs(strikes[0]["speed"] - meant["power"] * 8000.0) < 1e-6
