@@ -257,6 +257,8 @@ class Room:
         if seat is None:
             return Step()
         step = Step()
+        if self.match is not None and self.match.phase == "motion":
+            raise LobbyError("not_now", "Wait until the discs are at rest to leave.")
         if self.match is not None and self.match.phase == "play":
             step = self.apply(self.match.resign(seat, now))
         self.seats[seat] = None
@@ -279,7 +281,9 @@ class Room:
             return Step()
         if any(s is None or not s.ready or s.away_until is not None for s in self.seats):
             return Step()
-        config = MatchConfig(mode=self.mode, sets=self.sets, stroke_clock=self.clock)
+        config = MatchConfig(
+            mode=self.mode, sets=self.sets, stroke_clock=self.clock, absent_limit=self.grace
+        )
         first_team = secrets.randbelow(2)  # 004 § 31 (1) 2): the first-strike right by lot
         self.match, step = Match.new(new_id("m"), config, first_team, now, self.settings)
         self.matches.append(self.match.id)

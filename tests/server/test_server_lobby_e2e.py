@@ -91,3 +91,35 @@ async def test_http_serves_the_client_health_and_records(game_server):
     status, ctype, _ = get(srv.url + "/node_modules/@msgpack/msgpack/package.json")
     assert status == 200
     assert json.loads(get(srv.url + "/api/matches")[2]) == {"matches": []}
+
+
+async def test_leaving_frees_the_seat_and_an_empty_room_closes(game_server):
+    srv = game_server()
+    a, b, w = await connected(srv.ws_url, "A", "B", "W")
+    await w.send("lobby")
+    await w.expect("lobby")
+    await a.send("create", mode="singles", sets=1, clock=30, private=False)
+    rid = (await a.expect("room"))["id"]
+    await b.send("join", room=rid, seat=1)
+    await b.expect("room")
+    await w.send("watch", room=rid)
+    await w.expect("room")
+    await b.send("leave")
+    assert (await b.expect("left"))["room"] == rid
+    freed = await a.expect("room")
+    while freed["seats"][1] is not None:
+        freed = await a.expect("room")
+    assert freed["seats"][0]["name"] == "A"
+    await a.send("leave")
+    await a.expect("left")
+    assert (await w.expect("left"))["room"] == rid, "watchers are told the room closed"
+    while True:
+        lobby = await w.expect("lobby", timeout=5)
+        if all(r["id"] != rid for r in lobby["rooms"]):
+            break
+    health = await _health(srv)
+    assert health["rooms"] == 0
+
+
+async def _health(srv) -> dict:
+    return json.loads(get(srv.url + "/healthz")[2])

@@ -6,7 +6,10 @@ import asyncio
 import json
 from urllib.request import urlopen
 
+import pytest
 from server_client import Client, close_all, connected
+
+from server.sim.engines import CYTHON_CORE_MAXD
 
 
 def get_json(url: str) -> dict:
@@ -53,6 +56,11 @@ async def test_singles_match_to_its_result(game_server):
     await close_all(a, b)
 
 
+@pytest.mark.xfail(
+    CYTHON_CORE_MAXD < 33,
+    reason=f"server.sim takes at most {CYTHON_CORE_MAXD} discs; doubles needs 32 pucks + striker",
+    strict=True,
+)
 async def test_doubles_sets_rotate_seats_clockwise(game_server):
     srv = game_server(speed_factor=40)
     players = await connected(srv.ws_url, "N0", "N1", "N2", "N3")
