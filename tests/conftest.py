@@ -12,6 +12,7 @@ tests never see each other's rooms; restarting one keeps its data.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import signal
@@ -109,9 +110,10 @@ class GameServer:
     """A `python -m server` subprocess on a fixed port and Redis database."""
 
     port: int
-    redis_url: str
+    redis_url: str | None  # None: the server's own embedded Redis in data_dir
     options: dict[str, object]
     log_path: Path
+    data_dir: Path
     proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -127,7 +129,9 @@ class GameServer:
     def start(self, timeout: float = 20) -> GameServer:
         """Start the process and wait for /healthz."""
         args = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port),
-                "--redis-url", self.redis_url]  # fmt: skip
+                "--data-dir", str(self.data_dir)]  # fmt: skip
+        if self.redis_url is not None:
+            args += ["--redis-url", self.redis_url]
         for key, value in self.options.items():
             args += ["--" + key.replace("_", "-"), str(value)]
         log = self.log_path.open("ab")
@@ -160,20 +164,32 @@ class GameServer:
         """The server's output so far."""
         return self.log_path.read_text(errors="replace")
 
+    def stop_embedded_redis(self) -> None:
+        """Stop an embedded redis-server left running by a killed server (its pid file)."""
+        pidfile = self.data_dir / "redis.pid"
+        if self.redis_url is None and pidfile.exists():
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pidfile.read_text().strip()), signal.SIGTERM)
+
 
 @pytest.fixture
 def game_server(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[..., GameServer]]:
     """A factory of started game servers with fast settings (any option may be overridden:
-    speed_factor, frame_rate, grace_seconds, ...); all are stopped at teardown."""
+    speed_factor, frame_rate, grace_seconds, ...; embedded=True runs the server's own embedded
+    Redis instead of the session's); all are stopped at teardown."""
     started: list[GameServer] = []
 
-    def factory(**options: object) -> GameServer:
-        db = next(redis_server.dbs)
-        redis_server.flush(db)
+    def factory(embedded: bool = False, **options: object) -> GameServer:
+        url = None
+        if not embedded:
+            db = next(redis_server.dbs)
+            redis_server.flush(db)
+            url = redis_server.url(db)
         opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 5}
         opts.update(options)
+        n = len(started)
         server = GameServer(
-            free_port(), redis_server.url(db), opts, tmp_path / f"server-{len(started)}.log"
+            free_port(), url, opts, tmp_path / f"server-{n}.log", tmp_path / f"data-{n}"
         )
         started.append(server)
         return server.start()
@@ -181,3 +197,4 @@ def game_server(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[
     yield factory
     for server in started:
         server.stop()
+        server.stop_embedded_redis()

@@ -166,3 +166,17 @@ async def test_sigkill_after_a_stroke_and_restart_resumes_with_it_in_the_log(gam
     log = get_json(f"{srv.url}/api/matches/{mid}")["log"]
     assert [e["kind"] for e in log][:3] == ["start", "stroke", "stroke"]
     await close_all(*again)
+
+
+async def test_embedded_redis_survives_a_killed_server(game_server):
+    srv = game_server(embedded=True)
+    (a,) = await connected(srv.ws_url, "Solo")
+    await a.send("create", mode="singles", sets=1, clock=30, private=False)
+    rid = (await a.expect("room"))["id"]
+    assert (srv.data_dir / "novuss.aof").exists() or (srv.data_dir / "appendonlydir").exists()
+    srv.kill()
+    srv.start()
+    c = Client("Solo")
+    welcome = await c.connect(srv.ws_url, token=a.token)
+    assert welcome["seat"] == {"room": rid, "seat": 0}
+    await close_all(a, c)
