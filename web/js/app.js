@@ -72,6 +72,10 @@ const lobbyView = new LobbyView({
     send({ t: "quick", mode });
     lobbyView.setQuickStatus(`Looking for a ${mode} match…`);
   },
+  cancelQuick: () => {
+    send({ t: "leave" });
+    lobbyView.setQuickStatus("");
+  },
   invite: (code) => send({ t: "join", invite: code }),
   join: (room) => send({ t: "join", room }),
   watch: (room) => send({ t: "watch", room }),
@@ -113,8 +117,19 @@ $("name-form").addEventListener("submit", (e) => {
   start();
 });
 
+// A new name is a new session: the server keeps a session's name.
+$("rename").addEventListener("click", () => {
+  conn?.close();
+  conn = null;
+  localStorage.removeItem(STORE.token);
+  $("rename").hidden = true;
+  $("name-input").value = state.name;
+  showScreen("screen-name");
+});
+
 function showLobby() {
   showScreen("screen-lobby");
+  $("rename").hidden = false;
   send({ t: "lobby", on: true });
   if (location.pathname !== "/" || location.search) history.replaceState(null, "", "/");
 }
@@ -194,6 +209,9 @@ function scene(now) {
     aim: mine,
     ghost: !moving && !mine && state.ghost && state.ghost.seat === state.turn ? state.ghost : null,
     highlights: state.highlights.filter((h) => now - h.since < HIGHLIGHT_MS),
+    players: (state.room?.seats || [])
+      .filter((s) => s?.side)
+      .map((s) => ({ side: s.side, name: s.name, active: s.seat === state.turn && state.phase !== "over" })),
     now,
   };
 }
@@ -304,6 +322,7 @@ const HANDLERS = {
 
   room(m) {
     const newRoom = state.room?.id !== m.id;
+    $("rename").hidden = true;
     if (newRoom) {
       chat.clear();
       send({ t: "lobby", on: false });
@@ -350,9 +369,11 @@ const HANDLERS = {
   frame(m) {
     if (m.stroke !== state.motionStroke) return;
     playback.push(m.time, m.discs, performance.now());
+    if (m.k === m.n - 1) playback.complete = true;
   },
 
   ruling(m) {
+    playback.complete = true; // frames end before the ruling (some may have been dropped)
     applyOrHold(() => {
       const now = performance.now();
       state.discs = (m.discs || []).filter((d) => d.id !== 0);
@@ -360,7 +381,7 @@ const HANDLERS = {
       state.score = m.score ?? state.score;
       state.phase = m.turn === null ? "over" : "play";
       state.debts = m.ruling?.debts ?? state.debts;
-      state.ruling = { lines: m.lines, legal: !!m.ruling?.legal, seat: m.seat, cause: m.cause };
+      state.ruling = { lines: m.lines, legal: !!m.ruling?.legal, seat: m.seat, cause: m.cause, stroke: m.stroke, seq: m.seq };
       state.motionStroke = null;
       if (Array.isArray(m.sides)) m.sides.forEach((side, i) => state.room.seats[i] && (state.room.seats[i].side = side));
       const marks = [];

@@ -19,7 +19,11 @@ export class MatchHud {
     $("resign-btn").addEventListener("click", () => {
       if (window.confirm("Resign the match?")) intents.resign();
     });
-    $("match-leave").addEventListener("click", () => intents.leave());
+    $("match-leave").addEventListener("click", () => {
+      // A player leaving a live match resigns it (docs/protocol.md, leave).
+      if (!$("resign-btn").hidden && !window.confirm("Leaving resigns the match. Leave?")) return;
+      intents.leave();
+    });
     $("rematch-btn").addEventListener("click", () => intents.rematch());
     $("result-lobby").addEventListener("click", () => intents.lobby());
     this.clockText = "";

@@ -16,7 +16,7 @@ export function playersLine(mode, players) {
 }
 
 export class LobbyView {
-  /** intents: {create(opts), quick(mode), invite(code), join(roomId), watch(roomId)} */
+  /** intents: {create(opts), quick(mode), cancelQuick(), invite(code), join(roomId), watch(roomId)} */
   constructor(intents) {
     this.intents = intents;
     $("create-form").addEventListener("submit", (e) => {
@@ -31,6 +31,7 @@ export class LobbyView {
     });
     $("quick-singles").addEventListener("click", () => intents.quick("singles"));
     $("quick-doubles").addEventListener("click", () => intents.quick("doubles"));
+    $("quick-cancel").addEventListener("click", () => intents.cancelQuick());
     $("invite-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const code = inviteCode($("invite-input").value);
@@ -73,8 +74,10 @@ export class LobbyView {
     );
   }
 
+  /** What the quick-match queue is doing; empty when not queued. */
   setQuickStatus(text) {
     $("quick-status").textContent = text;
+    $("quick-cancel").hidden = !text;
   }
 }
 

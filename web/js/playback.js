@@ -10,6 +10,7 @@ export class Playback {
     this.rate = 1; // simulated seconds per wall second: the server's speed_factor
     this.frames = []; // [{time (s of the stroke), discs: Map id -> {id, x, y, where, ...}}]
     this.origin = null; // local ms at which stroke time 0 plays
+    this.complete = false; // no more snapshots will come: the last one is the end
   }
 
   get active() {
@@ -19,6 +20,7 @@ export class Playback {
   clear() {
     this.frames = [];
     this.origin = null;
+    this.complete = false;
   }
 
   /** Add a snapshot: time in stroke seconds, discs an array of {id, x, y, ...}. */
@@ -36,10 +38,11 @@ export class Playback {
     return ((now - this.origin) / 1000) * this.rate;
   }
 
-  /** Has the play clock passed the last snapshot? */
+  /** Has the play clock passed the last snapshot, and is it the last there will be?
+   * (A late snapshot only pauses the motion: it does not end it.) */
   finished(now) {
     if (!this.active) return true;
-    return this.clock(now) >= this.frames[this.frames.length - 1].time;
+    return this.complete && this.clock(now) >= this.frames[this.frames.length - 1].time;
   }
 
   /** Discs at local time `now`: an array of {id, x, y, ...} interpolated. */

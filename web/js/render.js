@@ -1,6 +1,6 @@
 // Canvas rendering of the table, to scale, from the viewer's side. Knows nothing of
 // the network or input: it draws a scene object it is handed each display frame.
-import { guideLine, makeView } from "./geometry.js";
+import { guideLine, makeView, toWorld } from "./geometry.js";
 import { pocketCentres } from "./table.js";
 
 const COLOURS = {
@@ -73,6 +73,26 @@ export class Renderer {
     ctx.restore();
     // Labels go on in screen space: text drawn in the table's frame would be mirrored.
     for (const h of scene.highlights || []) this.drawLabel(view, t, h);
+    for (const p of scene.players || []) this.drawRailName(view, t, p);
+  }
+
+  /** A player's name on his own rail, along it, never upside down. */
+  drawRailName(view, t, p) {
+    const { ctx } = this;
+    const [x, y] = toWorld(p.side, t.size / 2, -t.railWidth / 2, t.size);
+    const [px, py] = view.toScreen(x, y);
+    const [cx, cy] = view.toScreen(t.size / 2, t.size / 2);
+    const across = Math.abs(px - cx) > Math.abs(py - cy);
+    ctx.save();
+    ctx.translate(px, py);
+    if (across) ctx.rotate(px < cx ? -Math.PI / 2 : Math.PI / 2);
+    const size = Math.max(9, Math.min(14, t.railWidth * view.scale * 0.55));
+    ctx.font = `${p.active ? "700" : "500"} ${size}px system-ui, sans-serif`;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillStyle = p.active ? "#fff6c8" : "rgba(255,240,210,0.8)";
+    ctx.fillText(p.active ? `▶ ${p.name}` : p.name, 0, 0);
+    ctx.restore();
   }
 
   drawLabel(view, t, h) {
