@@ -73,3 +73,12 @@ def test_doubles_room_fills_four_seats(web_server, new_page, artifacts):
         log = by_seat[seat].locator("#match-chat-slot .chat-log")
         log.get_by_text("good luck all").wait_for()
         assert "left" not in log.inner_text()
+
+    # A fifth person with the link finds the table full and watches instead.
+    late = new_page()
+    late.goto(link)
+    late.fill("#name-input", "Mari")
+    late.click("#name-form button[type=submit]")
+    s = wait_state(late, "s.screen === 'screen-match' && s.room?.you?.role === 'watcher'")
+    assert s["room"]["id"] == state(host)["room"]["id"]
+    assert late.is_hidden("#resign-btn") and late.is_hidden("#pass-btn")

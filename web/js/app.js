@@ -38,6 +38,7 @@ const state = {
   held: [], // events that wait until the motion has played out
   motionStroke: null,
   pendingIntent: intentFromUrl(),
+  invite: null, // {code, ref} of the last invite used: a full room is watched with it
   strikeRef: null,
 };
 const playback = new Playback();
@@ -52,6 +53,12 @@ function intentFromUrl() {
 }
 
 const send = (msg) => conn?.send(msg);
+
+/** Take a seat by invite; if the table is full the same invite lets us watch. */
+function joinByInvite(code) {
+  state.invite = { code, ref: nextRef++ };
+  send({ t: "join", invite: code, ref: state.invite.ref });
+}
 const mySeat = () => (state.room?.you?.role === "player" ? state.room.you.seat : null);
 
 function mySide() {
@@ -76,7 +83,7 @@ const lobbyView = new LobbyView({
     send({ t: "leave" });
     lobbyView.setQuickStatus("");
   },
-  invite: (code) => send({ t: "join", invite: code }),
+  invite: (code) => joinByInvite(code),
   join: (room) => send({ t: "join", room }),
   watch: (room) => send({ t: "watch", room }),
 });
@@ -203,7 +210,7 @@ function scene(now) {
   return {
     table: state.table,
     side: mySide(),
-    below: CUE_ROOM_MM,
+    below: mySeat() === null ? 30 : CUE_ROOM_MM,
     pucks: discs.filter((d) => d.id !== 0),
     striker: mine ? { ...mine, illegal: !mine.legal } : striker || null,
     aim: mine,
@@ -301,7 +308,10 @@ const HANDLERS = {
       if (since === 0) state.room = null;
       send({ t: "resume", room: m.seat.room, since });
     } else if (state.room && state.room.you?.role === "watcher") {
-      send({ t: "watch", room: state.room.id, since: state.last });
+      const invite = state.invite?.code;
+      send({ t: "watch", room: state.room.id, since: state.last, ...(invite ? { invite } : {}) });
+    } else if (state.pendingIntent?.invite) {
+      joinByInvite(state.pendingIntent.invite);
     } else if (state.pendingIntent) {
       send(state.pendingIntent);
     } else {
@@ -459,6 +469,11 @@ const HANDLERS = {
     if (m.code === "bad_token") {
       localStorage.removeItem(STORE.token);
       send({ t: "hello", name: state.name });
+      return;
+    }
+    if (state.invite && m.ref === state.invite.ref && ["room_full", "seat_taken", "not_now"].includes(m.code)) {
+      send({ t: "watch", invite: state.invite.code });
+      toast("The table is full: you are watching.");
       return;
     }
     if (m.code === "no_room" || m.code === "bad_invite") {
