@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from urllib.request import urlopen
 
@@ -123,3 +124,22 @@ async def test_leaving_frees_the_seat_and_an_empty_room_closes(game_server):
 
 async def _health(srv) -> dict:
     return json.loads(get(srv.url + "/healthz")[2])
+
+
+async def test_aim_previews_reach_watchers_rate_limited(game_server):
+    srv = game_server()
+    a, b, rid = await seat_singles(srv)
+    (w,) = await connected(srv.ws_url, "W")
+    await w.send("watch", room=rid)
+    await w.expect("room")
+    striker, other = (a, b) if a.my_turn() else (b, a)
+    for i in range(30):
+        await striker.send("aim", x=540.0 + i, y=60.0, angle=1.5, power=0.5)
+        await other.send("aim", x=100.0, y=60.0, angle=1.5, power=0.5)  # not his turn: dropped
+    first = await w.expect("aim")
+    assert first["seat"] == striker.seat
+    await asyncio.sleep(0.5)
+    aims = [first] + [m for m in w.drain() if m["t"] == "aim"]
+    assert len(aims) < 30, "coalesced, at most 15 a second"
+    assert aims[-1]["x"] == 569.0, "the newest preview arrives"
+    assert all(m["seat"] == striker.seat for m in aims)

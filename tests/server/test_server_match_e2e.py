@@ -45,6 +45,8 @@ async def test_singles_match_to_its_result(game_server):
         assert c.seqs == sorted(c.seqs)
         assert len(set(c.seqs)) == len(c.seqs)
     assert a.discs == b.discs
+    assert all(b.token not in repr(m) for m in a.seen), "a resume token is never shown to others"
+    assert all(a.token not in repr(m) for m in b.seen)
     record = get_json(srv.url + result["record"])
     strokes = [e for e in record["log"] if e["kind"] == "stroke"]
     assert len(strokes) == len(a.strokes_seen) > 0
