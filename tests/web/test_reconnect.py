@@ -74,11 +74,17 @@ def test_dropped_page_resumes_and_resyncs(web_server, new_page):
     shooter.wait_for_selector("#dropped:not([hidden])", timeout=TIMEOUT_MS)
     assert "to come back" in shooter.inner_text("#dropped")
 
-    # Meanwhile the shooter plays a stroke the dropped page does not see.
+    # Meanwhile the shooter plays a stroke the dropped page does not see: along his own
+    # zone into the opponent's home row, a foul (004 § 24 (1) 2)) owed as a debt while
+    # all his pucks are on the table (§ 24 (4)).
     side = wait_state(shooter, "s.aim !== null")["side"]
-    place_striker(shooter, 500.0, 60.0)
-    strike(shooter, to_world(side, 500.0, 1000.0), pull_mm=120.0)
-    wait_state(shooter, "!s.moving && s.held === 0 && s.ruling !== null")
+    shooter_seat = state(shooter)["room"]["you"]["seat"]
+    place_striker(shooter, 300.0, 24.0)
+    strike(shooter, to_world(side, 1000.0, 94.0), pull_mm=120.0)
+    s = wait_state(shooter, "!s.moving && s.ruling?.stroke === 1")
+    assert not s["ruling"]["legal"], s["ruling"]
+    assert s["debts"][shooter_seat] == 1, s
+    assert "owes 1 penalty puck" in shooter.inner_text("#players")
 
     # Back online: it reconnects by itself, gets what it missed, the seat is its own.
     net.restore(dropped)
@@ -88,6 +94,8 @@ def test_dropped_page_resumes_and_resyncs(web_server, new_page):
     truth = server_room(base, room)
     assert state(dropped)["room"]["seq"] == truth["seq"]
     assert discs(state(dropped)) == discs(truth)
+    assert state(dropped)["debts"][shooter_seat] == 1
+    assert state(dropped)["ruling"] == s["ruling"]
 
     # A reload resumes the seat with the token kept in localStorage.
     dropped.reload()

@@ -517,6 +517,7 @@ window.__novuss = Object.freeze({
       moving: playback.active,
       held: state.held.length,
       score: state.score,
+      debts: state.debts,
       ruling: state.ruling,
       result: state.result,
       aim: aimer.enabled ? { ...aimer.aim } : null,
