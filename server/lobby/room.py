@@ -195,7 +195,7 @@ class Room:
             self.emit(out)
         if self.match is not None:
             self.log.extend((self.match.id, entry) for entry in step.log)
-            if any(e["kind"] in ("start", "end") for e in step.log):
+            if step.log:  # the header's stroke count and result follow the log
                 self.records.append(self.record_header())
         return step
 

@@ -23,7 +23,7 @@ from aiohttp import WSMsgType, web
 from server.config import Config
 from server.lobby.lobby import Lobby
 from server.lobby.room import Event, LobbyError, Room, new_id
-from server.match import MatchRefused, Motion, Out, Settings, Step
+from server.match import MatchRefused, Motion, Out, Settings
 from server.net import protocol as p
 from server.sim import Shot
 from server.store.redis_store import Commit, Store, StoredEvent
@@ -104,6 +104,7 @@ class Hub:
         self.audience: dict[str, set[Conn]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.playing: dict[str, asyncio.Task[None]] = {}
+        self.to_play: dict[str, Motion] = {}
         self.unsaved: set[str] = set()
         self.watchers_changed: set[str] = set()
         self.lobby_changed = True
@@ -433,8 +434,9 @@ class Hub:
         """A strike: judged by the match, stored, then played out."""
         room = self._room(conn)
         step = room.strike(self._sid(conn), Shot(msg.x, msg.y, msg.angle, msg.speed), time.time())
+        if step.motion is not None:
+            self.to_play[room.id] = step.motion  # played out once stored (see flush)
         await self.flush(room)
-        self._play(room, step)
 
     async def on_pass(self, conn: Conn, msg: p.Pass) -> None:
         """Pass the strike right."""
@@ -458,9 +460,6 @@ class Hub:
         await self.flush(room)
 
     # -- motion ----------------------------------------------------------------------
-    def _play(self, room: Room, step: Step) -> None:
-        if step.motion is not None:
-            self.playing[room.id] = asyncio.create_task(self._play_out(room, step.motion))
 
     async def _play_out(self, room: Room, motion: Motion) -> None:
         """Send the motion's frames at real speed (times the speed factor), then the ruling."""
@@ -510,6 +509,9 @@ class Hub:
             self.unsaved.discard(room.id)
             for item in outbox:
                 self._deliver(room, item)
+            motion = self.to_play.pop(room.id, None)
+            if motion is not None and not room.closed:
+                self.playing[room.id] = asyncio.create_task(self._play_out(room, motion))
             if room.closed:
                 self._evict(room)
 
