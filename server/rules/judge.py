@@ -48,6 +48,7 @@ class Facts:
     rails: tuple[Side, ...]  # the rails the striker touched before its first puck
     first_touch: tuple[int, ...]
     touched: frozenset[int]  # every puck the striker touched
+    touch_order: tuple[int, ...]  # the pucks the striker touched, in the order of first touch
     striker_pocketed: bool
     striker_off: bool
     crossed_back: bool  # the striker's hole came back inside its own edge zone
@@ -110,6 +111,7 @@ def read_events(events: Sequence[Any], own: Side, puck_ids: set[int]) -> Facts:
         rails=tuple(rails),
         first_touch=first,
         touched=frozenset(touched),
+        touch_order=tuple(dict.fromkeys(x for _, what, x in seq if what == "puck")),
         striker_pocketed=striker_pocketed,
         striker_off=striker_off,
         crossed_back=crossed,
@@ -381,9 +383,9 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
         if debt[s] and (debt[s] != state.debt[s] or spots):
             rule = "004 § 28 (6)" if state.config.mode == "doubles" else "004 § 24 (4)"
             lines.append((f"{_who(state, s)} owes {debt[s]} penalty puck(s) for now", rule))
-        if empty and spots and s == seat and keeps and state.config.mode == "doubles":
+        if empty and spots and t == team and keeps and state.config.mode == "doubles":
             # 004 § 24 (6): with all pucks in, debts come out and the series goes on,
-            # except in doubles.
+            # except in doubles, whichever partner owed them.
             next_seat = state.next_seat(seat)
             keeps = False
 
@@ -617,7 +619,17 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
 
     restore: list[int] = []
     set_lost: Line | None = None
-    illegal_first = facts.kind == "direct" and bool(first) and not set(first) <= free
+    # 004 § 21 (8): an opponent's puck may be driven into a blind position only after a
+    # legal first touch of an own puck (2)-4): a free one on a direct stroke, any on a
+    # rebound) or by a rebound from the opposite rail when he has no free puck left (1).
+    # Any other stroke that does it is forbidden and the puck goes back (§ 21 (7)): a
+    # direct stroke first at an opponent's or own blind puck, and a rebound first at an
+    # opponent's puck while he has free pucks (§ 24 (1) 3)) or from a side rail (§ 24 (1) 6)).
+    if facts.kind == "direct":
+        permitted = set(first) <= free
+    else:
+        permitted = set(first) <= mine or (facts.rebound_rail == "opposite" and not free)
+    forbidden_drive = bool(first) and not permitted
     if facts.kind == "direct" and first_blind:
         # 004 § 21 (4): own blind pucks knocked out by a direct stroke go back.
         knocked = [
@@ -642,7 +654,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
                 ),
                 "004 § 23 (1) 4), § 21 (4)" if state.config.blind_hit_moves == 2 else "000 § 5",
             )
-    if illegal_first:
+    if forbidden_drive:
         for pid, p in before.items():
             if team_of(p.owner) == team or pid in off_ids or not pucks[pid].on_table:
                 continue
@@ -650,7 +662,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
             if blind_for_owner(state, p) or not blind_for_owner(state, now):
                 continue  # § 21 (6) note: blind to blind, or not into a blind position
             if in_circle(table, now.x, now.y) or state.config.mode == "singles":
-                restore.append(pid)  # 004 § 21 (7), doubles § 28 (4)
+                restore.append(pid)  # 004 § 21 (7), (8), doubles § 28 (4)
             else:
                 lines.append(
                     (
@@ -687,11 +699,13 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         )
 
     # 004 § 20 (14): pucks over the rail go to the centre circle, the one the striker
-    # touched first before the others.
+    # touched first before the others: among those the striker touched, by the order of
+    # his touches (not the order they left the table); then the rest as they left.
     respotted: list[Spot] = []
+    touch_rank = {pid: k for k, pid in enumerate(facts.touch_order)}
     order = sorted(
         (pid for pid in off_order if pid in off_ids),
-        key=lambda pid: (0 if pid in first else 1, off_order.index(pid)),
+        key=lambda pid: (touch_rank.get(pid, len(touch_rank)), off_order.index(pid)),
     )
     for pid in order:
         others = [(q.x, q.y) for q in pucks.values() if q.on_table and q.id not in off_ids]

@@ -1,0 +1,199 @@
+"""Referee scenarios written from the seeds (004 §§ 20-28, 32; 000): a position, a
+stroke, and the ruling a club referee gives. Real strokes through the physics where a
+position is easy to reach; synthetic event logs where the exact timing is the point
+(two contacts in the same instant, the order in which pucks leave the table)."""
+
+from __future__ import annotations
+
+import math
+
+from server.rules import judge, judge_clock_expired
+from server.sim.types import DiscContact, LeftTable, Pocketed, RailContact
+
+from .helpers import (
+    MID,
+    L,
+    R,
+    T,
+    arrange,
+    assert_cites,
+    assert_keeps_turn,
+    assert_legal,
+    assert_not_restored,
+    assert_penalty,
+    assert_penalty_puck_on_centre_line,
+    assert_restored,
+    assert_turn_passes,
+    doubles,
+    fake,
+    singles,
+    up,
+)
+
+D = T.circle_radius - R  # a re-spot point on a diameter, touching the circle from inside
+
+
+def test_touching_own_and_opponents_puck_at_the_same_time_is_a_penalty():
+    """004 § 21 (1), § 24 (1) 2): a direct stroke that meets his own free puck and an
+    opponent's puck in the same instant is penalised."""
+    st = arrange(singles(), {1: (520, 600), 9: (560, 600), 2: (200, 800)})
+    events = [DiscContact(0.3, 0, 1, 500.0), DiscContact(0.3, 0, 9, 500.0)]
+    r = judge(st, 0, up(st), fake(st, events, {1: (500, 700), 9: (580, 700)}))
+    assert set(r.first_touch) == {1, 9}
+    assert_penalty(r, "§ 24 (1) 2)")
+    assert_turn_passes(r, to=1)
+    assert_penalty_puck_on_centre_line(r, 0, st)
+
+
+def test_direct_stroke_driving_opponents_puck_into_his_edge_zone_is_restored():
+    """004 § 21 (7): in singles an opponent's puck driven by a direct stroke into the
+    edge zone of his own rail (opposite the striker) goes back; penalty § 24 (1) 2)."""
+    st = arrange(singles(), {1: (200, 800), 9: (MID, 800), 10: (900, 500)})
+    events = [DiscContact(0.3, 0, 9, 800.0)]
+    r = judge(st, 0, up(st), fake(st, events, {9: (MID, L - 40)}))
+    assert_penalty(r, "§ 24 (1) 2)")
+    assert_restored(r, 9, st)
+    assert_turn_passes(r, to=1)
+
+
+def test_opponents_puck_moving_inside_the_circle_is_not_restored():
+    """004 § 21 (6) note: an opponent's blind puck that stays blind is not put back."""
+    st = arrange(singles(), {1: (200, 800), 9: (MID, MID - 60)})
+    events = [DiscContact(0.3, 0, 9, 300.0)]
+    r = judge(st, 0, up(st), fake(st, events, {9: (MID, MID + 60)}))
+    assert_penalty(r, "§ 24 (1) 2)")
+    assert_not_restored(r, 9)
+
+
+def test_rebound_with_free_pucks_driving_opponents_puck_into_the_circle_is_restored():
+    """004 § 21 (7), (8) 1), § 24 (1) 3): a rebound may drive an opponent's puck into a
+    blind position only when he has no puck for a direct stroke; with one left, the
+    stroke is penalised and the opponent's puck goes back."""
+    st = arrange(singles(), {1: (200, 500), 9: (MID, 750)})
+    events = [RailContact(0.2, 0, "N", 900.0), DiscContact(0.4, 0, 9, 600.0)]
+    r = judge(st, 0, up(st), fake(st, events, {9: (MID, MID)}))
+    assert r.kind == "rebound" and r.rebound_rail == "opposite"
+    assert_penalty(r, "§ 24 (1) 3)")
+    assert_restored(r, 9, st)
+
+
+def test_side_rail_rebound_onto_opponent_when_all_blind_restores_his_puck():
+    """004 § 21 (8) 1), § 24 (1) 6): all his pucks blind, a rebound from a side rail that
+    first meets an opponent's puck is penalised and is not a permitted way to drive it
+    into the circle: it goes back."""
+    st = arrange(singles(), {1: (MID, MID), 9: (700, 700)})
+    events = [RailContact(0.2, 0, "E", 900.0), DiscContact(0.4, 0, 9, 600.0)]
+    r = judge(st, 0, up(st), fake(st, events, {9: (MID + 60, MID + 30)}))
+    assert r.rebound_rail == "side"
+    assert_penalty(r, "§ 24 (1) 6)")
+    assert_restored(r, 9, st)
+
+
+def test_direct_stroke_at_opponent_sending_another_of_his_pucks_over_the_rail():
+    """004 § 21 (9), § 24 (1) 16): a direct stroke at an opponent's puck sends another of
+    his pucks over the rail: that one goes back to its place; the one hit directly stays
+    where it went, not having become blind."""
+    st = arrange(singles(), {1: (200, 800), 9: (MID, 600), 10: (MID, 640)})
+    events = [
+        DiscContact(0.3, 0, 9, 800.0),
+        DiscContact(0.35, 9, 10, 700.0),
+        LeftTable(0.6, 10, "N"),
+    ]
+    r = judge(st, 0, up(st), fake(st, events, {9: (MID + 40, 700), 10: "off"}))
+    assert_penalty(r, "§ 24 (1) 16)")
+    assert_restored(r, 10, st)
+    assert_not_restored(r, 9)
+    assert (r.state.puck(9).x, r.state.puck(9).y) == (MID + 40, 700)
+
+
+def test_legal_stroke_sending_opponents_puck_over_the_rail_respots_it():
+    """004 § 24 (9), § 20 (14), § 25 (1) 3): after a legal first touch an opponent's puck
+    going over the rail is put in the centre circle, no penalty, the turn passes."""
+    st = arrange(singles(), {1: (MID, 720), 9: (MID, 760), 2: (200, 300)})
+    events = [DiscContact(0.3, 0, 1, 800.0), DiscContact(0.35, 1, 9, 700.0), LeftTable(0.6, 9, "N")]
+    r = judge(st, 0, up(st), fake(st, events, {1: (MID, 800), 9: "off"}))
+    assert_legal(r)
+    assert [s[0] for s in r.respotted] == [9]
+    assert (r.state.puck(9).x, r.state.puck(9).y) == (MID, MID)
+    assert_turn_passes(r, to=1)
+    assert_cites(r, "§ 25 (1) 3)")
+
+
+def test_several_pucks_over_the_rail_the_one_the_striker_touched_first_goes_to_the_centre():
+    """004 § 20 (14): of several pucks over the rail, the one the striker touched first
+    (not the one that left first) goes to the centre; the other on its diameter point."""
+    st = arrange(singles(), {1: (MID, 720), 2: (MID + 40, 800), 3: (MID - 40, 800), 9: (900, 300)})
+    events = [
+        DiscContact(0.30, 0, 1, 900.0),
+        DiscContact(0.40, 0, 2, 800.0),
+        DiscContact(0.45, 0, 3, 800.0),
+        LeftTable(0.60, 3, "W"),
+        LeftTable(0.70, 2, "E"),
+    ]
+    r = judge(st, 0, up(st), fake(st, events, {1: (MID, 760), 2: "off", 3: "off"}))
+    assert [s[0] for s in r.respotted] == [2, 3]
+    assert (r.state.puck(2).x, r.state.puck(2).y) == (MID, MID)
+    assert math.isclose(r.state.puck(3).x, MID - D) and math.isclose(r.state.puck(3).y, MID)
+
+
+def test_puck_over_a_rail_with_the_centre_taken_goes_to_that_rails_diameter_point():
+    """004 § 20 (14): centre taken: on the diameter line towards the rail it went over,
+    its edge touching the circle from inside."""
+    st = arrange(singles(), {1: (300, 600), 2: (MID, MID), 9: (900, 300)})
+    events = [DiscContact(0.3, 0, 1, 900.0), LeftTable(0.6, 1, "W")]
+    r = judge(st, 0, up(st), fake(st, events, {1: "off"}))
+    p = r.state.puck(1)
+    assert math.isclose(p.x, MID - D) and math.isclose(p.y, MID)
+
+
+def test_debt_is_not_put_on_when_the_opponent_pockets_his_own_puck():
+    """004 § 24 (5): the debt comes out at once only when the opponent pockets one of the
+    debtor's pucks; the opponent pocketing his own changes nothing."""
+    st = arrange(
+        singles(),
+        {**{i: (100 + 40 * i, 900) for i in range(1, 9)}, 9: (800, 600), 10: (300, 300)},
+        turn=1,
+        debt=(1, 0),
+    )
+    events = [DiscContact(0.3, 0, 9, 900.0), Pocketed(0.6, 9, "SE")]
+    r = judge(st, 1, up(st, 1), fake(st, events, {9: "pocket"}))
+    assert r.state.debt == (1, 0) and r.penalty_placed == ()
+    assert_keeps_turn(r)
+
+
+def test_debt_of_eight_on_the_table_waits_and_comes_out_when_he_loses_the_right():
+    """004 § 24 (4), (6): a penalty with all 8 on the table is a debt; it comes out when
+    he loses the strike right after pocketing some, on the middle line opposite him."""
+    pucks = {i: (100 + 100 * (i - 1), 700) for i in range(1, 9)}
+    st = arrange(singles(), {**pucks, 9: (900, 300)}, debt=(1, 0))
+    ev1 = [DiscContact(0.3, 0, 1, 900.0), Pocketed(0.6, 1, "NW")]
+    r1 = judge(st, 0, up(st), fake(st, ev1, {1: "pocket"}))
+    assert_keeps_turn(r1)
+    assert r1.state.debt == (1, 0) and r1.penalty_placed == ()
+    st2 = r1.state
+    r2 = judge(st2, 0, up(st2), fake(st2, [DiscContact(0.3, 0, 2, 300.0)], {2: (200, 750)}))
+    assert_legal(r2)
+    assert_turn_passes(r2, to=1)
+    assert r2.state.debt == (0, 0)
+    assert_penalty_puck_on_centre_line(r2, 0, st2)
+
+
+def test_stroke_clock_expiry_places_a_penalty_puck_and_passes_the_turn():
+    """004 § 26 (4), § 24 (1) 18), § 25 (1) 7)."""
+    st = arrange(singles(), {1: (300, 600), 9: (900, 300)})
+    r = judge_clock_expired(st)
+    assert_penalty(r, "§ 24 (1) 18)")
+    assert_turn_passes(r, to=1)
+    assert_penalty_puck_on_centre_line(r, 0, st)
+
+
+def test_doubles_partners_debt_coming_out_on_the_last_puck_stops_the_series():
+    """004 § 24 (6) "except in doubles": when the pair's last puck goes in and a debt of
+    either partner comes out, the series does not go on."""
+    st = arrange(doubles(), {1: (MID, 800), 17: (MID, 600), 9: (900, 300)}, debt=(0, 0, 1, 0))
+    st = arrange(st, {1: (MID, 800), 9: (900, 300)}, debt=(0, 0, 1, 0))
+    events = [DiscContact(0.3, 0, 1, 900.0), Pocketed(0.6, 1, "NE")]
+    r = judge(st, 0, up(st), fake(st, events, {1: "pocket"}))
+    assert r.set_result is None
+    assert len(r.penalty_placed) == 1
+    assert_turn_passes(r, to=1)
