@@ -54,6 +54,13 @@ class Event:
     audience: int | None
     message: dict[str, Any]
 
+    def visible_to(self, team: int | None) -> dict[str, Any]:
+        """The message as `team` (None: a watcher) gets it: an event meant for another team is
+        replaced by a `hidden` placeholder, so everybody's seq stays without gaps."""
+        if self.audience is None or self.audience == team:
+            return self.message
+        return {"t": "hidden", "seq": self.seq}
+
 
 def new_id(prefix: str) -> str:
     """A short random id for rooms and matches (not a secret: invites and tokens are)."""
@@ -172,11 +179,7 @@ class Room:
             return []
         if not self.events or self.events[0].seq > since + 1:
             return None
-        return [
-            e.message
-            for e in self.events
-            if e.seq > since and (e.audience is None or e.audience == team)
-        ]
+        return [e.visible_to(team) for e in self.events if e.seq > since]
 
     # -- emitting --------------------------------------------------------------------
     def emit(self, out: Out) -> None:

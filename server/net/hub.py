@@ -557,9 +557,10 @@ class Hub:
                 conn.send(self._personal(item.message, conn))
             return
         data = p.encode(item.message)
+        hidden = p.encode(item.visible_to(None)) if item.audience is not None else data
         for conn in conns:
-            if item.audience is None or self._team(conn, room) == item.audience:
-                conn.send(data)
+            mine = item.audience is None or self._team(conn, room) == item.audience
+            conn.send(data if mine else hidden)
 
     def _team(self, conn: Conn, room: Room) -> int | None:
         if conn.session is None:

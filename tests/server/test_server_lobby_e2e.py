@@ -59,6 +59,7 @@ async def test_team_chat_reaches_the_partner_only(game_server):
         assert (await p.expect("chat", text="good luck all"))["seat"] == 0
     for p in (players[0], players[2], w):
         assert all(m.get("team") != 1 for m in p.seen if m["t"] == "chat")
+        assert got["seq"] in [m["seq"] for m in p.seen if m["t"] == "hidden"], "seq kept whole"
 
 
 async def test_rematch_starts_a_new_match_in_the_same_room(game_server):

@@ -146,7 +146,8 @@ def test_room_seats_teams_sequence_and_missed_events():
     room.chat("s1", "B", "left side", team=True)
     last = room.events[-1]
     assert last.audience == 1 and last.message["team"] == 1
-    assert room.missed(room.seq - 1, 0) == [] and len(room.missed(room.seq - 1, 1)) == 1
+    assert room.missed(room.seq - 1, 0) == [{"t": "hidden", "seq": room.seq}]
+    assert room.missed(room.seq - 1, 1)[0]["text"] == "left side"
     assert room.missed(0, None) is None, "older than the buffer: a full resync"
     assert [e.seq for e in room.events] == list(range(room.seq - 7, room.seq + 1))
     assert all(isinstance(e, Event) for e in room.events)
