@@ -367,11 +367,13 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
         if debt[s] == 0:
             continue
         t = team_of(s)
-        lost_turn = s == seat and next_seat != seat
-        hit_by_opponent = t != team and any(team_of(after_pucks[p].owner) == t for p in opp_in)
         empty = on_table[t] == 0
-        if not (lost_turn or hit_by_opponent or empty):
-            continue  # 004 § 24 (6): a debt waits until its player loses the strike right
+        if t == team and keeps and not empty:
+            # 004 § 24 (6): a debt waits while its side goes on with the series (in
+            # doubles the partner's series too); otherwise it comes out as soon as pucks
+            # are available: at once when the opponent pockets one of the debtor's pucks
+            # (§ 24 (5)), or, in doubles, once the row opposite him has moved (§ 28 (6)).
+            continue
         before = debt[s]
         debt[s], spots = _place_debt(state, s, debt[s], after_pucks, rows)
         placed.extend(spots)

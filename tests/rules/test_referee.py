@@ -197,3 +197,23 @@ def test_doubles_partners_debt_coming_out_on_the_last_puck_stops_the_series():
     assert r.set_result is None
     assert len(r.penalty_placed) == 1
     assert_turn_passes(r, to=1)
+
+
+def test_doubles_debt_comes_out_once_another_player_moves_the_row_opposite_him():
+    """004 § 28 (6), § 24 (6): seat 0's penalty waited as a debt while the row along N
+    (opposite him) was untouched; when the next player's stroke moves that row, the debt
+    is put on the table after that stroke, against the N rail."""
+    st = doubles()
+    pucks = {p.id: (p.x, p.y) for p in st.on_table() if p.id not in (17, 18)}
+    st = arrange(st, pucks, turn=1, intact_rows=("N", "E", "S", "W"), debt=(1, 0, 0, 0))
+    p1 = st.puck(1)
+    # Seat 1 (W) plays his own puck #9 (along E, his partner's rail: free for him), which
+    # runs on into the N row.
+    events = [DiscContact(0.3, 0, 9, 500.0), DiscContact(0.6, 9, 1, 300.0)]
+    r = judge(st, 1, up(st, 1), fake(st, events, {9: (900, 900), 1: (p1.x, p1.y - 60)}))
+    assert_legal(r)
+    assert r.state.debt == (0, 0, 0, 0)
+    assert len(r.penalty_placed) == 1
+    _, _, y = r.penalty_placed[0]
+    assert abs(y - (L - R)) < 1e-6
+    assert_cites(r, "§ 28 (5)")
