@@ -263,13 +263,24 @@ function acceptSeq(seq) {
   if (seq <= state.last) return false;
   if (seq > state.last + 1 && state.resumeAskedAt !== state.last) {
     state.resumeAskedAt = state.last;
-    send({ t: "resume", room: state.room.id, since: state.last });
+    askSince(state.last);
     return false;
   }
   // In order, or a gap the server could not fill (another team's chat).
   state.last = seq;
   state.resumeAskedAt = null;
   return true;
+}
+
+/** Ask for the events after `since`: players resume, watchers watch again. */
+function askSince(since) {
+  const r = state.room;
+  if (r.you?.role === "player") {
+    send({ t: "resume", room: r.id, since });
+    return;
+  }
+  const invite = state.invite?.code;
+  send({ t: "watch", room: r.id, since, ...(invite ? { invite } : {}) });
 }
 
 /** Events after a stroke wait until its motion has been seen to the end. */
@@ -308,8 +319,7 @@ const HANDLERS = {
       if (since === 0) state.room = null;
       send({ t: "resume", room: m.seat.room, since });
     } else if (state.room && state.room.you?.role === "watcher") {
-      const invite = state.invite?.code;
-      send({ t: "watch", room: state.room.id, since: state.last, ...(invite ? { invite } : {}) });
+      askSince(state.last);
     } else if (state.pendingIntent?.invite) {
       joinByInvite(state.pendingIntent.invite);
     } else if (state.pendingIntent) {
@@ -445,7 +455,12 @@ const HANDLERS = {
     });
   },
 
-  left() {
+  left(m) {
+    if (m.room === null || m.room === undefined) {
+      lobbyView.setQuickStatus(""); // out of the quick-match queue
+      return;
+    }
+    if (state.room && m.room !== state.room.id) return;
     state.room = null;
     state.last = 0;
     state.held = [];
