@@ -444,8 +444,8 @@ class Room:
         motion cut short by the restart is skipped and its ruling delivered."""
         for i, s in self.seated():
             if s.away_until is None:
-                s.away_until = now + self.grace
                 self.emit(Out("gone", {"seat": i, "name": s.name, "grace": self.grace}))
+            s.away_until = now + self.grace  # the time the server was down is not theirs
             if self.match is not None:
                 self.match.away.add(i)
         if self.match is None:

@@ -108,6 +108,7 @@ class Hub:
         self.unsaved: set[str] = set()
         self.watchers_changed: set[str] = set()
         self.lobby_changed = True
+        self.stopping = False
         self.started = time.time()
         self.commits = 0
         self.errors = 0
@@ -141,7 +142,9 @@ class Hub:
         await self.close_connections()
 
     async def close_connections(self) -> None:
-        """Close every websocket (at shutdown: clients reconnect and resume elsewhere)."""
+        """Close every websocket at shutdown (clients reconnect and resume after the restart;
+        their grace time starts when the rooms are reloaded, not now)."""
+        self.stopping = True
         for conn in list(self.conns):
             await conn.ws.close(code=1001, message=b"server shutting down")
 
@@ -276,6 +279,8 @@ class Hub:
         if session is None or session.conn is not conn:
             return
         session.conn = None
+        if self.stopping:
+            return
         if room is not None and not room.closed and room.seat_of(session.sid) is not None:
             room.drop(session.sid, time.time())
             await self.flush(room)

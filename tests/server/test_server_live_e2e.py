@@ -180,3 +180,22 @@ async def test_embedded_redis_survives_a_killed_server(game_server):
     welcome = await c.connect(srv.ws_url, token=a.token)
     assert welcome["seat"] == {"room": rid, "seat": 0}
     await close_all(a, c)
+
+
+async def test_a_planned_restart_longer_than_the_grace_costs_nobody_the_match(game_server):
+    srv = game_server(grace_seconds=2)
+    a, b, rid = await seat_singles(srv)
+    srv.stop()  # SIGTERM: a clean shutdown
+    await asyncio.sleep(2.5)
+    srv.start()
+    again = []
+    for old in (a, b):
+        c = Client(old.name)
+        welcome = await c.connect(srv.ws_url, token=old.token)
+        assert welcome["seat"] == {"room": rid, "seat": old.seat}
+        await c.send("resume", room=rid, since=0)
+        again.append(c)
+    for c in again:
+        snap = await c.expect("room")
+        assert snap["status"] == "playing" and snap["match"]["result"] is None
+    await close_all(a, b, *again)
