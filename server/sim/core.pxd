@@ -3,17 +3,17 @@ cimport cython
 
 cdef int K_DISC, K_RAIL, K_POCKET, K_OFF, K_ZONE, K_STOP
 cdef int WHERE_TABLE, WHERE_POCKET, WHERE_OFF
-cdef double PRUNE_MARGIN, BIG, CONTACT_EPS, V_REST, V_STICK, V_TOUCH, T_TOL
+cdef double CRIT_TOL, PRUNE_MARGIN, BIG, CONTACT_EPS, V_REST, V_STICK, V_TOUCH, T_TOL
 cdef int MAX_EVENTS, MAXD
 cdef bint COMPILED
 
 cdef double _quartic(double c4, double c3, double c2, double c1, double c0, double t)
 cdef double _cubic(double d3, double d2, double d1, double d0, double t)
 
-@cython.locals(flo=double, fhi=double, mid=double, fm=double)
+@cython.locals(flo=double, fhi=double, neg=bint, x=double, fx=double, dfx=double, nx=double)
 cdef double _cubic_root(double d3, double d2, double d1, double d0, double lo, double hi)
 
-@cython.locals(lo=double, hi=double, mid=double)
+@cython.locals(lo=double, hi=double, x=double, fx=double, dfx=double, nx=double)
 cdef double _descent(double c4, double c3, double c2, double c1, double c0, double a, double b)
 
 @cython.locals(q2=double, q1=double, q0=double, s1=double, s2=double, disc=double, sq=double,
@@ -32,10 +32,14 @@ cdef double _clamp01(double v)
 @cython.locals(disc=double)
 cpdef double reach_time(double gap, double v, double acc)
 
+@cython.locals(b=double, c=double, disc=double)
+cpdef double line_hit(double dx, double dy, double ux, double uy, double v, double acc,
+                      double rr)
+
 
 cdef class Sim:
     cdef int n
-    cdef double size, decel, e_disc, e_rail, jump_speed, pocket_lo, pocket_hi, pocket_r2
+    cdef double size, decel, e_disc, e_rail, jump_speed, pocket_lo, pocket_hi, pocket_r, pocket_r2
     cdef double zone_limit
     # Sized MAXD = 32 discs (core.py), the pair table MAXD * MAXD.
     cdef double t0[32], x0[32], y0[32], ux[32], uy[32], sp[32], ts[32], r[32], m[32]
@@ -61,9 +65,9 @@ cdef class Sim:
 
     @cython.locals(x=double, y=double, vx=double, vy=double, r=double, a=double, ax=double,
                    ay=double, best=double, kind=int, param=int, t=double, gap=double,
-                   span=double, c4=double, c3=double, c2=double, c1=double, c0=double,
+                   c4=double, c3=double, c2=double, c1=double, c0=double,
                    p=int, cx=double, cy=double, dx=double, dy=double, lim=double, side=int,
-                   dist=double, vin=double, ain=double, prune2=double)
+                   dist=double, vin=double, ain=double, prune2=double, speed=double)
     cdef void disc_event(self, int i, double now)
 
     @cython.locals(n=int, j=int)

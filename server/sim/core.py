@@ -34,6 +34,7 @@ V_REST = 1.0  # mm/s: a disc left slower than this after a contact is at rest (s
 V_STICK = 1.0  # mm/s: contacts closing slower than this stick (ends Zeno sequences)
 V_TOUCH = 1e-9  # mm/s: touching discs closing faster than this collide at once
 PRUNE_MARGIN = 1e-3  # mm: slack in the segment-distance tests, far above rounding
+CRIT_TOL = 1e-10  # s: precision of a critical point (it only splits the search)
 T_TOL = 1e-12  # s: bisection width for an event time (8 nm at the maximum speed)
 MAX_EVENTS = 20000  # safety stop against a pathological endless sequence of contacts
 try:
@@ -60,35 +61,62 @@ def _cubic(d3: float, d2: float, d1: float, d0: float, t: float) -> float:
 
 
 def _cubic_root(d3: float, d2: float, d1: float, d0: float, lo: float, hi: float) -> float:
-    """A root of the cubic in [lo, hi] where it changes sign, else -1 (no critical point)."""
+    """A root of the cubic in [lo, hi] where it changes sign, else -1 (no critical point).
+    Newton's method kept inside the shrinking bracket (bisection when it steps out)."""
     flo = _cubic(d3, d2, d1, d0, lo)
     fhi = _cubic(d3, d2, d1, d0, hi)
     if (flo < 0.0 and fhi < 0.0) or (flo > 0.0 and fhi > 0.0) or hi <= lo:
         return -1.0
-    while hi - lo > T_TOL:
-        mid = 0.5 * (lo + hi)
-        fm = _cubic(d3, d2, d1, d0, mid)
-        if (fm < 0.0) == (flo < 0.0):
-            lo = mid
-            flo = fm
+    neg = flo < 0.0
+    x = 0.5 * (lo + hi)
+    for _ in range(100):
+        fx = _cubic(d3, d2, d1, d0, x)
+        if fx == 0.0:
+            return x
+        if (fx < 0.0) == neg:
+            lo = x
         else:
-            hi = mid
+            hi = x
+        if hi - lo <= CRIT_TOL:
+            break
+        dfx = (3.0 * d3 * x + 2.0 * d2) * x + d1
+        nx = x - fx / dfx if dfx != 0.0 else lo
+        if nx <= lo or nx >= hi:
+            nx = 0.5 * (lo + hi)
+        elif -CRIT_TOL < nx - x < CRIT_TOL:
+            return nx
+        x = nx
     return 0.5 * (lo + hi)
 
 
 def _descent(c4: float, c3: float, c2: float, c1: float, c0: float, a: float, b: float) -> float:
-    """On [a, b] where the quartic is monotonic: the last time before it drops to <= 0,
-    or -1 if it does not cross from > 0 to <= 0 there."""
+    """On [a, b] where the quartic is monotonic: the last time before it drops to <= 0
+    (within T_TOL), or -1 if it does not cross from > 0 to <= 0 there.
+
+    Newton's method inside the bracket [lo, hi] (f(lo) > 0 >= f(hi)); once its step is
+    below T_TOL it probes T_TOL across the root, which closes the bracket."""
     if _quartic(c4, c3, c2, c1, c0, a) <= 0.0 or _quartic(c4, c3, c2, c1, c0, b) > 0.0:
         return -1.0
     lo = a
     hi = b
-    while hi - lo > T_TOL:
-        mid = 0.5 * (lo + hi)
-        if _quartic(c4, c3, c2, c1, c0, mid) > 0.0:
-            lo = mid
+    x = a
+    for _ in range(200):
+        if hi - lo <= T_TOL:
+            break
+        fx = _quartic(c4, c3, c2, c1, c0, x)
+        if fx > 0.0:
+            lo = x
         else:
-            hi = mid
+            hi = x
+        if hi - lo <= T_TOL:
+            break
+        dfx = ((4.0 * c4 * x + 3.0 * c3) * x + 2.0 * c2) * x + c1
+        nx = x - fx / dfx if dfx < 0.0 else 0.5 * (lo + hi)
+        if -T_TOL < nx - x < T_TOL:
+            nx = x + T_TOL if fx > 0.0 else x - T_TOL
+        if nx <= lo or nx >= hi:
+            nx = 0.5 * (lo + hi)
+        x = nx
     return lo
 
 
@@ -210,10 +238,26 @@ def reach_time(gap: float, v: float, acc: float) -> float:
     """Time for a coordinate at distance gap > 0 from a line, approaching it at speed
     v > 0 while decelerating at acc >= 0, to reach the line; BIG if it stops short."""
     disc = v * v - 2.0 * acc * gap
-    if disc < 0.0:
-        return BIG
+    if disc < 0.0 or v <= 0.0:
+        return BIG  # stops short (or is stopping at this very instant)
     # 2c / (-b + sqrt(b^2 - 4ac)) avoids the cancellation of the textbook form.
     return 2.0 * gap / (v + disc**0.5)
+
+
+def line_hit(dx: float, dy: float, ux: float, uy: float, v: float, acc: float, rr: float) -> float:
+    """Time for a disc sliding from offset (dx, dy) off a fixed point, along the unit
+    direction (ux, uy) at speed v decelerating at acc, to come within rr of that point
+    (a resting disc or a pocket's centre): where its straight path first meets the
+    circle of radius rr, then the time to slide that far. BIG if it never does."""
+    b = dx * ux + dy * uy
+    if b >= 0.0:
+        return BIG  # moving away: the distance only grows along a straight path
+    c = dx * dx + dy * dy - rr * rr
+    disc = b * b - c
+    if disc < 0.0:
+        return BIG  # the line passes wide
+    # Distance to the first crossing, c / (-b + sqrt(disc)): no cancellation.
+    return reach_time(c / (disc**0.5 - b), v, acc)
 
 
 class Sim:
@@ -243,6 +287,7 @@ class Sim:
         self.jump_speed = jump_speed
         self.pocket_lo = pocket_inset
         self.pocket_hi = size - pocket_inset
+        self.pocket_r = pocket_radius
         self.pocket_r2 = pocket_radius * pocket_radius
         self.zone_limit = zone_limit
         if not COMPILED:
@@ -402,7 +447,27 @@ class Sim:
             # Touching and closing: resolve at once (Newton's cradle). The margin keeps
             # the sign of the closing speed beyond rounding, so collide() agrees.
             return now
-        # Relative acceleration: each moving disc decelerates along its own velocity.
+        if self.sp[j] == 0.0:
+            return now + line_hit(
+                dx,
+                dy,
+                self.ux[i],
+                self.uy[i],
+                self.sp[i] - self.decel * (now - self.t0[i]),
+                self.decel,
+                rr,
+            )
+        if self.sp[i] == 0.0:
+            return now + line_hit(
+                -dx,
+                -dy,
+                self.ux[j],
+                self.uy[j],
+                self.sp[j] - self.decel * (now - self.t0[j]),
+                self.decel,
+                rr,
+            )
+        # Both moving; relative acceleration: each decelerates along its own velocity.
         ax = 0.0
         ay = 0.0
         if self.sp[i] > 0.0:
@@ -467,10 +532,8 @@ class Sim:
                 best = t
                 kind = K_RAIL
                 param = 3
-        # Pockets: the centre enters the hole's circle (a quartic, like a disc contact).
-        span = self.ts[i] - now
-        c4 = 0.25 * a * a
-        c3 = -(vx * ax + vy * ay)
+        # Pockets: the centre's straight path enters the hole's circle.
+        speed = self.sp[i] - a * (now - self.t0[i])
         prune2 = self.pocket_r2 + PRUNE_MARGIN
         for p in range(4):
             cx = self.pocket_lo if p == 0 or p == 3 else self.pocket_hi
@@ -483,8 +546,11 @@ class Sim:
                 continue  # moving away from this hole: its distance only grows
             if seg_dist2(x, y, self.ex[i], self.ey[i], cx, cy, cx, cy) > prune2:
                 continue  # the rest of its path never comes over the hole
-            c2 = vx * vx + vy * vy - dx * ax - dy * ay
-            t = now + first_crossing(c4, c3, c2, c1, c0, span) if c0 > 0.0 else now
+            t = (
+                now + line_hit(dx, dy, self.ux[i], self.uy[i], speed, a, self.pocket_r)
+                if c0 > 0.0
+                else now
+            )
             if t < best:
                 best = t
                 kind = K_POCKET
