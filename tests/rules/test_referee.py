@@ -6,8 +6,10 @@ position is easy to reach; synthetic event logs where the exact timing is the po
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from server.rules import judge, judge_clock_expired
+from server.rules.sets import match_over
 from server.sim.types import DiscContact, LeftTable, Pocketed, RailContact
 
 from .helpers import (
@@ -26,6 +28,8 @@ from .helpers import (
     assert_turn_passes,
     doubles,
     fake,
+    play,
+    shot_at,
     singles,
     up,
 )
@@ -217,3 +221,48 @@ def test_doubles_debt_comes_out_once_another_player_moves_the_row_opposite_him()
     _, _, y = r.penalty_placed[0]
     assert abs(y - (L - R)) < 1e-6
     assert_cites(r, "§ 28 (5)")
+
+
+def test_simultaneous_touch_through_the_physics_is_penalised_and_the_driven_puck_restored():
+    """004 § 21 (1), (7), § 24 (1) 2): struck straight between his puck and an opponent's
+    lying side by side, the striker meets both in the same instant: a penalty; the
+    opponent's puck, driven into the zone of his own rail, goes back."""
+    st = arrange(singles(), {1: (MID - 15, 700), 9: (MID + 15, 700), 2: (200, 900)})
+    r = play(st, 0, shot_at(st, 0, MID, 60, (MID, 700), 800)).ruling
+    assert set(r.first_touch) == {1, 9}
+    assert_penalty(r, "§ 24 (1) 2)")
+    assert_turn_passes(r, to=1)
+    assert_restored(r, 9, st)
+
+
+def test_several_owed_penalty_pucks_come_out_on_and_beside_the_middle_line():
+    """004 § 24 (3), (7): several penalty pucks at once: the first on the middle line
+    tight against the rail, the others as close to it as possible, one each side."""
+    st = arrange(singles(), {1: (300, 600), 2: (800, 600), 9: (900, 300)}, debt=(2, 0))
+    r = judge_clock_expired(st)
+    assert len(r.penalty_placed) == 3 and r.state.debt == (0, 0)
+    us = sorted(x for _, x, _ in r.penalty_placed)
+    ys = {round(y, 6) for _, _, y in r.penalty_placed}
+    assert ys == {round(L - R, 6)}
+    assert math.isclose(us[1], MID) and math.isclose(MID - us[0], us[2] - MID, abs_tol=1e-5)
+    assert math.isclose(us[2] - MID, 2 * R, abs_tol=1e-5)
+
+
+def test_penalty_puck_tie_goes_where_the_penalised_player_has_fewer_pucks():
+    """004 § 24 (3): the middle taken and both nearest places equally far: the side of
+    the middle line where the penalised player has fewer pucks (here he has one in the
+    N zone to the east, so it goes west)."""
+    st = arrange(singles(), {1: (900, L - R), 9: (MID, L - R), 2: (300, 500)})
+    r = judge_clock_expired(st)
+    ((_, x, y),) = r.penalty_placed
+    assert math.isclose(y, L - R) and math.isclose(x, MID - 2 * R, abs_tol=1e-5)
+
+
+def test_six_set_match_ends_at_four_sets_and_can_be_drawn_three_all():
+    """004 § 32 (1): more than half of six sets is four; 3:3 is a draw."""
+    st = singles(sets=6)
+    assert match_over(replace(st, sets_won=(3, 2), sets_played=5)) is None
+    over = match_over(replace(st, sets_won=(4, 0), sets_played=4))
+    assert over is not None and over["winner"] == 0
+    draw = match_over(replace(st, sets_won=(3, 3), sets_played=6))
+    assert draw is not None and draw["winner"] is None
