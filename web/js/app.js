@@ -28,6 +28,7 @@ const state = {
   turn: null,
   phase: null, // "play" | "motion" | "over"
   score: [0, 0],
+  set: null, // the set being played, from 1
   debts: [],
   clock: null,
   dropped: new Map(), // seat -> {seat, name, until}
@@ -158,7 +159,7 @@ function showRoomScreen() {
 function renderHud() {
   const r = state.room;
   if (!r?.match) return;
-  hud.render({ room: r, discs: state.discs, turn: state.turn, phase: state.phase, me: mySeat(), score: state.score, debts: state.debts });
+  hud.render({ room: r, discs: state.discs, turn: state.turn, phase: state.phase, me: mySeat(), score: state.score, debts: state.debts, set: state.set });
   hud.renderRuling(state.ruling?.lines, state.ruling?.legal);
   hud.renderResult(state.result, r, mySeat(), r.rematch);
 }
@@ -360,6 +361,7 @@ const HANDLERS = {
     state.turn = match ? match.turn : null;
     state.phase = match ? match.phase : null;
     state.score = match ? match.score : [0, 0];
+    state.set = match ? match.set : null;
     state.debts = match?.rules?.debt ?? [];
     state.clock = match?.clock ? { ...match.clock, at: performance.now() } : null;
     state.result = match?.result ? { ...match.result, score: match.result.score ?? match.score } : null;
@@ -399,6 +401,7 @@ const HANDLERS = {
       state.discs = (m.discs || []).filter((d) => d.id !== 0);
       state.turn = m.turn;
       state.score = m.score ?? state.score;
+      state.set = m.set ?? state.set;
       state.phase = m.turn === null ? "over" : "play";
       state.debts = m.ruling?.debts ?? state.debts;
       state.ruling = { lines: m.lines, legal: !!m.ruling?.legal, seat: m.seat, cause: m.cause, stroke: m.stroke, seq: m.seq };

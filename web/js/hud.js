@@ -33,7 +33,7 @@ export class MatchHud {
    * room: the protocol's room; discs: pucks at rest; turn: seat to strike or null;
    * phase: "play" | "motion" | "over"; me: my seat or null.
    */
-  render({ room, discs, turn, phase, me, score, debts }) {
+  render({ room, discs, turn, phase, me, score, debts, set }) {
     const seats = room.seats;
     const nameOf = (i) => seats[i]?.name ?? `seat ${i + 1}`;
     const turnEl = $("turn");
@@ -73,6 +73,7 @@ export class MatchHud {
         return row;
       }),
     );
+    $("set-line").textContent = set ? `Set ${Math.min(set, room.sets)} of ${room.sets}` : "";
     $("watchers").textContent = `${room.watchers ?? 0} watching`;
     const player = me !== null && me !== undefined;
     $("pass-btn").hidden = !(player && phase === "play" && turn === me);

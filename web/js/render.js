@@ -200,6 +200,10 @@ export class Renderer {
     const dy = Math.sin(aim.angle);
     if (ghost) this.drawDisc(aim.x, aim.y, t.strikerRadius, t.strikerHoleRadius, "rgba(244,231,198,0.6)", COLOURS.ghost);
     const g = guideLine(t, aim.x, aim.y, aim.angle, pucks, pocketCentres(t));
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(0, 0, t.size, t.size); // the guide stays on the playing surface
+    ctx.clip();
     ctx.strokeStyle = ghost ? COLOURS.ghost : COLOURS.guide;
     ctx.lineWidth = 2;
     ctx.setLineDash([10, 8]);
@@ -220,6 +224,7 @@ export class Renderer {
       ctx.lineTo(hx + Math.cos(g.puckAngle) * 120, hy + Math.sin(g.puckAngle) * 120);
       ctx.stroke();
     }
+    ctx.restore();
     // The cue: a tapered stick behind the striker, its tip drawn back by the pull.
     const gap = t.strikerRadius + 6 + 160 * (aim.power || 0);
     const len = 900;
