@@ -202,7 +202,9 @@ def _place_debt(
             break  # 004 § 24 (4), (7), § 28 (6): all his pucks are on the table
         puck = pool[0]
         others = [(p.x, p.y) for p in pucks.values() if p.on_table]
-        own = [(p.x, p.y) for p in pucks.values() if p.on_table and p.owner == seat]
+        # 004 § 24 (3) "the penalised player's pucks": in doubles his pair's, which are of
+        # one colour (§ 34 (1) 2)) and cannot be told apart on the table.
+        own = [(p.x, p.y) for p in pucks.values() if p.on_table and team_of(p.owner) == team]
         x, y = penalty_spot(state.table, rail, own, others)
         pucks[puck.id] = replace(puck, x=x, y=y, where="table")
         placed.append((puck.id, x, y))

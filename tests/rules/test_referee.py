@@ -266,3 +266,16 @@ def test_six_set_match_ends_at_four_sets_and_can_be_drawn_three_all():
     assert over is not None and over["winner"] == 0
     draw = match_over(replace(st, sets_won=(3, 3), sets_played=6))
     assert draw is not None and draw["winner"] is None
+
+
+def test_doubles_penalty_tie_counts_the_pairs_pucks():
+    """004 § 24 (3), § 28 (5): in doubles the penalised player's pucks are his pair's (one
+    colour, § 34 (1) 2)): with the middle taken, the puck goes to the side of the middle
+    line where the pair has fewer, even if more pucks in all lie there."""
+    st = arrange(
+        doubles(),
+        {1: (300, 500), 17: (900, L - 60), 9: (MID, L - R), 10: (200, L - 60), 11: (250, L - 60)},
+    )
+    r = judge_clock_expired(st)
+    ((_, x, y),) = r.penalty_placed
+    assert math.isclose(y, L - R) and math.isclose(x, MID - 2 * R, abs_tol=1e-5)
