@@ -18,8 +18,6 @@ const CUE_ROOM_MM = 140; // room in front of the player's rail for pulling the c
 const state = {
   name: localStorage.getItem(STORE.name) || "",
   session: null,
-  welcome: null,
-  lobby: { rooms: [], live: [], queue: {} },
   room: null, // the last full room, kept up to date by the events
   last: 0, // highest seq applied for the room
   resumeAskedAt: null, // `last` when a resume was asked, so a gap it cannot fill is accepted
@@ -54,13 +52,13 @@ function intentFromUrl() {
 }
 
 const send = (msg) => conn?.send(msg);
+const mySeat = () => (state.room?.you?.role === "player" ? state.room.you.seat : null);
 
 /** Take a seat by invite; if the table is full the same invite lets us watch. */
 function joinByInvite(code) {
   state.invite = { code, ref: nextRef++ };
   send({ t: "join", invite: code, ref: state.invite.ref });
 }
-const mySeat = () => (state.room?.you?.role === "player" ? state.room.you.seat : null);
 
 function mySide() {
   const r = state.room;
@@ -309,7 +307,6 @@ function setDropped(seat, name, seconds, now = performance.now()) {
 
 const HANDLERS = {
   welcome(m) {
-    state.welcome = m;
     state.session = m.session;
     playback.rate = m.speed_factor > 0 ? m.speed_factor : 1;
     localStorage.setItem(STORE.token, m.token);
@@ -333,7 +330,6 @@ const HANDLERS = {
   },
 
   lobby(m) {
-    state.lobby = m;
     lobbyView.render(m);
   },
 
@@ -379,11 +375,15 @@ const HANDLERS = {
   },
 
   stroke(m) {
+    // A stroke that comes while the last one still plays here: show its end at once.
+    if (playback.active) {
+      playback.clear();
+      releaseHeld();
+    }
     state.motionStroke = m.stroke;
     state.phase = "motion";
     state.ghost = null;
     state.clock = state.clock ? { ...state.clock, running: false } : null;
-    playback.clear();
     aimer.stop();
     renderHud();
   },
@@ -416,7 +416,6 @@ const HANDLERS = {
     });
   },
 
-  // Not in docs/protocol.md: the server batches watcher counts into this message.
   watchers(m) {
     if (state.room?.id !== m.room) return;
     state.room.watchers = m.n;
@@ -435,16 +434,14 @@ const HANDLERS = {
     setDropped(m.seat, m.name, m.grace);
     if (state.room.seats[m.seat]) state.room.seats[m.seat].away = m.grace;
     chat.add({ system: true, text: `${m.name} lost the connection.` });
-    if (state.room.match) renderHud();
-    else roomView.render(state.room, state.room.invite ? `${location.origin}/r/${state.room.invite}` : null);
+    showRoomScreen();
   },
 
   back(m) {
     setDropped(m.seat, m.name, null);
     if (state.room.seats[m.seat]) state.room.seats[m.seat].away = null;
     chat.add({ system: true, text: `${m.name} is back.` });
-    if (state.room.match) renderHud();
-    else roomView.render(state.room, null);
+    showRoomScreen();
   },
 
   result(m) {
@@ -453,7 +450,6 @@ const HANDLERS = {
       state.phase = "over";
       state.turn = null;
       state.score = m.score ?? state.score;
-      updateAimer();
       renderHud();
     });
   },
