@@ -279,3 +279,18 @@ def test_doubles_penalty_tie_counts_the_pairs_pucks():
     r = judge_clock_expired(st)
     ((_, x, y),) = r.penalty_placed
     assert math.isclose(y, L - R) and math.isclose(x, MID - 2 * R, abs_tol=1e-5)
+
+
+def test_doubles_penalty_with_all_sixteen_of_the_pair_on_the_table_is_a_debt():
+    """004 § 28 (6), § 24 (4): the row opposite him has moved, but his pair still has all
+    16 pucks on the table: the penalty puck is owed."""
+    st = doubles()
+    pucks = {p.id: (p.x, p.y) for p in st.on_table()}
+    pucks[1] = (700.0, 700.0)  # his row along N has been moved
+    pucks.pop(9)  # an opponent's puck is in a hole
+    st = arrange(st, pucks, intact_rows=("E", "S", "W"))
+    r = judge_clock_expired(st)
+    assert_penalty(r, "§ 24 (1) 18)")
+    assert r.penalty_placed == () and r.state.debt == (1, 0, 0, 0)
+    assert_cites(r, "§ 28 (6)")
+    assert_turn_passes(r, to=1)
