@@ -85,6 +85,8 @@ def test_singles_through_the_interface(web_server, new_page, artifacts):
             for _ in range(6):
                 shooter.keyboard.press("Shift+ArrowUp")
             assert abs(state(shooter)["aim"]["power"] - 0.3) < 1e-9
+            # The watcher sees the live aim of the player at the table.
+            wait_state(watcher, f"s.ghost?.seat === {turn} && Math.abs(s.ghost.power - 0.3) < 1e-9")
             shooter.screenshot(path=str(artifacts / "client-table.png"))
         strike(shooter, to_world(side, 540.0, 1000.0), pull_mm=140.0)
         for page in (maret, jaan, watcher):

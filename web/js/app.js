@@ -535,6 +535,7 @@ window.__novuss = Object.freeze({
       ruling: state.ruling,
       result: state.result,
       aim: aimer.enabled ? { ...aimer.aim } : null,
+      ghost: state.ghost,
       side: mySide(),
       connected: !!conn?.open,
       session: state.session,
