@@ -24,7 +24,7 @@ async def test_commit_reload_sessions_and_records(redis_server):
         ))  # fmt: skip
         ((checkpoint, kept),) = await store.load_rooms()
         assert checkpoint == {"id": "r1", "seq": 5}
-        assert [(e.seq, e.audience) for e in kept] == [(3, 1), (4, None), (5, 1)]
+        assert [(e.seq, e.audience) for e in kept] == [(3, None), (4, 1), (5, None)]
         record = await store.match_record("m1")
         assert [e["kind"] for e in record["log"]] == ["start", "stroke"]
         assert [m["id"] for m in await store.recent_matches(5)] == ["m1"]
