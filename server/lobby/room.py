@@ -272,7 +272,7 @@ class Room:
     def set_ready(self, sid: str, ready: bool, now: float) -> Step:
         """Ready (or not); when every seat is filled and ready, the match starts."""
         seat = self._seat(sid)
-        if self.match is not None:
+        if self.match is not None and not self.match.state.finished:
             raise LobbyError("not_now", "The match has started.")
         self.seats[seat].ready = ready  # type: ignore[union-attr]
         self.changed(now)

@@ -170,3 +170,18 @@ def test_room_drop_back_and_grace():
     assert room.status == "over"
     assert [e.message["t"] for e in room.events][-3:] == ["ruling", "result", "room"]
     assert room.seats[1] is None, "the absent player lost the seat too"
+
+
+def test_after_a_match_a_new_player_can_take_the_free_seat_and_start_the_next():
+    room = Room("r1", "singles", 1, 30.0, False, SETTINGS, grace=2.0)
+    room.join("a", "A", None, None, 0.0)
+    room.join("b", "B", None, None, 0.0)
+    room.set_ready("a", True, 0.0)
+    room.set_ready("b", True, 0.0)
+    first = room.match.id
+    room.resign("b", 1.0)
+    room.leave("b", 2.0)
+    assert room.join("c", "C", None, None, 3.0) == 1
+    room.set_ready("c", True, 3.0)
+    assert room.match.id != first and room.status == "playing"
+    assert room.matches == [first, room.match.id]
