@@ -28,6 +28,7 @@ from .helpers import (
     assert_turn_passes,
     doubles,
     fake,
+    hit,
     play,
     shot_at,
     singles,
@@ -294,3 +295,25 @@ def test_doubles_penalty_with_all_sixteen_of_the_pair_on_the_table_is_a_debt():
     assert r.penalty_placed == () and r.state.debt == (1, 0, 0, 0)
     assert_cites(r, "§ 28 (6)")
     assert_turn_passes(r, to=1)
+
+
+def test_puck_whose_hole_lies_just_inside_the_circle_line_is_blind():
+    """004 § 21 (1), (3), § 24 (1) 8): the circle line not visible through the hole (the
+    hole just inside it): the puck is blind and may not be struck directly; knocked out,
+    it goes back."""
+    inside = 125 - 2.5 - 0.5
+    st = arrange(singles(), {1: (MID, MID - inside), 9: (900, 900), 2: (200, 800)})
+    r = play(st, 0, hit(st, 0, 1, 900)).ruling
+    assert r.first_touch == (1,)
+    assert_penalty(r, "§ 24 (1) 8)")
+    assert_restored(r, 1, st)
+    assert_turn_passes(r, to=1)
+
+
+def test_puck_whose_hole_shows_the_own_zone_line_may_be_struck_directly():
+    """004 § 21 (1): a puck straddling his own edge-zone line with the line visible through
+    its hole is not blind: a direct stroke at it is legal."""
+    st = arrange(singles(), {1: (300, 120 + 1.0), 9: (900, 900)})
+    r = play(st, 0, hit(st, 0, 1, 300, v=40.0)).ruling
+    assert r.first_touch == (1,)
+    assert_legal(r)
