@@ -115,7 +115,8 @@ async function copyText(text) {
 
 $("name-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  const name = $("name-input").value.trim().slice(0, 24);
+  // The server takes 1..24 characters without control characters.
+  const name = $("name-input").value.replace(/\p{Cc}/gu, "").trim().slice(0, 24);
   if (!name) return;
   state.name = name;
   localStorage.setItem(STORE.name, name);
