@@ -134,7 +134,7 @@ export class MatchHud {
     const score = result.score ? `Sets ${result.score[0]}–${result.score[1]}` : "";
     $("result-detail").textContent = [score, names && team !== null ? `Winner: ${names}` : ""].filter(Boolean).join(" · ");
     const record = $("result-record");
-    const path = typeof result.record === "string" && result.record.startsWith("/") ? result.record : null;
+    const path = typeof result.record === "string" && /^\/(?!\/)/.test(result.record) ? result.record : null;
     record.hidden = !path;
     if (path) record.href = path; // only a path on this server
     const player = me !== null && me !== undefined;
