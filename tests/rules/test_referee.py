@@ -26,6 +26,7 @@ from .helpers import (
     assert_penalty_puck_on_centre_line,
     assert_restored,
     assert_turn_passes,
+    cut,
     doubles,
     fake,
     hit,
@@ -317,3 +318,19 @@ def test_puck_whose_hole_shows_the_own_zone_line_may_be_struck_directly():
     r = play(st, 0, hit(st, 0, 1, 300, v=40.0)).ruling
     assert r.first_touch == (1,)
     assert_legal(r)
+
+
+def test_striker_may_come_back_over_own_line_with_a_blind_puck_in_the_circle():
+    """004 § 20 (7), § 25 (1) 4): with even one blind puck in the centre circle the
+    striker coming back over his own line does not end the series."""
+    st = arrange(singles(), {1: (200, 900), 2: (MID, MID), 3: (800, 600), 9: (900, 300)})
+    r = play(st, 0, cut(st, 0, 1, "NW", 500, 60, 3000)).ruling
+    assert r.pocketed == (1,)
+    assert not r.crossed_line
+    assert_keeps_turn(r)
+    # The same stroke without the blind puck: the series ends.
+    st2 = arrange(singles(), {1: (200, 900), 3: (800, 600), 9: (900, 300)})
+    r2 = play(st2, 0, cut(st2, 0, 1, "NW", 500, 60, 3000)).ruling
+    assert r2.pocketed == (1,) and r2.crossed_line
+    assert_turn_passes(r2, to=1)
+    assert_cites(r2, "§ 25 (1) 4)")
