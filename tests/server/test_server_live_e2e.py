@@ -199,3 +199,21 @@ async def test_a_planned_restart_longer_than_the_grace_costs_nobody_the_match(ga
         snap = await c.expect("room")
         assert snap["status"] == "playing" and snap["match"]["result"] is None
     await close_all(a, b, *again)
+
+
+async def test_the_stroke_clock_runs_out_into_a_ruling(game_server):
+    srv = game_server()
+    a, b = await connected(srv.ws_url, "Slow", "Quick")
+    await a.send("create", mode="singles", sets=1, clock=5, private=False)
+    rid = (await a.expect("room"))["id"]
+    await b.send("join", room=rid)
+    await a.send("ready")
+    await b.send("ready")
+    clock = await a.expect("clock")
+    assert clock["remaining"] == 5.0 and clock["running"]
+    ruling = await a.expect("ruling", timeout=10)
+    assert ruling["cause"] == "clock" and ruling["seat"] == clock["seat"]
+    assert any("§ 26 (4)" in cite for _text, cite in ruling["lines"])
+    assert ruling["turn"] != clock["seat"]
+    nxt = await a.expect("clock")
+    assert nxt["seat"] == ruling["turn"] and nxt["remaining"] == 5.0
