@@ -699,7 +699,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         restored.append((pid, x, y))
     if restored:
         lines.append(
-            (f"Put back where they were: {_ids(r[0] for r in restored)}", "004 § 21 (4), (7), (9)")
+            (f"Put back where they were: {_ids(r[0] for r in restored)}", "004 § 21 (4), (7)-(9)")
         )
 
     # 004 § 20 (14): pucks over the rail go to the centre circle, the one the striker
