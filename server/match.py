@@ -37,11 +37,12 @@ CLOCK_REPEAT = 5.0  # seconds between clock messages while it runs (clients coun
 class MatchRefused(Exception):
     """An action the match does not accept now: a protocol error code, a sentence, a rule."""
 
-    def __init__(self, code: str, message: str, rule: str = ""):
+    def __init__(self, code: str, message: str, rule: str = "", reason: str = ""):
         super().__init__(message)
         self.code = code
         self.message = message
         self.rule = rule
+        self.reason = reason  # the rules engine's own code for a refused stroke
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,7 +326,7 @@ class Match:
             check_stroke(before, seat, shot)
             result = simulate(self.settings.table, sim_discs(before), shot)
         except StrokeRefused as e:
-            raise MatchRefused("bad_stroke", e.message, e.rule) from None
+            raise MatchRefused("bad_stroke", e.message, e.rule, e.code) from None
         except SimInputError as e:
             raise MatchRefused("bad_stroke", str(e)) from None
         ruling = judge(before, seat, shot, result)

@@ -196,8 +196,8 @@ class Hub:
         except p.ProtocolError as e:
             conn.send(e.reply())
         except (LobbyError, MatchRefused) as e:
-            rule = getattr(e, "rule", "")
-            conn.send(p.ProtocolError(e.code, e.message, ref, rule).reply())
+            rule, reason = getattr(e, "rule", ""), getattr(e, "reason", "")
+            conn.send(p.ProtocolError(e.code, e.message, ref, rule, reason).reply())
         except Exception:  # a bug must cost one reply, not the connection or the process
             log.exception("handling a message failed")
             conn.send(

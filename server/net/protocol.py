@@ -30,12 +30,20 @@ DEFAULT_MAX_SPEED = 8000.0
 class ProtocolError(Exception):
     """A client message that is refused: a stable code and a sentence for the player."""
 
-    def __init__(self, code: str, message: str, ref: int | str | None = None, rule: str = ""):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        ref: int | str | None = None,
+        rule: str = "",
+        reason: str = "",
+    ):
         super().__init__(message)
         self.code = code
         self.message = message
         self.ref = ref
         self.rule = rule
+        self.reason = reason
 
     def reply(self) -> dict[str, Any]:
         """The `error` message answering the refused one."""
@@ -44,6 +52,8 @@ class ProtocolError(Exception):
             out["ref"] = self.ref
         if self.rule:
             out["rule"] = self.rule
+        if self.reason:
+            out["reason"] = self.reason
         return out
 
 

@@ -85,6 +85,11 @@ async def test_refused_actions_change_nothing(game_server):
     for client, msg, code in refusals:
         err = await reply(client, msgpack.packb({**msg, "ref": 1}))
         assert err["code"] == code, (msg, err)
+        if code == "bad_stroke":
+            assert err["rule"].startswith("004") and err["reason"] in (
+                "placement_zone",
+                "cue_angle",
+            )
     err = await reply(anon, msgpack.packb({"t": "hello", "name": "x", "token": a.token}))
     assert err["code"] == "not_now", "one hello per connection: no seat taken over"
     assert (await _raw_hello(srv, "guessed-token"))["code"] == "bad_token"
