@@ -8,6 +8,7 @@ const COLOURS = {
   rail: "#6b3f1f",
   railEdge: "#4a2a12",
   surface: "#e9d6ad",
+  surfaceLight: "#f1e2bf",
   line: "#1b1b1b",
   pocket: "#0d0d0d",
   team: ["#b8322a", "#1f1f1f"], // 004 § 34 (1) 2): red and black recommended
@@ -118,7 +119,13 @@ export class Renderer {
     ctx.fillRect(-r - 3, -r - 3, L + 2 * r + 6, L + 2 * r + 6);
     ctx.fillStyle = COLOURS.rail;
     ctx.fillRect(-r, -r, L + 2 * r, L + 2 * r);
-    ctx.fillStyle = COLOURS.surface;
+    // The rails' inner edge, and a little light across the powdered plywood.
+    ctx.fillStyle = COLOURS.railEdge;
+    ctx.fillRect(-4, -4, L + 8, L + 8);
+    const light = ctx.createRadialGradient(L / 2, L / 2, L * 0.1, L / 2, L / 2, L * 0.75);
+    light.addColorStop(0, COLOURS.surfaceLight);
+    light.addColorStop(1, COLOURS.surface);
+    ctx.fillStyle = light;
     ctx.fillRect(0, 0, L, L);
     ctx.strokeStyle = COLOURS.line;
     ctx.lineWidth = 2;
@@ -164,6 +171,12 @@ export class Renderer {
     ctx.beginPath();
     ctx.arc(x, y, radius, 0, 2 * Math.PI);
     ctx.fillStyle = fill;
+    ctx.fill();
+    // A turned wooden disc: lighter towards its top face's middle.
+    const sheen = ctx.createRadialGradient(x, y, holeRadius, x, y, radius);
+    sheen.addColorStop(0, "rgba(255,255,255,0.22)");
+    sheen.addColorStop(1, "rgba(255,255,255,0)");
+    ctx.fillStyle = sheen;
     ctx.fill();
     ctx.lineWidth = Math.max(1, radius * 0.12);
     ctx.strokeStyle = edge;
