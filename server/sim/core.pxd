@@ -60,7 +60,7 @@ cdef class Sim:
 
     @cython.locals(dx=double, dy=double, wvx=double, wvy=double, rr=double, c0=double,
                    c1=double, c2=double, c3=double, c4=double, ax=double, ay=double,
-                   span=double, hit=double)
+                   span=double, hit=double, reach=double, bend=double)
     cdef double pair_time(self, int i, int j, double now)
 
     @cython.locals(x=double, y=double, vx=double, vy=double, r=double, a=double, ax=double,

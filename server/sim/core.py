@@ -128,6 +128,8 @@ def first_crossing(c4: float, c3: float, c2: float, c1: float, c0: float, span: 
     a crossing there is bracketed and bisected. Deterministic and without tolerances
     beyond T_TOL.
     """
+    if c0 > 0.0 and c1 >= 0.0 and c2 >= 0.0 and c3 >= 0.0:
+        return BIG  # every coefficient >= 0 (c4 always is): f > 0 for all t >= 0
     # f'' = q2 t^2 + q1 t + q0: its roots in (0, span), s1 <= s2, else span.
     q2 = 12.0 * c4
     q1 = 6.0 * c3
@@ -479,6 +481,15 @@ class Sim:
         span = (self.ts[i] if self.ts[i] < self.ts[j] else self.ts[j]) - now
         if span <= 0.0:
             return BIG
+        if c1 >= 0.0 and c0 > 0.0:
+            # Separating: |D + V t| >= sqrt(|D|^2 + |V|^2 t^2) and the relative
+            # acceleration bends the path by at most |A| t^2 / 2. That lower bound of
+            # the distance minus R is positive at t = 0 and has no interior minimum,
+            # so positive at the window's end means no contact in the window.
+            reach = (dx * dx + dy * dy + (wvx * wvx + wvy * wvy) * span * span) ** 0.5
+            bend = 0.5 * (ax * ax + ay * ay) ** 0.5 * span * span
+            if reach - bend > rr + PRUNE_MARGIN:
+                return BIG
         # |D + V t + A t^2 / 2|^2 - R^2 as a quartic in t.
         c4 = 0.25 * (ax * ax + ay * ay)
         c3 = wvx * ax + wvy * ay
