@@ -101,6 +101,8 @@ export class AimController {
     this.drag = { mode, pointerId: e.pointerId, type: e.pointerType, pressPx: distPx, samples: [] };
     this.canvas.setPointerCapture?.(e.pointerId);
     e.preventDefault();
+    // The keys adjust this aim next, not a chat box or button focused before.
+    this.canvas.focus({ preventScroll: true });
     if (mode === "place") this.placeAt(w);
     else this.pullTo(px, py, e.timeStamp);
   }
@@ -158,8 +160,8 @@ export class AimController {
 
   key(e) {
     if (!this.enabled || this.drag) return;
-    const tag = document.activeElement?.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || tag === "BUTTON") return;
+    const focus = document.activeElement;
+    if (focus && focus !== this.canvas && focus !== document.body) return; // typing elsewhere
     const a = this.aim;
     const fine = !e.shiftKey;
     const turn = (fine ? 0.25 : 2) * (Math.PI / 180);
