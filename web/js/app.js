@@ -414,6 +414,7 @@ const HANDLERS = {
       }
       state.highlights = marks;
       renderHud();
+      hud.flashRuling(m.lines);
     });
   },
 

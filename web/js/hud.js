@@ -4,7 +4,7 @@
 import { $, el } from "./dom.js";
 import { teamLetter } from "./lobby.js";
 
-export const PUCKS_PER_PLAYER = 8;
+const RULING_BANNER_MS = 5000;
 
 /** Seconds as m:ss, never negative. */
 export function formatClock(seconds) {
@@ -105,6 +105,17 @@ export class MatchHud {
       .map((d) => `${d.name} lost the connection: ${formatClock((d.until - now) / 1000)} to come back`)
       .join("\n");
     if (box.textContent !== text) box.textContent = text;
+  }
+
+  /** The ruling's first words over the table for a few seconds: seen even on a phone. */
+  flashRuling(lines) {
+    const banner = $("ruling-banner");
+    clearTimeout(this.bannerTimer);
+    banner.textContent = (lines || []).map(([text]) => text).join(" · ");
+    banner.hidden = !banner.textContent;
+    this.bannerTimer = setTimeout(() => {
+      banner.hidden = true;
+    }, RULING_BANNER_MS);
   }
 
   /** lines: [[text, cite], ...] */
