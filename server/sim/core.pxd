@@ -1,40 +1,40 @@
 # C types for server/sim/core.py (Cython pure-Python mode: this file augments the .py).
 cimport cython
+from libc.math cimport sqrt
 
 cdef int K_DISC, K_RAIL, K_POCKET, K_OFF, K_ZONE, K_STOP
 cdef int WHERE_TABLE, WHERE_POCKET, WHERE_OFF
 cdef double CRIT_TOL, PRUNE_MARGIN, BIG, CONTACT_EPS, V_REST, V_STICK, V_TOUCH, T_TOL
 cdef int MAX_EVENTS, MAXD
-cdef bint COMPILED
 
-cdef double _quartic(double c4, double c3, double c2, double c1, double c0, double t)
-cdef double _cubic(double d3, double d2, double d1, double d0, double t)
+cdef double _quartic(double c4, double c3, double c2, double c1, double c0, double t) noexcept
+cdef double _cubic(double d3, double d2, double d1, double d0, double t) noexcept
 
 @cython.locals(flo=double, fhi=double, neg=bint, x=double, fx=double, dfx=double, nx=double)
-cdef double _cubic_root(double d3, double d2, double d1, double d0, double lo, double hi)
+cdef double _cubic_root(double d3, double d2, double d1, double d0, double lo, double hi) noexcept
 
 @cython.locals(lo=double, hi=double, x=double, fx=double, dfx=double, nx=double)
-cdef double _descent(double c4, double c3, double c2, double c1, double c0, double a, double b)
+cdef double _descent(double c4, double c3, double c2, double c1, double c0, double a, double b) noexcept
 
 @cython.locals(q2=double, q1=double, q0=double, s1=double, s2=double, disc=double, sq=double,
                qq=double, r1=double, r2=double, d3=double, d2=double, d1=double, d0=double,
                a=double, c=double, hit=double)
-cpdef double first_crossing(double c4, double c3, double c2, double c1, double c0, double span)
+cpdef double first_crossing(double c4, double c3, double c2, double c1, double c0, double span) noexcept
 
 @cython.locals(ux=double, uy=double, vx=double, vy=double, wx=double, wy=double, a=double,
                e=double, f=double, s=double, t=double, c=double, b=double, denom=double,
                px=double, py=double)
 cpdef double seg_dist2(double ax, double ay, double bx, double by, double cx, double cy,
-                       double dx, double dy)
+                       double dx, double dy) noexcept
 
-cdef double _clamp01(double v)
+cdef double _clamp01(double v) noexcept
 
 @cython.locals(disc=double)
-cpdef double reach_time(double gap, double v, double acc)
+cpdef double reach_time(double gap, double v, double acc) noexcept
 
 @cython.locals(b=double, c=double, disc=double)
 cpdef double line_hit(double dx, double dy, double ux, double uy, double v, double acc,
-                      double rr)
+                      double rr) noexcept
 
 
 cdef class Sim:
@@ -43,17 +43,17 @@ cdef class Sim:
     cdef double zone_limit
     # Sized MAXD = 32 discs (core.py), the pair table MAXD * MAXD.
     cdef double t0[32], x0[32], y0[32], ux[32], uy[32], sp[32], ts[32], r[32], m[32]
-    cdef double bx0[32], bx1[32], by0[32], by1[32], ex[32], ey[32], et[32], tend[32]
+    cdef double bx0[32], bx1[32], by0[32], by1[32], ex[32], ey[32], et[32], tend[32], rmt[32]
     cdef double pt[1024]
-    cdef int ek[32], ep[32], alive[32], where[32], dirty[32], member[32], zone[4]
+    cdef int ek[32], ep[32], alive[32], where[32], dirty[32], member[32], rmj[32], zone[4]
     cdef list events, segs
     cdef double px, py, vx, vy
 
     @cython.locals(sp=double, dt=double, s=double, d=double)
-    cdef void state_at(self, int i, double t)
+    cdef void state_at(self, int i, double t) noexcept
 
     @cython.locals(r=double, x=double, y=double, ex=double, ey=double, sp=double, d=double)
-    cdef void set_box(self, int i)
+    cdef void set_box(self, int i) noexcept
 
     @cython.locals(sp=double, seg=list)
     cdef void new_segment(self, int i, double t, double x, double y, double vx, double vy)
@@ -61,17 +61,22 @@ cdef class Sim:
     @cython.locals(dx=double, dy=double, wvx=double, wvy=double, rr=double, c0=double,
                    c1=double, c2=double, c3=double, c4=double, ax=double, ay=double,
                    span=double, hit=double, reach=double, bend=double)
-    cdef double pair_time(self, int i, int j, double now)
+    cdef double pair_time(self, int i, int j, double now) noexcept
 
     @cython.locals(x=double, y=double, vx=double, vy=double, r=double, a=double, ax=double,
                    ay=double, best=double, kind=int, param=int, t=double, gap=double,
                    c4=double, c3=double, c2=double, c1=double, c0=double,
                    p=int, cx=double, cy=double, dx=double, dy=double, lim=double, side=int,
                    dist=double, vin=double, ain=double, prune2=double, speed=double)
-    cdef void disc_event(self, int i, double now)
+    cdef void disc_event(self, int i, double now) noexcept
 
     @cython.locals(n=int, j=int)
-    cdef void refresh(self, int i, double now)
+    cdef void refresh(self, int i, double now) noexcept
+
+    cdef void set_pair(self, int i, int j, double t) noexcept
+
+    @cython.locals(best=double, bj=int, j=int, t=double)
+    cdef void row_min(self, int i) noexcept
 
     @cython.locals(xi=double, yi=double, vxi=double, vyi=double, xj=double, yj=double,
                    vxj=double, vyj=double, dx=double, dy=double, dist=double, nx=double,
@@ -83,12 +88,12 @@ cdef class Sim:
     cdef void stick(self, int i, int j, double t)
 
     @cython.locals(dx=double, dy=double, wvx=double, wvy=double, rr=double, dist=double)
-    cdef int touching_slowly(self, int k, int q, double t)
+    cdef int touching_slowly(self, int k, int q, double t) noexcept
 
     @cython.locals(x=double, y=double, vx=double, vy=double, vn=double, r=double, gap=double)
     cdef void rail(self, int i, int side, double t)
 
-    cdef void remove(self, int i, double t, int where)
+    cdef void remove(self, int i, double t, int where) noexcept
 
     @cython.locals(n=int, now=double, i=int, j=int, count=int, best=double, bk=int, bi=int,
                    bj=int, t=double, side=int)

@@ -1,21 +1,20 @@
-# cython: annotation_typing=False, cpow=True
+# cython: annotation_typing=False
 """The event-driven collision core: one stroke run to rest, exactly.
 
 Plain Python that Cython compiles in its pure-Python mode (the C types are in
 core.pxd), so this one source is both the compiled engine and its pure-Python twin.
 Every operation is IEEE double arithmetic in a fixed order (no fast-math, no fused
-multiply-add in the build), so both give the same bits. Square roots are written
-x ** 0.5 with Cython's cpow semantics: both engines then call the C library's pow().
-
-Motion: each disc slides with a constant deceleration `decel` along its velocity until
-it stops, so its path between events is a straight segment with a quadratic time law.
-Event times are found exactly: a rail or a zone line is a quadratic, a disc against a
-disc or a pocket's hole a quartic, whose first root is isolated through its derivatives
-and then bisected (the bracket's near end is taken, so no overlap is ever left).
-
-Event kinds in the raw log (tuples): see the K_* constants. Discs are indexed 0..n-1,
-the striker is 0; rails and zone sides 0..3 are S, W, N, E; pockets 0..3 SW, SE, NE, NW.
+multiply-add in the build), so both give the same bits. Square roots are IEEE
+correctly rounded in both (C's sqrt, Python's math.sqrt). The twin needs Cython
+installed only for its `cython` shadow module.
 """
+
+import cython
+
+if not cython.compiled:
+    # The twin's square root; the compiled engine uses C's (core.pxd). Both are IEEE
+    # correctly rounded, so they agree to the bit.
+    from math import sqrt
 
 K_DISC = 0  # (K_DISC, t, i, j, closing normal speed)
 K_RAIL = 1  # (K_RAIL, t, i, rail, normal speed)
@@ -37,13 +36,6 @@ PRUNE_MARGIN = 1e-3  # mm: slack in the segment-distance tests, far above roundi
 CRIT_TOL = 1e-10  # s: precision of a critical point (it only splits the search)
 T_TOL = 1e-12  # s: bisection width for an event time (8 nm at the maximum speed)
 MAX_EVENTS = 20000  # safety stop against a pathological endless sequence of contacts
-try:
-    import cython
-
-    COMPILED = cython.compiled
-except ImportError:  # no Cython installed: certainly the plain-Python twin
-    COMPILED = False
-
 MAXD = 32  # most discs in one stroke: the size of the C arrays in core.pxd
 
 
@@ -139,7 +131,7 @@ def first_crossing(c4: float, c3: float, c2: float, c1: float, c0: float, span: 
     if q2 != 0.0:
         disc = q1 * q1 - 4.0 * q2 * q0
         if disc > 0.0:
-            sq = disc**0.5
+            sq = sqrt(disc)
             # The numerically stable pair of roots.
             qq = -0.5 * (q1 + sq) if q1 >= 0.0 else -0.5 * (q1 - sq)
             r1 = qq / q2
@@ -243,7 +235,7 @@ def reach_time(gap: float, v: float, acc: float) -> float:
     if disc < 0.0 or v <= 0.0:
         return BIG  # stops short (or is stopping at this very instant)
     # 2c / (-b + sqrt(b^2 - 4ac)) avoids the cancellation of the textbook form.
-    return 2.0 * gap / (v + disc**0.5)
+    return 2.0 * gap / (v + sqrt(disc))
 
 
 def line_hit(dx: float, dy: float, ux: float, uy: float, v: float, acc: float, rr: float) -> float:
@@ -259,7 +251,7 @@ def line_hit(dx: float, dy: float, ux: float, uy: float, v: float, acc: float, r
     if disc < 0.0:
         return BIG  # the line passes wide
     # Distance to the first crossing, c / (-b + sqrt(disc)): no cancellation.
-    return reach_time(c / (disc**0.5 - b), v, acc)
+    return reach_time(c / (sqrt(disc) - b), v, acc)
 
 
 class Sim:
@@ -292,7 +284,7 @@ class Sim:
         self.pocket_r = pocket_radius
         self.pocket_r2 = pocket_radius * pocket_radius
         self.zone_limit = zone_limit
-        if not COMPILED:
+        if not cython.compiled:
             # The plain-Python twin: lists stand for the C arrays that core.pxd declares
             # (allocated zeroed with the object in the compiled engine).
             self.t0 = _filled(MAXD, 0.0)
@@ -318,6 +310,8 @@ class Sim:
             self.alive = _filled(MAXD, 0)
             self.where = _filled(MAXD, 0)
             self.dirty = _filled(MAXD, 0)
+            self.rmt = _filled(MAXD, 0.0)
+            self.rmj = _filled(MAXD, 0)
             self.member = _filled(MAXD, 0)
             self.zone = _filled(4, 0)
         self.events = []
@@ -377,7 +371,7 @@ class Sim:
 
     def new_segment(self, i: int, t: float, x: float, y: float, vx: float, vy: float) -> None:
         """Start a new segment for disc i at time t (speeds under V_REST mean rest)."""
-        sp = (vx * vx + vy * vy) ** 0.5
+        sp = sqrt(vx * vx + vy * vy)
         self.t0[i] = t
         self.x0[i] = x
         self.y0[i] = y
@@ -486,8 +480,8 @@ class Sim:
             # acceleration bends the path by at most |A| t^2 / 2. That lower bound of
             # the distance minus R is positive at t = 0 and has no interior minimum,
             # so positive at the window's end means no contact in the window.
-            reach = (dx * dx + dy * dy + (wvx * wvx + wvy * wvy) * span * span) ** 0.5
-            bend = 0.5 * (ax * ax + ay * ay) ** 0.5 * span * span
+            reach = sqrt(dx * dx + dy * dy + (wvx * wvx + wvy * wvy) * span * span)
+            bend = 0.5 * sqrt(ax * ax + ay * ay) * span * span
             if reach - bend > rr + PRUNE_MARGIN:
                 return BIG
         # |D + V t + A t^2 / 2|^2 - R^2 as a quartic in t.
@@ -603,11 +597,33 @@ class Sim:
         """Recompute every cached prediction that involves disc i."""
         n = self.n
         self.disc_event(i, now)
-        for j in range(n):
-            if j < i:
-                self.pt[j * MAXD + i] = self.pair_time(j, i, now)
-            elif j > i:
-                self.pt[i * MAXD + j] = self.pair_time(i, j, now)
+        for j in range(i):
+            self.set_pair(j, i, self.pair_time(j, i, now))
+        for j in range(i + 1, n):
+            self.pt[i * MAXD + j] = self.pair_time(i, j, now)
+        self.row_min(i)
+
+    def set_pair(self, i: int, j: int, t: float) -> None:
+        """Cache the contact time of i < j and keep row i's minimum up to date."""
+        self.pt[i * MAXD + j] = t
+        if t < self.rmt[i] or (t == self.rmt[i] and j < self.rmj[i]):
+            self.rmt[i] = t
+            self.rmj[i] = j
+        elif self.rmj[i] == j:
+            self.row_min(i)  # the row's minimum moved later: find the new one
+
+    def row_min(self, i: int) -> None:
+        """The earliest cached contact of disc i with a disc j > i (lowest j on ties):
+        the event loop then scans n rows, not n^2 / 2 pairs."""
+        best = BIG
+        bj = -1
+        for j in range(i + 1, self.n):
+            t = self.pt[i * MAXD + j]
+            if t < best:
+                best = t
+                bj = j
+        self.rmt[i] = best
+        self.rmj[i] = bj
 
     # -- event resolution -------------------------------------------------------------
 
@@ -625,7 +641,7 @@ class Sim:
         vyj = self.vy
         dx = xj - xi
         dy = yj - yi
-        dist = (dx * dx + dy * dy) ** 0.5
+        dist = sqrt(dx * dx + dy * dy)
         nx = dx / dist
         ny = dy / dist
         closing = (vxi - vxj) * nx + (vyi - vyj) * ny
@@ -713,7 +729,7 @@ class Sim:
         wvx = wvx - self.vx
         wvy = wvy - self.vy
         rr = self.r[k] + self.r[q]
-        dist = (dx * dx + dy * dy) ** 0.5
+        dist = sqrt(dx * dx + dy * dy)
         if dist > rr + CONTACT_EPS:
             return 0
         # Closing speed of k towards q along their line of centres.
@@ -772,6 +788,7 @@ class Sim:
         for i in range(n):
             for j in range(i + 1, n):
                 self.pt[i * MAXD + j] = self.pair_time(i, j, now)
+            self.row_min(i)
         count = 0
         while True:
             # Earliest event; ties: disc-disc first (lowest i, then j), then disc events
@@ -781,13 +798,12 @@ class Sim:
             bi = -1
             bj = -1
             for i in range(n):
-                for j in range(i + 1, n):
-                    t = self.pt[i * MAXD + j]
-                    if t < best:
-                        best = t
-                        bk = K_DISC
-                        bi = i
-                        bj = j
+                t = self.rmt[i]
+                if t < best:
+                    best = t
+                    bk = K_DISC
+                    bi = i
+                    bj = self.rmj[i]
             for i in range(n):
                 t = self.et[i]
                 if t < best or (t == best and t < BIG and self.ek[i] < bk):
@@ -833,8 +849,9 @@ class Sim:
 
 
 def check_placement(params: tuple, xs: list, ys: list, rs: list, tol: float) -> tuple:
-    """(problem, i, j) for the first disc off the table (1), over a hole (2) or overlapping
-    disc j (3), each beyond tol mm; (0, -1, -1) when every placement is sound."""
+    """(problem, i, j) for the first disc off the table or not at a finite place (1),
+    over a hole (2) or overlapping disc j (3), each beyond tol mm; (0, -1, -1) when
+    every placement is sound."""
     n = len(xs)
     size = params[0]
     lo = params[5]
@@ -844,8 +861,8 @@ def check_placement(params: tuple, xs: list, ys: list, rs: list, tol: float) -> 
         x = xs[i]
         y = ys[i]
         r = rs[i]
-        if x < r - tol or y < r - tol or x > size - r + tol or y > size - r + tol:
-            return (1, i, -1)
+        if not (r - tol <= x <= size - r + tol and r - tol <= y <= size - r + tol):
+            return (1, i, -1)  # also NaN, which fails every comparison
         for p in range(4):
             dx = x - (lo if p == 0 or p == 3 else hi)
             dy = y - (lo if p < 2 else hi)

@@ -30,8 +30,10 @@ class SimInputError(ValueError):
     off the table, over a hole, or overlapping."""
 
 
-def _load_twin() -> ModuleType:
-    """core.py executed as plain Python, whether or not the extension is built."""
+def python_core() -> ModuleType:
+    """core.py executed as plain Python (the twin), loaded on first use: it needs
+    Cython's pure-Python shadow module, which a server running only the compiled
+    engine can do without."""
     name = "server.sim._core_python"
     if name in sys.modules:
         return sys.modules[name]
@@ -43,32 +45,32 @@ def _load_twin() -> ModuleType:
     return module
 
 
-PYTHON_CORE = _load_twin()
 CYTHON_CORE = _compiled
 COMPILED = not str(getattr(_compiled, "__file__", "")).endswith(".py")
 """True when server.sim.core is the built extension (it should always be)."""
-CYTHON_CORE_MAXD = PYTHON_CORE.MAXD
+MAX_DISCS = 32
+"""The size of the core's C arrays (core.MAXD)."""
 
 
 PLACEMENT_PROBLEMS = {1: "is off the table", 2: "sits over a hole", 3: "overlaps disc"}
 
 
 def _check_shot(table: Table, discs: Sequence[Disc], shot: Shot) -> None:
+    """Speed, finiteness, count and ids; core.check_placement does the positions."""
     for name, v in (("x", shot.x), ("y", shot.y), ("angle", shot.angle), ("speed", shot.speed)):
         if not math.isfinite(v):
             raise SimInputError(f"shot {name} is not a finite number: {v!r}")
     if not 0.0 < shot.speed <= table.max_speed:
         raise SimInputError(f"speed {shot.speed} mm/s outside (0, {table.max_speed}]")
-    if len(discs) > CYTHON_CORE_MAXD:
-        raise SimInputError(f"at most {CYTHON_CORE_MAXD} discs in one stroke")
-    ids = {d.id for d in discs}
-    if len(ids) != len(discs):
-        raise SimInputError("duplicate disc ids")
+    if len(discs) > MAX_DISCS:
+        raise SimInputError(f"at most {MAX_DISCS} discs in one stroke")
+    previous = STRIKER_ID
     for d in discs[1:]:
-        if d.id == STRIKER_ID or d.kind != "puck":
-            raise SimInputError(f"disc {d.id}: pucks need ids != {STRIKER_ID} and kind 'puck'")
-        if not (math.isfinite(d.x) and math.isfinite(d.y)):
-            raise SimInputError(f"disc {d.id}: position not finite")
+        if d.id <= previous or d.kind != "puck":
+            raise SimInputError(
+                f"disc {d.id}: pucks need distinct ids > {STRIKER_ID} and kind 'puck'"
+            )
+        previous = d.id
 
 
 def simulate(
@@ -84,7 +86,7 @@ def simulate(
     """
     discs = [Disc(STRIKER_ID, shot.x, shot.y, "striker"), *sorted(pucks, key=_by_id)]
     _check_shot(table, discs, shot)
-    core = PYTHON_CORE if engine == "python" else CYTHON_CORE
+    core = python_core() if engine == "python" else CYTHON_CORE
     params = (
         table.size,
         table.decel,

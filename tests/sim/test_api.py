@@ -22,15 +22,11 @@ def test_simulate_returns_events_final_duration_and_a_storable_trajectory() -> N
     assert len(result.state_hash()) == 64
 
 
-def test_raw_event_codes_match_the_core() -> None:
-    from server.sim.engines import PYTHON_CORE
+def test_raw_event_codes_and_sizes_match_the_core() -> None:
+    from server.sim.engines import MAX_DISCS, python_core
     from server.sim.result import RAW_KINDS
 
-    codes = [
-        PYTHON_CORE.K_DISC,
-        PYTHON_CORE.K_RAIL,
-        PYTHON_CORE.K_POCKET,
-        PYTHON_CORE.K_OFF,
-        PYTHON_CORE.K_ZONE,
-    ]
+    core = python_core()
+    codes = [core.K_DISC, core.K_RAIL, core.K_POCKET, core.K_OFF, core.K_ZONE]
     assert codes == list(range(len(RAW_KINDS)))
+    assert core.MAXD == MAX_DISCS
