@@ -88,11 +88,10 @@ def test_dropped_page_resumes_and_resyncs(web_server, new_page):
 
     # Back online: it reconnects by itself, gets what it missed, the seat is its own.
     net.restore(dropped)
-    wait_state(dropped, "s.connected && s.ruling !== null && !s.moving && s.held === 0")
     shooter.wait_for_selector("#dropped", state="hidden", timeout=TIMEOUT_MS)
+    truth = server_room(base, room)  # after its `back`: nothing more happens in the room
+    wait_state(dropped, f"s.connected && s.room.seq === {truth['seq']} && !s.moving && !s.held")
     assert state(dropped)["room"]["you"] == {"role": "player", "seat": seat}
-    truth = server_room(base, room)
-    assert state(dropped)["room"]["seq"] == truth["seq"]
     assert discs(state(dropped)) == discs(truth)
     assert state(dropped)["debts"][shooter_seat] == 1
     assert state(dropped)["ruling"] == s["ruling"]
