@@ -8,6 +8,7 @@
 // a mirror), so angles convert by adding a constant.
 
 const TAU = 2 * Math.PI;
+export const POSITION_ROUNDING = 0.01; // mm, docs/protocol.md: disc x, y
 
 // How much the local frame is turned against the world, per side.
 const ROTATION = { S: 0, E: Math.PI / 2, N: Math.PI, W: -Math.PI / 2 };
@@ -94,7 +95,9 @@ export function placementCheck(t, side, x, y, pucks) {
   if (u < f.uMin - eps || u > f.uMax + eps || v < f.vMin - eps || v > f.vMax + eps) {
     return { ok: false, reason: "outside", touching: [] };
   }
-  const reach = t.strikerRadius + t.puckRadius;
+  // Positions arrive rounded to 0.01 mm: keep that much clear so the server, which
+  // knows them exactly, never finds a touch the client did not show.
+  const reach = t.strikerRadius + t.puckRadius + POSITION_ROUNDING;
   const touching = pucks
     .filter((p) => Math.hypot(p.x - x, p.y - y) <= reach + eps)
     .map((p) => p.id);
