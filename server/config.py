@@ -31,6 +31,23 @@ class Config:
 
 
 _ENV_PREFIX = "NOVUSS_"
+_HELP = {
+    "host": "address to listen on",
+    "port": "port of the web client, the websocket (/ws) and the HTTP API",
+    "redis_url": "Redis to use (also REDIS_URL); empty: an embedded redis-server in --data-dir",
+    "data_dir": "where the embedded Redis keeps its files",
+    "web_dir": "the static web client served at /",
+    "frame_rate": "frames per second while a stroke plays out",
+    "speed_factor": "simulated seconds per wall-clock second of play-out (tests: 20)",
+    "grace_seconds": "how long a dropped player keeps the seat (004 § 22 (3): 120)",
+    "aim_rate": "aim previews forwarded per second",
+    "event_buffer": "events kept per room for resume",
+    "max_frame_bytes": "largest client message accepted",
+    "send_queue": "messages queued per client before frames are dropped",
+    "tick_seconds": "period of the clock loop",
+    "recent_matches": "records listed by GET /api/matches",
+    "appendfsync": "embedded Redis AOF fsync policy: always, everysec or no",
+}
 
 
 def _option(name: str) -> str:
@@ -49,6 +66,12 @@ def parse_config(argv: Sequence[str] | None = None, env: dict[str, str] | None =
             raw = env.get("REDIS_URL")
         kind = type(default)
         value = kind(raw) if raw is not None else default
-        parser.add_argument(_option(f.name), dest=f.name, type=kind, default=value)
+        parser.add_argument(
+            _option(f.name),
+            dest=f.name,
+            type=kind,
+            default=value,
+            help=f"{_HELP[f.name]} (env {_ENV_PREFIX}{f.name.upper()}; default {default})",
+        )
     args = parser.parse_args(argv)
     return Config(**vars(args))
