@@ -249,7 +249,7 @@ function frame(now) {
 
 // ---- the protocol ---------------------------------------------------------------
 
-const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back"]);
+const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back", "hidden"]);
 
 function onMessage(msg) {
   if (SEQUENCED.has(msg.t) && msg.t !== "room" && typeof msg.seq === "number" && !acceptSeq(msg.seq)) return;
@@ -266,7 +266,7 @@ function acceptSeq(seq) {
     askSince(state.last);
     return false;
   }
-  // In order, or a gap the server could not fill (another team's chat).
+  // In order, or a gap that asking again did not fill: take it rather than ask forever.
   state.last = seq;
   state.resumeAskedAt = null;
   return true;
@@ -497,6 +497,8 @@ const HANDLERS = {
     }
     toast(m.rule ? `${m.message} (${m.rule})` : m.message);
   },
+
+  hidden() {}, // another team's event: it only moves `last` on
 
   pong() {},
 };
