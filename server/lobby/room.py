@@ -175,8 +175,10 @@ class Room:
     def missed(self, since: int, team: int | None) -> list[dict[str, Any]] | None:
         """The events after `since` that `team` (None: a watcher) may see, or None when some
         are no longer kept (the caller then sends a full snapshot)."""
-        if since >= self.seq:
+        if since == self.seq:
             return []
+        if since > self.seq:
+            return None  # a number from the future (a store that lost data): resync whole
         if not self.events or self.events[0].seq > since + 1:
             return None
         return [e.visible_to(team) for e in self.events if e.seq > since]

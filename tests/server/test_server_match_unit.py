@@ -149,6 +149,8 @@ def test_room_seats_teams_sequence_and_missed_events():
     assert room.missed(room.seq - 1, 0) == [{"t": "hidden", "seq": room.seq}]
     assert room.missed(room.seq - 1, 1)[0]["text"] == "left side"
     assert room.missed(0, None) is None, "older than the buffer: a full resync"
+    assert room.missed(room.seq, None) == []
+    assert room.missed(room.seq + 5, None) is None, "a seq from the future: a full resync"
     assert [e.seq for e in room.events] == list(range(room.seq - 7, room.seq + 1))
     assert all(isinstance(e, Event) for e in room.events)
 
