@@ -37,6 +37,7 @@ cpdef double line_hit(double dx, double dy, double ux, double uy, double v, doub
                       double rr) noexcept
 
 
+@cython.final
 cdef class Sim:
     cdef int n
     cdef double size, decel, e_disc, e_rail, jump_speed, pocket_lo, pocket_hi, pocket_r, pocket_r2
