@@ -51,7 +51,12 @@ function intentFromUrl() {
   return room ? { t: "watch", room } : null;
 }
 
-const send = (msg) => conn?.send(msg);
+/** Send a message; a player's action while the link is down is not silently lost. */
+function send(msg) {
+  const sent = !!conn?.send(msg);
+  if (!sent && msg.t !== "aim" && msg.t !== "lobby") toast("Not connected: reconnecting, try again in a moment.");
+  return sent;
+}
 const mySeat = () => (state.room?.you?.role === "player" ? state.room.you.seat : null);
 
 /** Take a seat by invite; if the table is full the same invite lets us watch. */
@@ -120,8 +125,7 @@ $("name-form").addEventListener("submit", (e) => {
   if (!name) return;
   state.name = name;
   localStorage.setItem(STORE.name, name);
-  if (!state.pendingIntent) showScreen("screen-lobby");
-  start();
+  start(); // the lobby shows once the server has welcomed us: its buttons need the link
 });
 
 // A new name is a new session: the server keeps a session's name.
@@ -182,7 +186,9 @@ const aimer = new AimController(canvas, {
   onStrike: (shot) => {
     clearTimeout(aimTimer);
     state.strikeRef = nextRef++;
-    send({ t: "strike", ...shot, ref: state.strikeRef });
+    if (send({ t: "strike", ...shot, ref: state.strikeRef })) return;
+    aimer.stop(); // not sent: the striker is still the player's
+    updateAimer();
   },
 });
 
