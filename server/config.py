@@ -25,6 +25,13 @@ class Config:
     event_buffer: int = 256  # events kept per room for resume
     max_frame_bytes: int = 4096  # largest client websocket message accepted
     send_queue: int = 256  # messages queued per client before frames are dropped
+    msg_rate: float = 30.0  # messages a connection may send per second (aims come ~14/s)
+    msg_burst: float = 60.0  # ... in one burst
+    abuse_limit: int = 20  # rate-limit refusals before the connection is closed
+    create_rate: float = 0.1  # rooms a connection may create per second, sustained
+    create_burst: float = 5.0  # ... in one burst
+    conns_per_address: int = 32  # open websockets per client address
+    idle_seconds: float = 60.0  # silent this long (the web client pings every 10 s): closed
     tick_seconds: float = 0.1  # the clock loop's period
     recent_matches: int = 50  # records listed by GET /api/matches
     appendfsync: str = "everysec"  # embedded redis: AOF fsync policy
@@ -44,6 +51,13 @@ _HELP = {
     "event_buffer": "events kept per room for resume",
     "max_frame_bytes": "largest client message accepted",
     "send_queue": "messages queued per client before frames are dropped",
+    "msg_rate": "messages per second a connection may send (sustained)",
+    "msg_burst": "messages a connection may send in one burst",
+    "abuse_limit": "rate-limit refusals before a flooding connection is closed",
+    "create_rate": "rooms a connection may create per second (sustained)",
+    "create_burst": "rooms a connection may create in one burst",
+    "conns_per_address": "open websockets allowed per client address",
+    "idle_seconds": "close a connection that sends nothing (not even ping) this long",
     "tick_seconds": "period of the clock loop",
     "recent_matches": "records listed by GET /api/matches",
     "appendfsync": "embedded Redis AOF fsync policy: always, everysec or no",

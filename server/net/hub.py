@@ -25,6 +25,7 @@ from server.lobby.lobby import Lobby
 from server.lobby.room import Event, LobbyError, Room, new_id
 from server.match import MatchRefused, Motion, Out, Settings
 from server.net import protocol as p
+from server.net.limits import AddressCounter, ConnGuard, Limits
 from server.sim import Shot
 from server.store.redis_store import Commit, Store, StoredEvent
 
@@ -57,6 +58,8 @@ class Conn:
     watching: bool = False
     lobby: bool = False
     closed: bool = False
+    guard: ConnGuard | None = None  # its rate budgets and idle time (server/net/limits.py)
+    transport: asyncio.BaseTransport | None = None  # to drop a hopelessly slow reader at once
 
     def __post_init__(self) -> None:
         self.queue = asyncio.Queue(self.limit)
@@ -69,16 +72,20 @@ class Conn:
         data = msg if isinstance(msg, bytes) else p.encode(msg)
         if self.queue.qsize() >= self.limit - 1:
             if not droppable:
-                self.shutdown()
+                self.shutdown(abort=True)
             return
         self.queue.put_nowait(data)
 
-    def shutdown(self) -> None:
-        """Stop sending: the writer ends and closes the socket."""
+    def shutdown(self, abort: bool = False) -> None:
+        """Stop sending: the writer ends and closes the socket. `abort` drops the socket at
+        once: a reader too slow for the events would hold a polite close up behind its backlog
+        (its writer may be stuck in a drain), and it resyncs when it reconnects anyway."""
         if not self.closed:
             self.closed = True
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
+        if abort and self.transport is not None:
+            self.transport.abort()
 
     async def writer(self) -> None:
         """Drain the queue into the socket until closed."""
@@ -98,6 +105,8 @@ class Hub:
         self.config = config
         self.store = store
         self.settings = settings
+        self.limits = Limits.from_config(config)
+        self.addresses = AddressCounter(self.limits.conns_per_address)
         self.lobby = Lobby(settings, config.grace_seconds, config.event_buffer)
         self.sessions: dict[str, Session] = {}
         self.conns: set[Conn] = set()
@@ -115,6 +124,7 @@ class Hub:
         self._ticker: asyncio.Task[None] | None = None
         self._last_lobby = 0.0
         self._last_watchers = 0.0
+        self._last_idle_check = 0.0
 
     # -- life cycle ------------------------------------------------------------------
     async def start(self) -> None:
@@ -168,7 +178,17 @@ class Hub:
         """One websocket connection from accept to close."""
         ws = web.WebSocketResponse(max_msg_size=HARD_FRAME_LIMIT, heartbeat=20.0)
         await ws.prepare(request)
-        conn = Conn(ws, self.config.send_queue)
+        address = request.remote or ""
+        if not self.addresses.admit(address):
+            refusal = p.ProtocolError(
+                "too_many_connections",
+                f"At most {self.limits.conns_per_address} connections per address.",
+            )
+            await ws.send_bytes(p.encode(refusal.reply()))
+            await ws.close(code=1008, message=b"too many connections")
+            return ws
+        conn = Conn(ws, self.config.send_queue, guard=ConnGuard(self.limits))
+        conn.transport = request.transport
         self.conns.add(conn)
         writer = asyncio.create_task(conn.writer())
         try:
@@ -178,6 +198,7 @@ class Hub:
                 if conn.closed:
                     break
         finally:
+            self.addresses.release(address)
             self.conns.discard(conn)
             await self.disconnected(conn)
             writer.cancel()
@@ -189,11 +210,21 @@ class Hub:
     async def receive(self, conn: Conn, data: bytes | str) -> None:
         """Decode one client message and act on it; refusals become error replies."""
         ref = None
+        assert conn.guard is not None  # serve() gives every connection one
+        refusal = conn.guard.heard()
+        if refusal is not None:
+            if conn.guard.abusive:
+                conn.send(p.ProtocolError("abuse", "Flooding: this connection is closed.").reply())
+                conn.shutdown()
+            else:
+                conn.send(refusal.reply())
+            return
         try:
             env = p.decode(data, self.config.max_frame_bytes, self.settings.table.max_speed)
             ref = env.ref
             await self.dispatch(conn, env.msg)
         except p.ProtocolError as e:
+            e.ref = e.ref if e.ref is not None else ref
             conn.send(e.reply())
         except (LobbyError, MatchRefused) as e:
             rule, reason = getattr(e, "rule", ""), getattr(e, "reason", "")
@@ -323,6 +354,8 @@ class Hub:
     async def on_create(self, conn: Conn, msg: p.Create) -> None:
         """Create a room and take seat 0."""
         self._free(conn)
+        assert conn.guard is not None
+        conn.guard.may_create()
         room = self.lobby.create(msg.mode, msg.sets, msg.clock, msg.private)
         await self._join(conn, room, 0, None)
 
@@ -554,8 +587,9 @@ class Hub:
         conns = list(self.audience.get(room.id, ()))
         if isinstance(item, Out):
             data = p.encode({"t": item.kind, **item.data})
+            droppable = item.kind == "aim"  # a preview: the next one supersedes it
             for conn in conns:
-                conn.send(data)
+                conn.send(data, droppable)
             return
         if item.message["t"] == "room":
             for conn in conns:
@@ -566,6 +600,14 @@ class Hub:
         for conn in conns:
             mine = item.audience is None or self._team(conn, room) == item.audience
             conn.send(data if mine else hidden)
+
+    def _close_idle(self) -> None:
+        mono = time.monotonic()
+        for conn in list(self.conns):
+            if conn.guard is not None and not conn.closed and conn.guard.idle(mono):
+                limit = self.limits.idle_seconds
+                conn.send(p.ProtocolError("idle", f"Nothing heard for {limit:g} s.").reply())
+                conn.shutdown()
 
     def _team(self, conn: Conn, room: Room) -> int | None:
         if conn.session is None:
@@ -583,7 +625,11 @@ class Hub:
                 log.exception("tick failed")
 
     async def tick(self, now: float) -> None:
-        """Run every room's clocks, retry unsaved rooms, push the lobby and watcher counts."""
+        """Run every room's clocks, retry unsaved rooms, push the lobby and watcher counts,
+        close idle connections."""
+        if now - self._last_idle_check >= 1.0:
+            self._last_idle_check = now
+            self._close_idle()
         for room in list(self.lobby.rooms.values()):
             before = room.status
             room.tick(now)

@@ -1,0 +1,141 @@
+"""The server's limits on what one client (or one address) may cost it, in one place.
+
+The values come from server/config.py (each has a command-line option and a NOVUSS_ variable);
+this module holds the mechanisms: token buckets for message and room-creation rates, a counter
+of connections per address, and the error a refusal sends. The hub (server/net/hub.py) calls
+them; docs/reliability.md lists the values and why.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from server.config import Config
+from server.net.protocol import ProtocolError
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The limits in force, read once from the configuration."""
+
+    max_frame_bytes: int  # larger messages get `too_large` (above 64 KiB: the socket closes)
+    msg_rate: float  # messages per second a connection may send, sustained
+    msg_burst: float  # ... and in one burst
+    abuse_limit: int  # `rate_limited` refusals a connection gets before it is closed
+    create_rate: float  # rooms a connection may create per second, sustained
+    create_burst: float  # ... and in one burst
+    conns_per_address: int  # open websockets per client address
+    idle_seconds: float  # a connection that sends nothing (not even ping) this long is closed
+    send_queue: int  # messages queued per client before frames are dropped
+
+    @classmethod
+    def from_config(cls, config: Config) -> Limits:
+        """The limits named in a Config."""
+        return cls(
+            max_frame_bytes=config.max_frame_bytes,
+            msg_rate=config.msg_rate,
+            msg_burst=config.msg_burst,
+            abuse_limit=config.abuse_limit,
+            create_rate=config.create_rate,
+            create_burst=config.create_burst,
+            conns_per_address=config.conns_per_address,
+            idle_seconds=config.idle_seconds,
+            send_queue=config.send_queue,
+        )
+
+
+@dataclass(slots=True)
+class TokenBucket:
+    """`rate` tokens a second up to `burst`; each action takes one or is refused."""
+
+    rate: float
+    burst: float
+    clock: Callable[[], float] = time.monotonic
+    tokens: float = field(init=False)
+    stamp: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+        self.stamp = self.clock()
+
+    def take(self) -> bool:
+        """True (and one token spent) if the action is allowed now."""
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+@dataclass(slots=True)
+class ConnGuard:
+    """One connection's budget: its message and room-creation buckets, refusals, last message."""
+
+    limits: Limits
+    messages: TokenBucket = field(init=False)
+    creates: TokenBucket = field(init=False)
+    refused: int = 0
+    last_heard: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.messages = TokenBucket(self.limits.msg_rate, self.limits.msg_burst)
+        self.creates = TokenBucket(self.limits.create_rate, self.limits.create_burst)
+
+    def heard(self) -> ProtocolError | None:
+        """Count one incoming message: None if it may be handled, else the error to answer
+        (the message itself is then ignored)."""
+        self.last_heard = time.monotonic()
+        if self.messages.take():
+            return None
+        self.refused += 1
+        return ProtocolError(
+            "rate_limited",
+            f"Too many messages: at most {self.limits.msg_rate:g} a second"
+            f" (bursts of {self.limits.msg_burst:g}); this one was ignored.",
+        )
+
+    @property
+    def abusive(self) -> bool:
+        """True once the connection kept flooding after enough refusals: close it."""
+        return self.refused >= self.limits.abuse_limit
+
+    def idle(self, now: float) -> bool:
+        """True when nothing was heard for longer than the idle limit (`now`: monotonic)."""
+        return now - self.last_heard > self.limits.idle_seconds
+
+    def may_create(self) -> None:
+        """Allow one room creation or raise `rate_limited`."""
+        if not self.creates.take():
+            raise ProtocolError(
+                "rate_limited",
+                f"Too many rooms created: at most {self.limits.create_burst:g} at once, then one"
+                f" every {1 / self.limits.create_rate:g} s.",
+            )
+
+
+class AddressCounter:
+    """Open connections per client address, so one host cannot hold every socket."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.open: dict[str, int] = {}
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from `address`; False (not counted) if it is over the limit."""
+        n = self.open.get(address, 0)
+        if n >= self.limit:
+            return False
+        self.open[address] = n + 1
+        return True
+
+    def release(self, address: str) -> None:
+        """A connection admitted from `address` closed."""
+        n = self.open.get(address, 0) - 1
+        if n > 0:
+            self.open[address] = n
+        else:
+            self.open.pop(address, None)
