@@ -1,6 +1,6 @@
 // Canvas rendering of the table, to scale, from the viewer's side. Knows nothing of
 // the network or input: it draws a scene object it is handed each display frame.
-import { guideLine, makeView, toWorld } from "./geometry.js";
+import { guideLine, makeView, strikingField, toWorld } from "./geometry.js";
 import { pocketCentres } from "./table.js";
 
 const COLOURS = {
@@ -17,6 +17,7 @@ const COLOURS = {
   strikerEdge: "#8b6a3a",
   illegal: "#e0201b",
   guide: "rgba(255,255,255,0.85)",
+  field: "rgba(40,150,70,0.13)",
   ghost: "rgba(40,90,200,0.55)",
   highlight: { restored: "#1e7be0", respotted: "#17a34a", penalty: "#e08a00" },
 };
@@ -66,6 +67,7 @@ export class Renderer {
     const [bx, by] = view.toScreen(0, 1);
     ctx.setTransform(d * (ax - ox), d * (ay - oy), d * (bx - ox), d * (by - oy), d * ox, d * oy);
     this.drawBoard(t);
+    if (scene.aim) this.drawField(t, scene.side);
     for (const h of scene.highlights || []) this.drawHighlight(t, h, scene.now);
     if (scene.ghost) this.drawAim(t, scene.ghost, scene.pucks, true);
     for (const p of scene.pucks) this.drawPuck(t, p);
@@ -159,6 +161,15 @@ export class Renderer {
       ctx.arc(px, py, t.pocketRadius, 0, 2 * Math.PI);
       ctx.fill();
     }
+  }
+
+  /** Where the striker's centre may go this stroke (004 § 20 (1)), faintly. */
+  drawField(t, side) {
+    const f = strikingField(t);
+    const [x0, y0] = toWorld(side, f.uMin, f.vMin, t.size);
+    const [x1, y1] = toWorld(side, f.uMax, f.vMax, t.size);
+    this.ctx.fillStyle = COLOURS.field;
+    this.ctx.fillRect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
   }
 
   drawDisc(x, y, radius, holeRadius, fill, edge) {
