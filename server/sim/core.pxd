@@ -42,11 +42,11 @@ cdef class Sim:
     cdef int n
     cdef double size, decel, e_disc, e_rail, jump_speed, pocket_lo, pocket_hi, pocket_r, pocket_r2
     cdef double zone_limit
-    # Sized MAXD = 32 discs (core.py), the pair table MAXD * MAXD.
-    cdef double t0[32], x0[32], y0[32], ux[32], uy[32], sp[32], ts[32], r[32], m[32]
-    cdef double bx0[32], bx1[32], by0[32], by1[32], ex[32], ey[32], et[32], tend[32], rmt[32]
-    cdef double pt[1024]
-    cdef int ek[32], ep[32], alive[32], where[32], dirty[32], member[32], rmj[32], zone[4]
+    # Sized MAXD = 40 discs (core.py), the pair table MAXD * MAXD.
+    cdef double t0[40], x0[40], y0[40], ux[40], uy[40], sp[40], ts[40], r[40], m[40]
+    cdef double bx0[40], bx1[40], by0[40], by1[40], ex[40], ey[40], et[40], tend[40], rmt[40]
+    cdef double pt[1600]
+    cdef int ek[40], ep[40], alive[40], where[40], dirty[40], member[40], rmj[40], zone[4]
     cdef list events, segs
     cdef double px, py, vx, vy
 

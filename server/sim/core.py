@@ -36,7 +36,8 @@ PRUNE_MARGIN = 1e-3  # mm: slack in the segment-distance tests, far above roundi
 CRIT_TOL = 1e-10  # s: precision of a critical point (it only splits the search)
 T_TOL = 1e-12  # s: bisection width for an event time (8 nm at the maximum speed)
 MAX_EVENTS = 20000  # safety stop against a pathological endless sequence of contacts
-MAXD = 32  # most discs in one stroke: the size of the C arrays in core.pxd
+# Most discs in one stroke (doubles: 32 pucks and the striker): the C arrays of core.pxd.
+MAXD = 40
 
 
 def _filled(count: int, value: object) -> list:

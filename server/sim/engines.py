@@ -48,7 +48,7 @@ def python_core() -> ModuleType:
 CYTHON_CORE = _compiled
 COMPILED = not str(getattr(_compiled, "__file__", "")).endswith(".py")
 """True when server.sim.core is the built extension (it should always be)."""
-MAX_DISCS = 32
+MAX_DISCS = 40
 """The size of the core's C arrays (core.MAXD)."""
 
 
@@ -81,7 +81,7 @@ def simulate(
     The striker (id STRIKER_ID) is placed at (shot.x, shot.y) and leaves at shot.speed
     along shot.angle; `pucks` rest where they are (ids >= 1, any order; results come
     in id order, striker first). Raises SimInputError (a ValueError) for a speed out of
-    (0, table.max_speed], non-finite input, more than 32 discs, or discs off the table,
+    (0, table.max_speed], non-finite input, more than MAX_DISCS (40) discs, or discs off the table,
     over a hole or overlapping (beyond PLACE_TOL).
     """
     discs = [Disc(STRIKER_ID, shot.x, shot.y, "striker"), *sorted(pucks, key=_by_id)]

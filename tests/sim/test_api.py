@@ -30,3 +30,17 @@ def test_raw_event_codes_and_sizes_match_the_core() -> None:
     codes = [core.K_DISC, core.K_RAIL, core.K_POCKET, core.K_OFF, core.K_ZONE]
     assert codes == list(range(len(RAW_KINDS)))
     assert core.MAXD == MAX_DISCS
+
+
+def test_doubles_set_up_of_32_pucks_and_the_striker_is_simulated(engine: str) -> None:
+    import random
+
+    from server.sim.scenarios import scattered_pucks
+
+    pucks = scattered_pucks(random.Random(4), 32)
+    result = simulate(COMPETITION, pucks, Shot(540.0, 80.0, 1.4, 6000.0), engine)
+    assert len(result.final) == 33
+    assert any(
+        d.id != STRIKER_ID and (d.x, d.y) != (p.x, p.y)
+        for d, p in zip(result.final[1:], pucks, strict=True)
+    )
