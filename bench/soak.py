@@ -1,0 +1,456 @@
+"""python -m bench.soak --minutes N: many scripted matches against one server, for a set time.
+
+Singles and doubles matches run side by side; spectators come and go; players drop (their socket
+closes mid-match, sometimes mid-motion) and come back with their token and `resume{since}`. At
+the end it prints matches finished, strokes, errors, resumes, lost strokes and the server's RSS
+at the start and the end. Without --url it starts `python -m server` itself (embedded Redis in a
+temporary directory).
+
+"Lost" means a stroke some client was told about (`stroke`, which is sent only once stored)
+that is missing from the match's record; "duplicate" a stroke number twice in a record; "gaps"
+a client seeing a seq jump (it then resumes, as the protocol says). All must stay zero.
+
+The resilient player here (`Player`) is also what tests/hardening drives through server
+crashes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.request import urlopen
+
+import aiohttp
+import msgpack
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "server"))  # the scripted player lives with the tests
+from server_bot import choose_shot  # noqa: E402
+
+Msg = dict[str, Any]
+PHYSICS_LIMIT = "at most"  # the physics refusing a table with too many discs (server/sim)
+
+
+@dataclass
+class Stats:
+    """What the soak counts, across every match."""
+
+    matches: int = 0
+    strokes: int = 0
+    errors: int = 0
+    resumes: int = 0
+    watchers: int = 0
+    lost: int = 0
+    duplicates: int = 0  # stroke numbers twice in a record
+    repeated: int = 0  # events a client received twice (seq not above its last)
+    gaps: int = 0
+    physics_refusals: int = 0
+    error_codes: Counter[str] = field(default_factory=Counter)
+    answered: dict[str, set[int]] = field(default_factory=dict)  # match id -> stroke numbers
+    samples: list[str] = field(default_factory=list)  # the first few errors in full
+
+    def error(self, what: str, detail: str = "") -> None:
+        """Count one error (an error reply or a broken invariant)."""
+        self.errors += 1
+        self.error_codes[what] += 1
+        if len(self.samples) < 10:
+            self.samples.append(f"{what}: {detail}"[:300])
+
+
+class Player:
+    """A client that survives everything: its socket closing, the server dying. It keeps the
+    state a browser keeps (docs/protocol.md) and strikes with the scripted bot when its turn."""
+
+    def __init__(self, name: str, url: str, stats: Stats):
+        self.name, self.url, self.stats = name, url, stats
+        self.ws_url = url.replace("http", "ws", 1) + "/ws"
+        self.http: aiohttp.ClientSession | None = None
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.token: str | None = None
+        self.rid: str | None = None
+        self.seat: int | None = None
+        self.mode = "singles"
+        self.table: Msg = {}
+        self.mid: str | None = None
+        self.discs: list[Msg] = []
+        self.sides: list[str | None] = []
+        self.turn: int | None = None
+        self.phase = ""  # "", "play", "sent", "motion", "over"
+        self.last = 0
+        self.result: Msg | None = None
+        self.changed = asyncio.Event()
+        self.pongs: dict[int, asyncio.Future[None]] = {}
+        self.refused: Msg | None = None  # the last error answering a strike
+        self.strikes = 0  # strikes sent, to tell which one a reconnect left unanswered
+
+    # -- the connection ------------------------------------------------------------------
+    async def connect(self, deadline: float = 60.0) -> Msg:
+        """(Re)connect and say hello (with the token once known), retrying while the server is
+        down; a player with a room then resumes from its last seq."""
+        await self.close()
+        end = time.monotonic() + deadline
+        while True:
+            try:
+                self.http = aiohttp.ClientSession()
+                ws = await self.http.ws_connect(self.ws_url, max_msg_size=0)
+                hello: Msg = {"t": "hello", "name": self.name}
+                if self.token:
+                    hello["token"] = self.token
+                await ws.send_bytes(msgpack.packb(hello))
+                welcome = msgpack.unpackb((await ws.receive(timeout=10)).data, raw=False)
+                if welcome.get("t") != "welcome":
+                    raise ConnectionError(f"hello answered by {welcome}")
+                self.ws = ws  # only now: nothing may be sent before the hello
+                break
+            except (aiohttp.ClientError, OSError, TypeError, ValueError, TimeoutError) as e:
+                await self.close()
+                if time.monotonic() > end:
+                    raise ConnectionError(f"{self.name} could not reconnect: {e}") from e
+                await asyncio.sleep(0.2)
+        self.token = welcome["token"]
+        self.reader = asyncio.create_task(self._read())
+        if self.rid is not None and welcome["seat"] is not None:
+            self.seat = welcome["seat"]["seat"]
+            unanswered = self.strikes if self.phase == "sent" else None
+            await self.send("resume", room=self.rid, since=self.last)
+            self.stats.resumes += 1
+            await self.barrier()
+            if self.phase == "sent" and self.strikes == unanswered:
+                self.phase = "play"  # that strike was never stored: nobody was told of it
+        return welcome
+
+    async def close(self) -> None:
+        """Drop the socket (as a tab closing); the state is kept for the resume."""
+        if self.reader is not None:
+            self.reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.reader
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+        if self.http is not None:
+            await self.http.close()
+        self.ws = self.reader = self.http = None
+
+    async def send(self, t: str, **fields: Any) -> None:
+        """Send one message (silently lost if the socket is down: the resume repairs it)."""
+        if self.ws is None:
+            return
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.ws.send_bytes(msgpack.packb({"t": t, **fields}))
+
+    async def barrier(self, timeout: float = 20.0) -> None:
+        """Wait until everything the server sent before a `pong` has been applied."""
+        n = random.randrange(1, 2**31)
+        self.pongs[n] = asyncio.get_running_loop().create_future()
+        await self.send("ping", n=n)
+        try:
+            async with asyncio.timeout(timeout):
+                await self.pongs[n]
+        finally:
+            self.pongs.pop(n, None)
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for m in self.ws:
+                if m.type == aiohttp.WSMsgType.BINARY:
+                    await self._apply(msgpack.unpackb(m.data, raw=False, strict_map_key=False))
+                    self.changed.set()
+        finally:
+            self.changed.set()
+
+    # -- what a browser keeps ----------------------------------------------------------
+    async def _apply(self, msg: Msg) -> None:
+        t = msg["t"]
+        if t == "pong":
+            fut = self.pongs.get(msg.get("n"))
+            if fut is not None and not fut.done():
+                fut.set_result(None)
+            return
+        if t == "error":
+            if self.phase == "sent":
+                msg = {**msg, "context": "strike"}
+            self.stats.error(msg["code"], f"{self.name} phase={self.phase}: {msg}")
+            if self.phase == "sent":
+                self.refused, self.phase = msg, "play"
+            return
+        if "seq" in msg and t != "room":
+            if msg["seq"] <= self.last:
+                self.stats.repeated += 1
+                return
+            if msg["seq"] > self.last + 1:  # missed something: ask again (docs/protocol.md)
+                self.stats.gaps += 1
+                await self.send("resume", room=self.rid, since=self.last)
+                return
+            self.last = msg["seq"]
+        if t == "room":
+            self._room(msg)
+        elif t == "stroke":
+            self.phase = "motion"
+            if self.mid is not None:
+                self.stats.answered.setdefault(self.mid, set()).add(msg["stroke"])
+        elif t == "ruling":
+            self.discs, self.turn, self.sides = msg["discs"], msg["turn"], msg["sides"]
+            self.phase = "play" if msg["turn"] is not None else "over"
+        elif t == "result":
+            self.result, self.phase = msg, "over"
+
+    def _room(self, msg: Msg) -> None:
+        self.last = msg["seq"]  # a room is a complete state (docs/protocol.md)
+        self.rid, self.mode, self.table = msg["id"], msg["mode"], msg["table"]
+        if msg["you"]["seat"] is not None:
+            self.seat = msg["you"]["seat"]
+        self.discs = msg["discs"]
+        self.sides = [s and s["side"] for s in msg["seats"]]
+        match = msg["match"]
+        if match is None:
+            return
+        self.mid, self.turn = match["id"], match["turn"]
+        if match["result"] is not None:
+            self.result = self.result or {"winner": match["result"].get("winner")}
+        if self.phase != "sent" or match["phase"] != "play":
+            self.phase = match["phase"]
+
+    def my_turn(self) -> bool:
+        """True when this player must strike now."""
+        return self.phase == "play" and self.seat is not None and self.turn == self.seat
+
+    async def strike(self) -> None:
+        """Aim once and strike with the scripted player's choice."""
+        assert self.seat is not None
+        side = self.sides[self.seat]
+        x, y, angle, speed = choose_shot(self.discs, self.seat, side, self.table, self.mode)
+        self.phase, self.refused = "sent", None
+        self.strikes += 1
+        await self.send("aim", x=x, y=y, angle=angle, power=speed / 8000)
+        await self.send("strike", x=x, y=y, angle=angle, speed=speed)
+
+    async def play(self, timeout: float) -> None:
+        """Strike whenever it is this player's turn until the match is over. A doubles table
+        the physics refuses (too many discs) is resigned: that is the physics' limit, counted
+        apart (physics_refusals), not the server's error."""
+        async with asyncio.timeout(timeout):
+            while self.phase != "over":
+                self.changed.clear()
+                if self.refused is not None and PHYSICS_LIMIT in self.refused["message"]:
+                    self.stats.physics_refusals += 1
+                    self.stats.errors -= 1
+                    self.stats.error_codes["bad_stroke"] -= 1
+                    self.stats.samples.pop()  # counted apart, not as an error
+                    self.refused = None
+                    await self.send("resign")
+                elif self.my_turn():
+                    await self.strike()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(0.5):
+                        await self.changed.wait()
+
+
+async def seat_match(url: str, mode: str, stats: Stats, tag: str) -> list[Player]:
+    """Players in a new room of `mode`, all ready: the match has started."""
+    n = 2 if mode == "singles" else 4
+    players = [Player(f"{tag}-{i}", url, stats) for i in range(n)]
+    for p in players:
+        await p.connect()
+    await players[0].send("create", mode=mode, sets=1, clock=120, private=False)
+    await players[0].barrier()
+    assert players[0].rid is not None, "create was not answered by a room"
+    for p in players[1:]:
+        await p.send("join", room=players[0].rid)
+        await p.barrier()
+    for p in players:
+        await p.send("ready")
+    for p in players:
+        await p.barrier()
+        while p.mid is None:
+            p.changed.clear()
+            await asyncio.wait_for(p.changed.wait(), 20)
+    return players
+
+
+async def chaos(players: list[Player], rng: random.Random, grace: float) -> None:
+    """Drop a random player now and then (mid-motion or not) and bring it back before the
+    grace time is out."""
+    while True:
+        await asyncio.sleep(rng.uniform(1.0, 4.0))
+        victim = rng.choice(players)
+        if victim.phase == "over":
+            continue
+        await victim.close()
+        await asyncio.sleep(rng.uniform(0.0, min(2.0, grace / 4)))
+        try:
+            await victim.connect()
+        except asyncio.CancelledError:
+            await victim.close()  # the match ended meanwhile: no socket left behind
+            raise
+
+
+async def spectate(url: str, rid: str, rng: random.Random, stats: Stats) -> None:
+    """Watchers come and go for the whole match."""
+    while True:
+        await asyncio.sleep(rng.uniform(0.5, 3.0))
+        watcher = Player(f"w{rng.randrange(10**6)}", url, stats)
+        try:
+            await watcher.connect()
+            await watcher.send("watch", room=rid)
+            stats.watchers += 1
+            await asyncio.sleep(rng.uniform(0.5, 5.0))
+        finally:
+            await watcher.close()
+
+
+def fetch(url: str) -> Any:
+    """GET a JSON document."""
+    with urlopen(url, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def check_record(url: str, mid: str, stats: Stats) -> int:
+    """Compare a finished match's record with the strokes clients were told of; returns the
+    record's strokes."""
+    log = fetch(f"{url}/api/matches/{mid}")["log"]
+    numbers = [e["stroke"] for e in log if e["kind"] == "stroke"]
+    stats.duplicates += len(numbers) - len(set(numbers))
+    stats.lost += len(stats.answered.get(mid, set()) - set(numbers))
+    if numbers != list(range(1, len(numbers) + 1)):
+        stats.error("record_out_of_order")
+    return len(numbers)
+
+
+async def one_match(url: str, mode: str, rng: random.Random, stats: Stats, grace: float) -> None:
+    """Seat, play to the result with drops and watchers, check the record, leave."""
+    players = await seat_match(url, mode, stats, f"{mode[0]}{rng.randrange(10**6)}")
+    rid, mid = players[0].rid, players[0].mid
+    assert rid is not None and mid is not None
+    side = [
+        asyncio.create_task(chaos(players, rng, grace)),
+        asyncio.create_task(spectate(url, rid, rng, stats)),
+    ]
+    try:
+        await asyncio.gather(*(p.play(timeout=600) for p in players))
+    finally:
+        for task in side:
+            task.cancel()
+        await asyncio.gather(*side, return_exceptions=True)
+    stats.strokes += check_record(url, mid, stats)
+    stats.matches += 1
+    for p in players:
+        await p.send("leave")
+        await p.close()
+
+
+def rss_mb(pid: int | None) -> float | None:
+    """A process's resident memory in MB."""
+    return None if pid is None else psutil.Process(pid).memory_info().rss / 2**20
+
+
+def start_server(port: int, data_dir: Path, options: dict[str, object]) -> subprocess.Popen[bytes]:
+    """`python -m server` on a port, with its own embedded Redis; returns once healthy."""
+    args = [sys.executable, "-m", "server", "--port", str(port), "--data-dir", str(data_dir)]
+    for key, value in options.items():
+        args += ["--" + key.replace("_", "-"), str(value)]
+    log = (data_dir / "server.log").open("ab")
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(200):
+        with contextlib.suppress(OSError):
+            fetch(f"http://127.0.0.1:{port}/healthz")
+            return proc
+        time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+async def soak(url: str, minutes: float, slots: int, seed: int, grace: float, pid: int | None):
+    """Run `slots` matches at a time (every third a doubles) until the time is up."""
+    stats = Stats()
+    rng = random.Random(seed)
+    rss_start = rss_mb(pid)
+    end = time.monotonic() + minutes * 60
+    started = 0
+
+    async def slot(k: int) -> None:
+        nonlocal started
+        while time.monotonic() < end:
+            started += 1
+            mode = "doubles" if started % 3 == 0 else "singles"
+            try:
+                await one_match(url, mode, random.Random(rng.random()), stats, grace)
+            except Exception as e:  # a stuck or broken match is the soak's finding, not a crash
+                stats.error(f"match failed: {type(e).__name__}: {e}"[:120])
+
+    await asyncio.gather(*(slot(k) for k in range(slots)))
+    return stats, rss_start, rss_mb(pid)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the options, run the soak and print the figures."""
+    ap = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__.split("\n")[0])
+    ap.add_argument("--minutes", type=float, default=10.0, help="how long to run")
+    ap.add_argument("--url", default="", help="a running server (default: start one)")
+    ap.add_argument("--slots", type=int, default=4, help="matches played at the same time")
+    ap.add_argument("--speed-factor", type=float, default=10.0, help="of the server started")
+    ap.add_argument("--grace", type=float, default=30.0, help="grace seconds of the server")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    proc = None
+    url = args.url.rstrip("/")
+    with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
+        if not url:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            proc = start_server(port, Path(tmp), {
+                "speed_factor": args.speed_factor, "grace_seconds": args.grace,
+                "conns_per_address": 10_000, "appendfsync": "everysec",
+            })  # fmt: skip
+            url = f"http://127.0.0.1:{port}"
+        try:
+            t0 = time.monotonic()
+            stats, rss0, rss1 = asyncio.run(
+                soak(url, args.minutes, args.slots, args.seed, args.grace, proc and proc.pid)
+            )
+            elapsed = time.monotonic() - t0
+        finally:
+            if proc is not None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    print("the server did not stop on SIGTERM in 20 s; killed", file=sys.stderr)
+                    print((Path(tmp) / "server.log").read_text()[-3000:], file=sys.stderr)
+                    proc.kill()
+    health = "" if proc is not None else json.dumps(fetch(url + "/healthz"))
+    print(f"soak: {elapsed / 60:.1f} min against {url} ({args.slots} matches at a time)")
+    print(f"matches finished: {stats.matches}")
+    print(f"strokes: {stats.strokes}")
+    print(f"errors: {stats.errors} {dict(+stats.error_codes)}")
+    for sample in stats.samples:
+        print("  " + sample)
+    print(f"resumes: {stats.resumes}")
+    print(f"watchers: {stats.watchers}")
+    print(f"lost strokes: {stats.lost}  duplicated strokes: {stats.duplicates}")
+    print(f"events received twice: {stats.repeated}  seq gaps: {stats.gaps}")
+    print(f"doubles strokes the physics refused (resigned): {stats.physics_refusals}")
+    if rss0 is not None and rss1 is not None:
+        print(f"server RSS: {rss0:.1f} MB at start, {rss1:.1f} MB at end")
+    else:
+        print(f"server RSS: n/a (not started here) {health}")
+
+
+if __name__ == "__main__":
+    main()
