@@ -1,12 +1,13 @@
-"""The lobby: the rooms of this process, their invites, and the quick-match queues. Pure logic.
+"""The lobby: the rooms this process owns, their invites, and the lobby list. Pure logic.
 
+The quick-match queues and the list of every process's rooms live in Redis (the hub reads and
+writes them); this module seats a filled quick-match table and shapes the `lobby` message.
 Quick match pairs two singles players, or fills a doubles table of four, in arrival order; the
 players are seated ready, so the match starts at once.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from server.lobby.room import SEATS, LobbyError, Room, new_id
@@ -17,7 +18,7 @@ QUICK_CLOCK = 30.0
 
 
 class Lobby:
-    """Every room of this process by id and by invite, and the quick-match queues."""
+    """Every room this process owns, by id and by invite."""
 
     def __init__(self, settings: Settings, grace: float, buffer: int = 256):
         self.settings = settings
@@ -25,7 +26,6 @@ class Lobby:
         self.buffer = buffer
         self.rooms: dict[str, Room] = {}
         self.invites: dict[str, str] = {}
-        self.queues: dict[str, deque[tuple[str, str]]] = {m: deque() for m in SEATS}
 
     def add(self, room: Room) -> Room:
         """Register a room (new or reloaded)."""
@@ -66,41 +66,24 @@ class Lobby:
         return None
 
     # -- quick match -----------------------------------------------------------------
-    def enqueue(self, sid: str, name: str, mode: str) -> int:
-        """Put a session in a quick-match queue; returns how many wait there."""
-        self.dequeue(sid)
-        self.queues[mode].append((sid, name))
-        return len(self.queues[mode])
-
-    def dequeue(self, sid: str) -> bool:
-        """Take a session out of any queue; True if it was queued."""
-        found = False
-        for q in self.queues.values():
-            for item in [i for i in q if i[0] == sid]:
-                q.remove(item)
-                found = True
-        return found
-
-    def match_up(self, mode: str, now: float) -> tuple[Room, list[str], Step] | None:
-        """When a queue holds a full table, seat its first players in a new public room."""
-        q = self.queues[mode]
-        if len(q) < SEATS[mode]:
-            return None
-        players = [q.popleft() for _ in range(SEATS[mode])]
+    def quick_room(
+        self, mode: str, players: list[tuple[str, str]], now: float
+    ) -> tuple[Room, Step]:
+        """Seat a filled quick-match table, (session id, name) in queue order, in a new public
+        room; everybody is ready, so the match starts."""
         room = self.create(mode, QUICK_SETS, QUICK_CLOCK, private=False)
         for seat, (sid, name) in enumerate(players):
             room.join(sid, name, seat, None, now)
             room.seats[seat].ready = True  # type: ignore[union-attr]
-        step = room.start_if_ready(now)
-        return room, [sid for sid, _ in players], step
+        return room, room.start_if_ready(now)
 
-    # -- views -----------------------------------------------------------------------
-    def view(self) -> dict[str, Any]:
-        """The `lobby` message: public open rooms, public live matches, queue lengths."""
-        public = [r for r in self.rooms.values() if not r.private]
-        return {
-            "t": "lobby",
-            "rooms": [r.summary() for r in public if r.status == "open"],
-            "live": [r.summary() for r in public if r.status == "playing"],
-            "queue": {m: len(q) for m, q in self.queues.items()},
-        }
+
+def lobby_view(summaries: list[dict[str, Any]], queue: dict[str, int]) -> dict[str, Any]:
+    """The `lobby` message from every process's public room summaries and the queue lengths."""
+    summaries = sorted(summaries, key=lambda r: r["id"])
+    return {
+        "t": "lobby",
+        "rooms": [r for r in summaries if r["status"] == "open"],
+        "live": [r for r in summaries if r["status"] == "playing"],
+        "queue": {m: queue.get(m, 0) for m in SEATS},
+    }

@@ -20,14 +20,17 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from server.cluster.bus import Bus
+from server.cluster.lease import Leases
+from server.cluster.remote import Link, RemoteConn
 from server.config import Config
-from server.lobby.lobby import Lobby
-from server.lobby.room import Event, LobbyError, Room, new_id
+from server.lobby.lobby import Lobby, lobby_view
+from server.lobby.room import SEATS, Event, LobbyError, Room, new_id
 from server.match import MatchRefused, Motion, Out, Settings
 from server.net import protocol as p
 from server.net.limits import AddressCounter, ConnGuard, Limits
 from server.sim import Shot
-from server.store.redis_store import Commit, Store, StoredEvent
+from server.store.redis_store import Commit, LeaseLost, Store, StoredEvent
 
 log = logging.getLogger("novuss.hub")
 
@@ -59,6 +62,9 @@ class Conn:
     lobby: bool = False
     closed: bool = False
     guard: ConnGuard | None = None  # its rate budgets and idle time (server/net/limits.py)
+    cid: str = field(default_factory=lambda: new_id("c"))  # its id on the bus (server/cluster)
+    remote: Link | None = None  # the room it is in when another process owns that room
+    queued: tuple[str, list[Any]] | None = None  # (mode, entry) while in a quick-match queue
     transport: asyncio.BaseTransport | None = None  # to drop a hopelessly slow reader at once
 
     def __post_init__(self) -> None:
@@ -98,6 +104,11 @@ class Conn:
         await self.ws.close()
 
 
+AnyConn = Conn | RemoteConn  # a connection of this process, or one of another in our room
+# handled by the connection's own process whoever owns its room
+LOCAL_MESSAGES = (p.Ping, p.Hello, p.LobbySub, p.Create, p.Quick)
+
+
 class Hub:
     """All connections, sessions and rooms of this process."""
 
@@ -117,6 +128,15 @@ class Hub:
         self.unsaved: set[str] = set()
         self.watchers_changed: set[str] = set()
         self.lobby_changed = True
+        self.pid = new_id("p")  # this process on the bus and in the room leases
+        self.leases = Leases(store.redis, self.pid, config.lease_seconds)
+        self.bus = Bus(store.redis, self.pid, self._on_bus)
+        self.by_cid: dict[str, Conn] = {}
+        self.remotes: dict[tuple[str, str], RemoteConn] = {}
+        self.seated: dict[str, dict[str, int]] = {}  # room -> its seats as last committed
+        self.listed: dict[str, dict[str, Any] | None] = {}  # room -> its last committed summary
+        self._cluster: asyncio.Task[None] | None = None
+        self._taking = asyncio.Lock()
         self.stopping = False
         self.started = time.time()
         self.commits = 0
@@ -128,28 +148,58 @@ class Hub:
 
     # -- life cycle ------------------------------------------------------------------
     async def start(self) -> None:
-        """Reload the live rooms from Redis and start the clock loop."""
-        now = time.time()
-        for checkpoint, stored in await self.store.load_rooms():
-            events = [Event(e.seq, e.audience, e.message) for e in stored]
-            room = Room.from_dict(
-                checkpoint, events, self.settings, self.config.grace_seconds,
-                self.config.event_buffer,
-            )  # fmt: skip
-            self.lobby.add(room)
-            room.reloaded(now)
-            await self.flush(room)
+        """Join the bus, take over every room nobody owns (all of them after a restart of a
+        lone process) and start the clock and cluster loops."""
+        await self.bus.start()
+        await self.leases.renew([])
+        for rid in await self.store.room_ids():
+            await self._take_over(rid)
         self._ticker = asyncio.create_task(self._tick_loop())
+        self._cluster = asyncio.create_task(self._cluster_loop())
+
+    async def _take_over(self, rid: str, dead: str | None = None) -> bool:
+        """Own a room if its lease is free (or held by `dead`, a process known to be dead):
+        reload it from its checkpoint and kept events."""
+        async with self._taking:  # one takeover at a time: a room is never loaded twice
+            if rid in self.lobby.rooms:
+                return True
+            if dead is None:
+                taken = await self.leases.acquire(rid)
+            else:
+                taken = await self.leases.take_from(rid, dead)
+            if not taken:
+                return False
+            return await self._load(rid)
+
+    async def _load(self, rid: str) -> bool:
+        loaded = await self.store.load_room(rid)
+        if loaded is None:
+            await self.leases.release(rid)
+            return False
+        checkpoint, stored = loaded
+        events = [Event(e.seq, e.audience, e.message) for e in stored]
+        room = Room.from_dict(
+            checkpoint, events, self.settings, self.config.grace_seconds, self.config.event_buffer
+        )
+        self.lobby.add(room)
+        self.seated[rid] = {s.sid: i for i, s in room.seated()}
+        room.reloaded(time.time())
+        await self.flush(room)
+        log.info("process %s owns room %s", self.pid, rid)
+        return True
 
     async def stop(self) -> None:
-        """Stop the loops and close every connection (rooms stay in Redis)."""
-        tasks = [t for t in (self._ticker, *self.playing.values()) if t is not None]
+        """Stop the loops and close every connection; rooms stay in Redis and their leases
+        are released, so another process takes them over at once."""
+        tasks = [t for t in (self._ticker, self._cluster, *self.playing.values()) if t]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.close_connections()
+        await self.leases.stop(list(self.lobby.rooms))
+        await self.bus.stop()
 
     async def close_connections(self) -> None:
         """Close every websocket at shutdown (clients reconnect and resume after the restart;
@@ -166,7 +216,9 @@ class Hub:
             "live": sum(r.status == "playing" for r in rooms),
             "connections": len(self.conns),
             "sessions": len(self.sessions),
-            "queued": {m: len(q) for m, q in self.lobby.queues.items()},
+            "process": self.pid,
+            "remote_connections": len(self.remotes),
+            "bus": {"published": self.bus.published, "received": self.bus.received},
             "commits": self.commits,
             "store_errors": self.errors,
             "unsaved_rooms": len(self.unsaved),
@@ -190,6 +242,7 @@ class Hub:
         conn = Conn(ws, self.config.send_queue, guard=ConnGuard(self.limits))
         conn.transport = request.transport
         self.conns.add(conn)
+        self.by_cid[conn.cid] = conn
         writer = asyncio.create_task(conn.writer())
         try:
             async for msg in ws:
@@ -200,6 +253,7 @@ class Hub:
         finally:
             self.addresses.release(address)
             self.conns.discard(conn)
+            self.by_cid.pop(conn.cid, None)
             await self.disconnected(conn)
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -209,7 +263,6 @@ class Hub:
 
     async def receive(self, conn: Conn, data: bytes | str) -> None:
         """Decode one client message and act on it; refusals become error replies."""
-        ref = None
         assert conn.guard is not None  # serve() gives every connection one
         refusal = conn.guard.heard()
         if refusal is not None:
@@ -219,9 +272,17 @@ class Hub:
             else:
                 conn.send(refusal.reply())
             return
+        await self._handle(conn, data)
+
+    async def _handle(self, conn: AnyConn, data: bytes | str) -> None:
+        """Decode and act on one message (of a local connection, or of a remote one whose
+        process forwarded it to this room owner: the limits were applied there)."""
+        ref = None
         try:
             env = p.decode(data, self.config.max_frame_bytes, self.settings.table.max_speed)
             ref = env.ref
+            if isinstance(conn, Conn) and await self._forward(conn, env.msg, data):
+                return
             await self.dispatch(conn, env.msg)
         except p.ProtocolError as e:
             e.ref = e.ref if e.ref is not None else ref
@@ -263,17 +324,26 @@ class Hub:
         session.conn = conn
         conn.session = session
         room = self.lobby.room_of(session.sid)
-        seat = None
+        where = None if room is not None else await self.store.seat_of(session.sid)
+        if where is not None:
+            owner = await self._owner(where[0])
+            if owner == self.pid:
+                room = self.lobby.rooms.get(where[0])  # taken over just now
+            elif owner is not None:  # another process's room: its owner hears of the return
+                conn.remote = Link(where[0], owner)
+                self.bus.send(owner, ["back", self.pid, conn.cid, session.sid, session.name])
+            else:
+                where = None  # the room is gone
         if room is not None:
-            seat = room.seat_of(session.sid)
             conn.room = room
             room.back(session.sid, time.time())
+            where = (room.id, room.seat_of(session.sid) or 0)
         conn.send({
             "t": "welcome",
             "session": session.sid,
             "token": session.token,
             "name": session.name,
-            "seat": None if room is None else {"room": room.id, "seat": seat},
+            "seat": None if where is None else {"room": where[0], "seat": where[1]},
             "frame_rate": self.settings.frame_rate,
             "speed_factor": self.settings.speed_factor,
             "grace": self.config.grace_seconds,
@@ -296,15 +366,18 @@ class Hub:
         if session is None:
             session = Session(saved["sid"], saved["name"], msg.token)
             self.sessions[session.sid] = session
+        session.token = msg.token  # a session first seen from another process has none yet
         return session
 
-    async def disconnected(self, conn: Conn) -> None:
+    async def disconnected(self, conn: AnyConn) -> None:
         """A connection ended: leave the queue; a player's seat waits the grace time."""
         conn.closed = True
         session = conn.session
-        if session is not None:
-            self.lobby.dequeue(session.sid)
-            self.lobby_changed = True
+        if isinstance(conn, Conn):
+            await self._dequeue(conn)
+            if conn.remote is not None:  # the owner of its room does the rest
+                self.bus.send(conn.remote.owner, ["closed", self.pid, conn.cid])
+                conn.remote = None
         room = conn.room
         self._leave_audience(conn)
         if session is None or session.conn is not conn:
@@ -317,19 +390,26 @@ class Hub:
             await self.flush(room)
 
     # -- rooms: entering and leaving -------------------------------------------------
-    def _enter(self, conn: Conn, room: Room, watching: bool) -> None:
+    def _enter(self, conn: AnyConn, room: Room, watching: bool) -> None:
         self._leave_audience(conn)
         conn.room = room
         conn.watching = watching
         self.audience.setdefault(room.id, set()).add(conn)
+        if isinstance(conn, RemoteConn):
+            self.bus.send(conn.pid, ["enter", conn.cid, room.id, self.pid])
         if watching:
             room.watchers += 1
             self.watchers_changed.add(room.id)
 
-    def _leave_audience(self, conn: Conn) -> None:
+    def _leave_audience(self, conn: AnyConn) -> None:
+        if isinstance(conn, Conn) and conn.remote is not None:
+            self.bus.send(conn.remote.owner, ["detach", self.pid, conn.cid])
+            conn.remote = None
         room = conn.room
         if room is None:
             return
+        if isinstance(conn, RemoteConn):
+            self.bus.send(conn.pid, ["leave", conn.cid, room.id])
         self.audience.get(room.id, set()).discard(conn)
         if conn.watching:
             room.watchers -= 1
@@ -337,37 +417,46 @@ class Hub:
         conn.room = None
         conn.watching = False
 
-    def _sid(self, conn: Conn) -> str:
+    def _sid(self, conn: AnyConn) -> str:
         assert conn.session is not None  # dispatch() checks hello first
         return conn.session.sid
 
-    def _free(self, conn: Conn) -> None:
-        if self.lobby.room_of(self._sid(conn)) is not None:
+    async def _free(self, conn: AnyConn) -> None:
+        """Refuse if the session holds a seat in any room of any process."""
+        sid = self._sid(conn)
+        if self.lobby.room_of(sid) is not None or await self.store.seat_of(sid) is not None:
             raise LobbyError("in_room", "You have a seat in a room; leave it first.")
+
+    async def _lobby_view(self) -> dict[str, Any]:
+        """The `lobby` message: every process's public rooms and the shared queues."""
+        summaries = await self.store.lobby_summaries()
+        return lobby_view(summaries, await self.store.queue_lengths(list(SEATS)))
 
     async def on_lobbysub(self, conn: Conn, msg: p.LobbySub) -> None:
         """Subscribe to the lobby list (answered now and on every change)."""
         conn.lobby = msg.on
         if msg.on:
-            conn.send(self.lobby.view())
+            conn.send(await self._lobby_view())
 
     async def on_create(self, conn: Conn, msg: p.Create) -> None:
         """Create a room and take seat 0."""
-        self._free(conn)
+        await self._free(conn)
         assert conn.guard is not None
         conn.guard.may_create()
         room = self.lobby.create(msg.mode, msg.sets, msg.clock, msg.private)
+        await self.leases.acquire(room.id)  # a fresh random id: nobody else holds it
         await self._join(conn, room, 0, None)
 
     async def on_join(self, conn: Conn, msg: p.Join) -> None:
         """Take a seat in a room."""
-        self._free(conn)
+        await self._free(conn)
         room = self.lobby.find(msg.room, msg.invite)
         await self._join(conn, room, msg.seat, msg.team)
 
-    async def _join(self, conn: Conn, room: Room, seat: int | None, team: int | None) -> None:
+    async def _join(self, conn: AnyConn, room: Room, seat: int | None, team: int | None) -> None:
         assert conn.session is not None
-        self.lobby.dequeue(conn.session.sid)
+        if isinstance(conn, Conn):
+            await self._dequeue(conn)
         room.join(conn.session.sid, conn.session.name, seat, team, time.time())
         self._enter(conn, room, watching=False)
         self.lobby_changed = True
@@ -379,7 +468,7 @@ class Hub:
         if room.seat_of(self._sid(conn)) is not None:
             await self._catch_up(conn, room, msg.since)
             return
-        self._free(conn)
+        await self._free(conn)
         self._enter(conn, room, watching=True)
         self._send_since(conn, room, msg.since, None, None)
 
@@ -389,6 +478,9 @@ class Hub:
         if room is None or room.seat_of(self._sid(conn)) is None:
             raise LobbyError("not_seated", "You have no seat in that room (any more).")
         await self._catch_up(conn, room, msg.since)
+        # back, if the hello went to a process that did not own the room yet (a takeover)
+        room.back(self._sid(conn), time.time())
+        await self.flush(room)
 
     async def _catch_up(self, conn: Conn, room: Room, since: int | None) -> None:
         seat = room.seat_of(self._sid(conn))
@@ -406,29 +498,47 @@ class Hub:
             conn.send(self._personal(message, conn))
 
     async def on_quick(self, conn: Conn, msg: p.Quick) -> None:
-        """Queue for a quick match; a full table is seated at once and starts."""
-        self._free(conn)
+        """Queue for a quick match (one queue per mode in Redis, shared by every process);
+        whoever completes a table seats it in a new room of this process, and it starts."""
+        await self._free(conn)
         sess = conn.session
         assert sess is not None
         self._leave_audience(conn)
-        waiting = self.lobby.enqueue(sess.sid, sess.name, msg.mode)
+        await self._dequeue(conn)
+        entry = [sess.sid, sess.name, self.pid, conn.cid]
+        waiting = await self.store.enqueue(msg.mode, entry)
+        conn.queued = (msg.mode, entry)
         conn.send({"t": "queued", "mode": msg.mode, "waiting": waiting})
-        self.lobby_changed = True
-        matched = self.lobby.match_up(msg.mode, time.time())
-        if matched is None:
+        self.bus.lobby_changed()
+        taken = await self.store.take(msg.mode, SEATS[msg.mode])
+        if not taken:
             return
-        room, sids, _step = matched
-        for sid in sids:
-            player = self.sessions[sid].conn
+        room, _step = self.lobby.quick_room(msg.mode, [(e[0], e[1]) for e in taken], time.time())
+        await self.leases.acquire(room.id)
+        for sid, name, pid, cid in taken:
+            player: AnyConn | None = self.by_cid.get(cid)
+            if pid != self.pid:
+                player = self._remote(pid, cid, sid, name)
             if player is not None:
+                if isinstance(player, Conn):
+                    player.queued = None
                 self._enter(player, room, watching=False)
         await self.flush(room)
 
-    async def on_leave(self, conn: Conn, msg: p.Leave) -> None:
+    async def _dequeue(self, conn: Conn) -> bool:
+        """Take a connection out of its quick-match queue; True if it was queued."""
+        if conn.queued is None:
+            return False
+        mode, entry = conn.queued
+        conn.queued = None
+        removed = await self.store.dequeue(mode, entry)
+        self.bus.lobby_changed()
+        return removed
+
+    async def on_leave(self, conn: AnyConn, msg: p.Leave) -> None:
         """Leave the queue, stop watching, or give up the seat (resigning a live match)."""
         sid = self._sid(conn)
-        if self.lobby.dequeue(sid):
-            self.lobby_changed = True
+        if isinstance(conn, Conn) and await self._dequeue(conn):
             conn.send({"t": "left", "room": None})
             return
         room = conn.room or self.lobby.room_of(sid)
@@ -527,16 +637,25 @@ class Hub:
             outbox, logs, records = room.outbox, room.log, room.records
             room.outbox, room.log, room.records = [], [], []
             events = [o for o in outbox if isinstance(o, Event)]
+            before = self.seated.get(room.id, {})
+            seated = {} if room.closed else {s.sid: i for i, s in room.seated()}
+            summary = None if room.private or room.closed else room.summary()
             commit = Commit(
                 rid=room.id,
                 checkpoint=None if room.closed else room.to_dict(time.time()),
                 events=[StoredEvent(e.seq, e.audience, e.message) for e in events],
                 log=logs,
                 records=records,
-                summary=None if room.private or room.closed else room.summary(),
+                summary=summary,
+                seated=seated if seated != before else {},
+                unseated=[sid for sid in before if sid not in seated],
+                invite=room.invite,
             )
             try:
-                await self.store.commit(commit)
+                await self.store.commit(commit, owner=self.pid)
+            except LeaseLost:
+                self._lost(room)
+                return
             except Exception:  # any store failure: keep everything and retry on the next tick
                 log.exception("commit of room %s failed; will retry", room.id)
                 self.errors += 1
@@ -545,6 +664,10 @@ class Hub:
                 return
             self.commits += 1
             self.unsaved.discard(room.id)
+            self.seated[room.id] = seated
+            if self.listed.get(room.id) != summary:
+                self.listed[room.id] = summary
+                self.bus.lobby_changed()
             for item in outbox:
                 self._deliver(room, item)
             motion = self.to_play.pop(room.id, None)
@@ -563,9 +686,35 @@ class Hub:
     def _evict(self, room: Room) -> None:
         for conn in list(self.audience.pop(room.id, ())):
             conn.send({"t": "left", "room": room.id})
+            if isinstance(conn, RemoteConn):
+                self.bus.send(conn.pid, ["leave", conn.cid, room.id])
             conn.room = None
             conn.watching = False
         self.locks.pop(room.id, None)
+        self.seated.pop(room.id, None)
+        self.listed.pop(room.id, None)
+        self.to_play.pop(room.id, None)
+
+    def _lost(self, room: Room) -> None:
+        """Another process owns the room now (this one was cut off or paused past its lease):
+        stop acting on it at once. Its connections here are closed; their clients reconnect
+        and resume from the new owner."""
+        log.warning("process %s lost the lease of room %s", self.pid, room.id)
+        task = self.playing.pop(room.id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        self.lobby.remove(room)
+        self.unsaved.discard(room.id)
+        for conn in list(self.audience.pop(room.id, ())):
+            conn.room = None
+            conn.shutdown()
+        for conn in list(self.conns):
+            if conn.room is room:
+                conn.room = None
+        self.locks.pop(room.id, None)
+        self.seated.pop(room.id, None)
+        self.listed.pop(room.id, None)
+        self.to_play.pop(room.id, None)
 
     def _deliver_transient(self, room: Room) -> None:
         outs = [o for o in room.outbox if isinstance(o, Out)]
@@ -642,18 +791,161 @@ class Hub:
                 self._deliver_transient(room)
         if now - self._last_watchers >= WATCHERS_PUSH and self.watchers_changed:
             self._last_watchers = now
-            for rid in self.watchers_changed:
+            changed, self.watchers_changed = self.watchers_changed, set()
+            for rid in changed:
                 room = self.lobby.rooms.get(rid)
                 if room is not None:
                     msg = p.encode({"t": "watchers", "room": rid, "n": room.watchers})
                     for conn in list(self.audience.get(rid, ())):
                         conn.send(msg, droppable=True)
-            self.watchers_changed.clear()
+                    await self.flush(room)  # the lobby hash shows the count to every process
             self.lobby_changed = True
         if self.lobby_changed and now - self._last_lobby >= LOBBY_PUSH:
             self._last_lobby = now
             self.lobby_changed = False
-            view = p.encode(self.lobby.view())
-            for conn in list(self.conns):
-                if conn.lobby:
+            subscribers = [conn for conn in self.conns if conn.lobby]
+            if subscribers:
+                view = p.encode(await self._lobby_view())
+                for conn in subscribers:
                     conn.send(view, droppable=True)
+
+    # -- the cluster (server/cluster) ------------------------------------------------
+    async def _forward(self, conn: Conn, msg: p.ClientMessage, data: bytes | str) -> bool:
+        """Send a message to the process owning the connection's room, if another one does;
+        True when forwarded (the owner answers the connection over the bus)."""
+        if conn.session is None or isinstance(msg, LOCAL_MESSAGES):
+            return False
+        if isinstance(msg, p.Leave) and conn.queued is not None:
+            return False
+        if isinstance(msg, p.Join | p.Watch | p.Resume):
+            invite = getattr(msg, "invite", None)
+            rid = msg.room
+            if invite is not None:
+                rid = self.lobby.invites.get(invite) or await self.store.invite_room(invite)
+            if rid is None or rid in self.lobby.rooms:
+                return False
+            if isinstance(msg, p.Join):
+                await self._free(conn)
+            owner = await self._owner(rid)
+            if owner is None or owner == self.pid:
+                return False  # gone (the local handler says so), or taken over just now
+            self._leave_audience(conn)
+            conn.remote = Link(rid, owner)
+        elif conn.remote is None:
+            return False
+        sess = conn.session
+        self.bus.send(conn.remote.owner, ["cmd", self.pid, conn.cid, sess.sid, sess.name, data])
+        return True
+
+    async def _owner(self, rid: str) -> str | None:
+        """The live process owning a room: this one if the room was free or its owner dead
+        (it is taken over now), or None if the room does not exist."""
+        for _attempt in range(5):  # a lost race for a free room: look again
+            if rid in self.lobby.rooms:
+                return self.pid
+            owner = await self.leases.owner(rid)
+            if (
+                owner is not None
+                and owner != self.pid
+                and (await self.leases.alive([owner]))[owner]
+            ):
+                return owner
+            if await self._take_over(rid, owner):
+                return self.pid
+            if owner is None and await self.leases.owner(rid) is None:
+                return None  # no lease and nothing to load: no such room
+        return None
+
+    def _remote(self, pid: str, cid: str, sid: str, name: str) -> RemoteConn:
+        """The stand-in for a connection of another process (made on its first message)."""
+        rconn = self.remotes.get((pid, cid))
+        if rconn is None:
+            rconn = self.remotes[pid, cid] = RemoteConn(pid, cid, self.bus)
+            session = self.sessions.get(sid)
+            if session is None:
+                session = self.sessions[sid] = Session(sid, name, "")
+            rconn.session = session
+            session.conn = rconn  # the session's newest connection, as a hello makes it
+        return rconn
+
+    async def _on_bus(self, msg: list[Any]) -> None:
+        """A message from another process (server/cluster/bus.py lists them)."""
+        kind = msg[0]
+        if kind == "to":
+            _, cids, data, droppable = msg
+            for cid in cids:
+                conn = self.by_cid.get(cid)
+                if conn is not None:
+                    conn.send(data, droppable)
+        elif kind == "enter":
+            _, cid, rid, owner = msg
+            conn = self.by_cid.get(cid)
+            if conn is not None:
+                if conn.room is not None:
+                    self._leave_audience(conn)
+                conn.remote, conn.queued = Link(rid, owner), None
+        elif kind == "leave":
+            conn = self.by_cid.get(msg[1])
+            if conn is not None and conn.remote is not None and conn.remote.rid == msg[2]:
+                conn.remote = None
+        elif kind == "close":
+            conn = self.by_cid.get(msg[1])
+            if conn is not None:
+                conn.shutdown()
+        elif kind == "lobby":
+            self.lobby_changed = True
+        elif kind in ("cmd", "back"):
+            rconn = self._remote(*msg[1:5])
+            if kind == "cmd":
+                await self._handle(rconn, msg[5])
+                return
+            room = self.lobby.room_of(msg[3])
+            if room is not None:
+                rconn.room = room
+                room.back(msg[3], time.time())
+                await self.flush(room)
+        elif kind in ("closed", "detach"):
+            rconn = self.remotes.get((msg[1], msg[2]))
+            if rconn is None:
+                return
+            if kind == "detach":
+                self._leave_audience(rconn)
+                return
+            del self.remotes[msg[1], msg[2]]
+            await self.disconnected(rconn)
+
+    async def _cluster_loop(self) -> None:
+        period = self.config.lease_seconds / 3
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.cluster_tick()
+            except Exception:  # the loop must outlive a Redis hiccup
+                log.exception("cluster tick failed")
+
+    async def cluster_tick(self) -> None:
+        """Renew this process's leases (dropping rooms lost), take over rooms whose owner
+        died, and let go of connections whose other end died."""
+        for rid in await self.leases.renew(list(self.lobby.rooms)):
+            room = self.lobby.rooms.get(rid)
+            if room is not None:
+                self._lost(room)
+        owners = await self.leases.owners(
+            [rid for rid in await self.store.room_ids() if rid not in self.lobby.rooms]
+        )
+        peers = {r.pid for r in self.remotes.values()} | {o for o in owners.values() if o}
+        peers |= {c.remote.owner for c in self.conns if c.remote is not None}
+        peers.discard(self.pid)
+        alive = await self.leases.alive(sorted(peers))
+        for rid, owner in owners.items():
+            if owner is None or not alive.get(owner, True):
+                await self._take_over(rid, owner)
+        for (pid, cid), rconn in list(self.remotes.items()):
+            if not alive.get(pid, True):  # its process died: as if the connection dropped
+                del self.remotes[pid, cid]
+                await self.disconnected(rconn)
+        for conn in list(self.conns):
+            if conn.remote is not None and not alive.get(conn.remote.owner, True):
+                # the room's owner died: the client reconnects and resumes from the next one
+                conn.remote = None
+                conn.shutdown()

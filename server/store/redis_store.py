@@ -8,21 +8,57 @@ Keys (prefix "nv:"):
   log:{mid}        the match log stream: start, every stroke with its ruling, end (append-only)
   match:{mid}      the match record's header (players, config, result), msgpack
   matches          sorted set of match ids by start time (recent matches)
-  lobby            hash room id -> lobby summary (for other processes, see issue 8)
+  lobby            hash room id -> lobby summary (every process lists every room from it)
+  seats            hash session id -> [room id, seat] (a reconnect to any process finds its seat)
+  invites          hash invite -> room id (a private room is found from any process)
+  queue:{mode}     list of quick-match entries (msgpack [sid, name, process id, connection id])
+  lease:{rid}      the id of the process that owns the room (SET NX PX, see server/cluster)
   sess:{sha256}    a session by the hash of its resume token (the token itself is not stored)
+
+A commit made with an `owner` runs as one Lua script that first checks `lease:{rid}` holds that
+owner: a process that lost its lease (paused, cut off) can never overwrite the new owner's room.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
 import redis.asyncio as aioredis
+from redis.exceptions import ResponseError
 
 P = "nv:"
 SESSION_TTL = 7 * 24 * 3600
+
+# The fenced commit: KEYS[1] is the room's lease, ARGV[1] the committing process; then each
+# command as its word count followed by its words. Scripts run atomically, so the check and the
+# writes cannot be separated by a takeover.
+_FENCED = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return redis.error_reply('NOLEASE the room is owned by another process')
+end
+local i = 2
+while i <= #ARGV do
+  local n = tonumber(ARGV[i])
+  redis.call(unpack(ARGV, i + 1, i + n))
+  i = i + n + 1
+end
+return 1
+"""
+
+# Quick match: take `n` entries from the head of a queue only when it holds that many.
+_TAKE = """
+if redis.call('LLEN', KEYS[1]) < tonumber(ARGV[1]) then return {} end
+local out = {}
+for i = 1, tonumber(ARGV[1]) do out[i] = redis.call('LPOP', KEYS[1]) end
+return out
+"""
+
+
+class LeaseLost(Exception):
+    """A fenced commit found the room's lease held by another process: nothing was written."""
 
 
 def _pack(data: Any) -> bytes:
@@ -31,6 +67,11 @@ def _pack(data: Any) -> bytes:
 
 def _unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def lease_key(rid: str) -> str:
+    """The Redis key of a room's lease."""
+    return P + "lease:" + rid
 
 
 def token_key(token: str) -> str:
@@ -57,6 +98,9 @@ class Commit:
     log: list[tuple[str, dict[str, Any]]]  # (match id, entry)
     records: list[dict[str, Any]]  # match headers to (re)write, each with "id" and "started"
     summary: dict[str, Any] | None  # lobby summary, None if the room is private or closed
+    seated: dict[str, int] = field(default_factory=dict)  # session id -> seat, now
+    unseated: list[str] = field(default_factory=list)  # sessions seated before, not now
+    invite: str | None = None  # a private room's invite (found from any process)
 
 
 class Store:
@@ -75,49 +119,123 @@ class Store:
         """Drop the connection pool."""
         await self.redis.aclose()
 
-    async def commit(self, c: Commit) -> None:
-        """Write one room change atomically (MULTI/EXEC)."""
-        pipe = self.redis.pipeline(transaction=True)
+    def _ops(self, c: Commit) -> list[list[Any]]:
+        """The commands of one commit, in order."""
+        ops: list[list[Any]] = []
         for mid, entry in c.log:
-            pipe.xadd(P + "log:" + mid, {"m": _pack(entry)})
+            ops.append(["XADD", P + "log:" + mid, "*", "m", _pack(entry)])
         for rec in c.records:
-            pipe.set(P + "match:" + rec["id"], _pack(rec))
-            pipe.zadd(P + "matches", {rec["id"]: rec["started"]})
+            ops.append(["SET", P + "match:" + rec["id"], _pack(rec)])
+            ops.append(["ZADD", P + "matches", rec["started"], rec["id"]])
         for ev in c.events:
-            fields = {
-                "m": _pack(ev.message),
-                "a": b"" if ev.audience is None else b"%d" % ev.audience,
-            }
-            pipe.xadd(P + "ev:" + c.rid, fields, maxlen=self.event_buffer, approximate=False)
+            aud = b"" if ev.audience is None else b"%d" % ev.audience
+            ops.append(["XADD", P + "ev:" + c.rid, "MAXLEN", self.event_buffer, "*",
+                        "m", _pack(ev.message), "a", aud])  # fmt: skip
+        for sid in c.unseated:
+            ops.append(["HDEL", P + "seats", sid])
         if c.checkpoint is None:
-            pipe.srem(P + "rooms", c.rid)
-            pipe.delete(P + "room:" + c.rid, P + "ev:" + c.rid)
-            pipe.hdel(P + "lobby", c.rid)
+            ops.append(["SREM", P + "rooms", c.rid])
+            ops.append(["DEL", P + "room:" + c.rid, P + "ev:" + c.rid])
+            ops.append(["HDEL", P + "lobby", c.rid])
+            if c.invite:
+                ops.append(["HDEL", P + "invites", c.invite])
+            return ops
+        ops.append(["SET", P + "room:" + c.rid, _pack(c.checkpoint)])
+        ops.append(["SADD", P + "rooms", c.rid])
+        if c.summary is None:
+            ops.append(["HDEL", P + "lobby", c.rid])
         else:
-            pipe.set(P + "room:" + c.rid, _pack(c.checkpoint))
-            pipe.sadd(P + "rooms", c.rid)
-            if c.summary is None:
-                pipe.hdel(P + "lobby", c.rid)
-            else:
-                pipe.hset(P + "lobby", c.rid, _pack(c.summary))
-        await pipe.execute()
+            ops.append(["HSET", P + "lobby", c.rid, _pack(c.summary)])
+        for sid, seat in c.seated.items():
+            ops.append(["HSET", P + "seats", sid, _pack([c.rid, seat])])
+        if c.invite:
+            ops.append(["HSET", P + "invites", c.invite, c.rid])
+        return ops
+
+    async def commit(self, c: Commit, owner: str | None = None) -> None:
+        """Write one room change atomically. With `owner`, only while that process holds the
+        room's lease (else LeaseLost and nothing is written); without, as one MULTI/EXEC."""
+        ops = self._ops(c)
+        if owner is None:
+            pipe = self.redis.pipeline(transaction=True)
+            for op in ops:
+                pipe.execute_command(*op)
+            await pipe.execute()
+            return
+        args: list[Any] = [owner]
+        for op in ops:
+            args.append(len(op))
+            args.extend(op)
+        try:
+            await self.redis.eval(_FENCED, 1, lease_key(c.rid), *args)
+        except ResponseError as e:
+            if str(e).startswith("NOLEASE"):
+                raise LeaseLost(c.rid) from None
+            raise
+
+    async def room_ids(self) -> list[str]:
+        """The ids of every live room (of every process)."""
+        return sorted(r.decode() for r in await self.redis.smembers(P + "rooms"))
+
+    async def load_room(self, rid: str) -> tuple[dict[str, Any], list[StoredEvent]] | None:
+        """A room's checkpoint with its kept events (oldest first), or None if it is gone."""
+        blob = await self.redis.get(P + "room:" + rid)
+        if blob is None:
+            return None
+        events = []
+        for _id, fields in await self.redis.xrange(P + "ev:" + rid):
+            msg = _unpack(fields[b"m"])
+            aud = fields.get(b"a", b"")
+            events.append(StoredEvent(msg["seq"], int(aud) if aud else None, msg))
+        return _unpack(blob), events
 
     async def load_rooms(self) -> list[tuple[dict[str, Any], list[StoredEvent]]]:
         """Every live room's checkpoint with its kept events, oldest event first."""
         out = []
-        for rid in sorted(await self.redis.smembers(P + "rooms")):
-            rid = rid.decode()
-            blob = await self.redis.get(P + "room:" + rid)
-            if blob is None:
+        for rid in await self.room_ids():
+            loaded = await self.load_room(rid)
+            if loaded is None:
                 await self.redis.srem(P + "rooms", rid)
                 continue
-            events = []
-            for _id, fields in await self.redis.xrange(P + "ev:" + rid):
-                msg = _unpack(fields[b"m"])
-                aud = fields.get(b"a", b"")
-                events.append(StoredEvent(msg["seq"], int(aud) if aud else None, msg))
-            out.append((_unpack(blob), events))
+            out.append(loaded)
         return out
+
+    async def seat_of(self, sid: str) -> tuple[str, int] | None:
+        """(room id, seat) where a session holds a seat, in any process's room."""
+        blob = await self.redis.hget(P + "seats", sid)
+        if blob is None:
+            return None
+        rid, seat = _unpack(blob)
+        return rid, seat
+
+    async def invite_room(self, invite: str) -> str | None:
+        """The room id of a private room's invite."""
+        rid = await self.redis.hget(P + "invites", invite)
+        return None if rid is None else rid.decode()
+
+    async def lobby_summaries(self) -> list[dict[str, Any]]:
+        """Every public room's lobby summary (all processes)."""
+        return [_unpack(b) for b in (await self.redis.hgetall(P + "lobby")).values()]
+
+    async def enqueue(self, mode: str, entry: list[Any]) -> int:
+        """Append a quick-match entry; returns the queue's length."""
+        return int(await self.redis.rpush(P + "queue:" + mode, _pack(entry)))
+
+    async def dequeue(self, mode: str, entry: list[Any]) -> bool:
+        """Remove a quick-match entry; True if it was there."""
+        return bool(await self.redis.lrem(P + "queue:" + mode, 0, _pack(entry)))
+
+    async def queue_lengths(self, modes: list[str]) -> dict[str, int]:
+        """How many wait in each quick-match queue."""
+        pipe = self.redis.pipeline(transaction=False)
+        for mode in modes:
+            pipe.llen(P + "queue:" + mode)
+        return dict(zip(modes, await pipe.execute(), strict=True))
+
+    async def take(self, mode: str, n: int) -> list[list[Any]]:
+        """The first n entries of a queue, removed atomically, or [] if fewer wait."""
+        raw = await self.redis.eval(_TAKE, 1, P + "queue:" + mode, n)
+        return [_unpack(b) for b in raw]
 
     async def save_session(self, token: str, session: dict[str, Any]) -> None:
         """Remember a session under its token's hash (expires after a week unused)."""

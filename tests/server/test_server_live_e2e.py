@@ -137,6 +137,9 @@ async def test_sigkill_after_a_stroke_and_restart_resumes_with_it_in_the_log(gam
     striker = await play_until_stroke([a, b])
     stroke = next(m for m in striker.seen if m["t"] == "stroke")
     mid = a.room["match"]["id"]
+    for c in (a, b):  # both have heard of the stroke (kill() blocks the clients' readers)
+        while stroke["stroke"] not in c.strokes_seen:
+            await c.inbox.get()
     srv.kill()
     srv.start()
     log = get_json(f"{srv.url}/api/matches/{mid}")["log"]

@@ -1,0 +1,106 @@
+"""Room leases and process liveness in Redis.
+
+A room lives in exactly one process: the one whose id is in `nv:lease:{rid}`, taken with
+SET NX PX and renewed (compare-and-extend) while the process lives, released (compare-and-
+delete) at a clean stop. A process is alive while it is subscribed to its bus channel: Redis
+drops the subscription the moment the process's connection closes, so a killed process is
+known dead at once and its rooms are taken from it (compare-and-set) without waiting for the
+lease to run out; a process that hangs with its connection open stops renewing, and its leases
+expire. Fencing is in the store: every commit checks the lease atomically
+(server/store/redis_store.py), so a process that lost a room can write nothing more to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.store.redis_store import P, lease_key
+
+# Extend every given lease still held by ARGV[1]; return the ids of those that are not.
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  else
+    lost[#lost + 1] = key
+  end
+end
+return lost
+"""
+
+_TAKE_FROM = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def process_channel(pid: str) -> str:
+    """The bus channel a process listens on (its subscription is its sign of life)."""
+    return P + "c:p:" + pid
+
+
+class Leases:
+    """This process's leases on rooms."""
+
+    def __init__(self, redis: Any, pid: str, ttl: float):
+        self.redis = redis
+        self.pid = pid
+        self.ttl_ms = max(1, int(ttl * 1000))
+
+    async def acquire(self, rid: str) -> bool:
+        """Take a room's lease if nobody holds it (or this process already does)."""
+        if await self.redis.set(lease_key(rid), self.pid, nx=True, px=self.ttl_ms):
+            return True
+        return await self.owner(rid) == self.pid
+
+    async def take_from(self, rid: str, dead: str) -> bool:
+        """Take a room's lease from a process known to be dead (only if it still holds it)."""
+        return bool(
+            await self.redis.eval(_TAKE_FROM, 1, lease_key(rid), dead, self.pid, self.ttl_ms)
+        )
+
+    async def owners(self, rids: list[str]) -> dict[str, str | None]:
+        """The process holding each room's lease (None: nobody)."""
+        if not rids:
+            return {}
+        raw = await self.redis.mget([lease_key(r) for r in rids])
+        return {r: None if v is None else v.decode() for r, v in zip(rids, raw, strict=True)}
+
+    async def owner(self, rid: str) -> str | None:
+        """The process holding a room's lease, or None."""
+        raw = await self.redis.get(lease_key(rid))
+        return None if raw is None else raw.decode()
+
+    async def renew(self, rids: list[str]) -> list[str]:
+        """Extend this process's leases; returns the rooms whose lease is lost."""
+        if not rids:
+            return []
+        keys = [lease_key(r) for r in rids]
+        lost = await self.redis.eval(_RENEW, len(keys), *keys, self.pid, self.ttl_ms)
+        prefix = len(lease_key(""))
+        return [k.decode()[prefix:] for k in lost]
+
+    async def release(self, rid: str) -> None:
+        """Give a room's lease up (only if still held by this process)."""
+        await self.redis.eval(_RELEASE, 1, lease_key(rid), self.pid)
+
+    async def stop(self, rids: list[str]) -> None:
+        """A clean stop: every lease released, so others take the rooms over at once."""
+        for rid in rids:
+            await self.release(rid)
+
+    async def alive(self, pids: list[str]) -> dict[str, bool]:
+        """Which of these processes are alive (subscribed to their bus channel)."""
+        if not pids:
+            return {}
+        counts = await self.redis.pubsub_numsub(*[process_channel(p) for p in pids])
+        return {pid: n > 0 for pid, (_channel, n) in zip(pids, counts, strict=True)}

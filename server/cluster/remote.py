@@ -1,0 +1,46 @@
+"""The two ends of a connection that is served by one process and in a room of another."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from server.cluster.bus import Bus
+from server.net.protocol import encode
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """On the connection's process: the remote room it is in and the process owning it."""
+
+    rid: str
+    owner: str
+
+
+@dataclass(eq=False)
+class RemoteConn:
+    """On the owner's process: a stand-in for a connection of another process. The hub treats
+    it like a local connection (audience, seat, personal messages); what it sends goes over the
+    bus to the connection's process."""
+
+    pid: str
+    cid: str
+    bus: Bus
+    session: Any = None
+    room: Any = None
+    watching: bool = False
+    lobby: bool = False
+    closed: bool = False
+
+    def send(self, msg: dict[str, Any] | bytes, droppable: bool = False) -> None:
+        """Queue a message for the connection on its own process."""
+        if self.closed:
+            return
+        data = msg if isinstance(msg, bytes) else encode(msg)
+        self.bus.deliver(self.pid, self.cid, data, droppable)
+
+    def shutdown(self, abort: bool = False) -> None:
+        """Have the connection's process close it."""
+        if not self.closed:
+            self.closed = True
+            self.bus.send(self.pid, ["close", self.cid])
