@@ -8,6 +8,9 @@
 
 Each server gets its own Redis database (flushed when it is created), so servers of different
 tests never see each other's rooms; restarting one keeps its data.
+
+    def test_y(game_cluster):
+        a, b, c = game_cluster(3, speed_factor=20)   # three servers sharing one Redis database
 """
 
 from __future__ import annotations
@@ -126,14 +129,19 @@ class GameServer:
         """The websocket endpoint."""
         return f"ws://127.0.0.1:{self.port}/ws"
 
-    def start(self, timeout: float = 20) -> GameServer:
-        """Start the process and wait for /healthz."""
+    def command(self) -> list[str]:
+        """The server's command line (`python -m server ...`)."""
         args = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port),
                 "--data-dir", str(self.data_dir)]  # fmt: skip
         if self.redis_url is not None:
             args += ["--redis-url", self.redis_url]
         for key, value in self.options.items():
             args += ["--" + key.replace("_", "-"), str(value)]
+        return args
+
+    def start(self, timeout: float = 20) -> GameServer:
+        """Start the process and wait for /healthz."""
+        args = self.command()
         log = self.log_path.open("ab")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -198,3 +206,31 @@ def game_server(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[
     for server in started:
         server.stop()
         server.stop_embedded_redis()
+
+
+@pytest.fixture
+def game_cluster(
+    redis_server: RedisServer, tmp_path: Path
+) -> Iterator[Callable[..., list[GameServer]]]:
+    """A factory of n started game servers sharing one Redis database, the topology of
+    docker-compose.yml (options as for game_server; the room lease is short by default)."""
+    started: list[GameServer] = []
+
+    def factory(n: int, **options: object) -> list[GameServer]:
+        db = next(redis_server.dbs)
+        redis_server.flush(db)
+        opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 10,
+                                   "lease_seconds": 2}  # fmt: skip
+        opts.update(options)
+        servers = []
+        for _ in range(n):
+            k = len(started)
+            server = GameServer(free_port(), redis_server.url(db), opts,
+                                tmp_path / f"node-{k}.log", tmp_path / f"node-{k}")  # fmt: skip
+            started.append(server)
+            servers.append(server.start())
+        return servers
+
+    yield factory
+    for server in started:
+        server.stop()
