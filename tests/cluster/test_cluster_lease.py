@@ -1,0 +1,83 @@
+"""A room lives in exactly one process: leases taken with SET NX PX, fenced commits, and two
+processes racing to take over the rooms of a third."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from urllib.request import urlopen
+
+import pytest
+from server_client import connected
+
+from server.cluster.lease import Leases
+from server.store.redis_store import Commit, LeaseLost, Store
+
+
+def room_commit(rid: str, seq: int) -> Commit:
+    return Commit(rid, {"id": rid, "seq": seq}, [], [], [], None)
+
+
+async def test_two_racing_for_one_room_only_one_owns_it_and_the_loser_cannot_write(redis_server):
+    db = next(redis_server.dbs)
+    redis_server.flush(db)
+    stores = [Store(redis_server.url(db)), Store(redis_server.url(db))]
+    try:
+        one, two = Leases(stores[0].redis, "p1", ttl=1.0), Leases(stores[1].redis, "p2", ttl=1.0)
+        for k in range(20):
+            won = await asyncio.gather(one.acquire(f"r{k}"), two.acquire(f"r{k}"))
+            assert sorted(won) == [False, True], "exactly one process owns a room"
+        rid = "r0"
+        winner, loser = (one, two) if await one.owner(rid) == "p1" else (two, one)
+        store_w, store_l = (stores[0], stores[1]) if winner is one else (stores[1], stores[0])
+        await store_w.commit(room_commit(rid, 1), owner=winner.pid)
+        with pytest.raises(LeaseLost):
+            await store_l.commit(room_commit(rid, 2), owner=loser.pid)
+        assert (await store_w.load_room(rid))[0]["seq"] == 1, "the loser wrote nothing"
+        assert not await loser.take_from(rid, "p-nobody"), "only a named dead owner is replaced"
+        assert await winner.renew([rid]) == []
+        # the owner stops renewing (a pause, a cut-off): its lease expires and the other takes
+        # the room; the old owner learns it lost the room and can no longer write to it
+        await asyncio.sleep(1.2)
+        assert await loser.acquire(rid)
+        assert await winner.renew([rid]) == [rid]
+        with pytest.raises(LeaseLost):
+            await store_w.commit(room_commit(rid, 3), owner=winner.pid)
+        await store_l.commit(room_commit(rid, 3), owner=loser.pid)
+        assert (await store_l.load_room(rid))[0]["seq"] == 3
+    finally:
+        for s in stores:
+            await s.close()
+
+
+def health(srv) -> dict:
+    with urlopen(srv.url + "/healthz", timeout=5) as r:
+        return json.loads(r.read())
+
+
+async def test_two_processes_racing_to_take_over_share_the_rooms_out(game_cluster):
+    first, b_srv, c_srv = game_cluster(3)
+    players = await connected(first.ws_url, *(f"P{k}" for k in range(6)))
+    rids = []
+    for p in players:
+        await p.send("create", mode="singles", sets=1, clock=60, private=False)
+        rids.append((await p.expect("room"))["id"])
+    assert health(first)["rooms"] == 6
+    first.stop()  # a clean stop releases its leases: the two others race for every room
+    deadline = time.monotonic() + 5
+    while health(b_srv)["rooms"] + health(c_srv)["rooms"] < 6:
+        assert time.monotonic() < deadline, "the rooms were taken over"
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1.5)  # a few more cluster ticks: nobody loads a room twice
+    counts = [health(s)["rooms"] for s in (b_srv, c_srv)]
+    assert sum(counts) == 6, counts
+    store = Store(b_srv.redis_url)
+    try:
+        leases = Leases(store.redis, "observer", 1.0)
+        owners = await leases.owners(rids)
+        pids = {health(s)["process"]: n for s, n in zip((b_srv, c_srv), counts, strict=True)}
+        assert set(owners.values()) <= set(pids)
+        assert {p: list(owners.values()).count(p) for p in pids} == pids
+    finally:
+        await store.close()
