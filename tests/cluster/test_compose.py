@@ -1,0 +1,47 @@
+"""docker-compose.yml (Docker cannot run here): it parses, names Redis with persistence, three
+game servers started with the command the local cluster tests run, and nginx passing
+websockets on to all of them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from server.config import parse_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def options(argv: list[str]) -> list[str]:
+    return [a for a in argv if a.startswith("--")]
+
+
+def test_compose_runs_redis_three_servers_and_a_proxy(game_cluster):
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+    assert set(services) == {"redis", "game1", "game2", "game3", "proxy"}
+    redis = services["redis"]
+    assert redis["command"][redis["command"].index("--appendonly") + 1] == "yes"
+    assert any(v.endswith(":/data") for v in redis["volumes"])
+    assert "redis-data" in compose["volumes"]
+    (local,) = game_cluster(1)  # the command the cluster tests run, one process of it
+    ran = local.command()
+    for name in ("game1", "game2", "game3"):
+        game = services[name]
+        command = game["command"]
+        assert command[:3] == ["python", "-m", "server"] == ["python", *ran[1:3]]
+        assert set(options(command)) <= set(options(ran)), "no option the tests do not use"
+        config = parse_config(command[3:], env={})
+        assert config.redis_url == "redis://redis:6379" and config.host == "0.0.0.0"
+        assert game["build"] == "." and game["depends_on"]["redis"]["condition"]
+    assert (ROOT / "Dockerfile").is_file()
+    proxy = services["proxy"]
+    assert "nginx" in proxy["image"]
+    mount = next(v for v in proxy["volumes"] if "nginx.conf" in v)
+    conf = (ROOT / mount.split(":")[0]).read_text()
+    assert set(re.findall(r"server (game\d):8080", conf)) == {"game1", "game2", "game3"}
+    assert "proxy_set_header Upgrade $http_upgrade;" in conf
+    assert "proxy_set_header Connection $connection_upgrade;" in conf
+    assert "proxy_http_version 1.1;" in conf
