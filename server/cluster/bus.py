@@ -139,7 +139,7 @@ class Bus:
                         log.exception("handling bus message %r failed", body[:1])
             except (RedisError, OSError):
                 log.exception("the bus subscription failed; resubscribing")
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(0.1)  # unsubscribed, others soon count this process dead
             finally:
                 with contextlib.suppress(RedisError, OSError):
                     await pubsub.aclose()

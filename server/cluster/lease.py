@@ -16,17 +16,22 @@ from typing import Any
 
 from server.store.redis_store import P, lease_key
 
-# Extend every given lease still held by ARGV[1]; return the ids of those that are not.
+# Extend every given lease still held by ARGV[1]; take back those that expired unclaimed (a
+# long pause, a Redis restart); return the keys held by another process, and those taken back.
 _RENEW = """
-local lost = {}
+local lost, retaken = {}, {}
 for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
+  elseif not holder then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    retaken[#retaken + 1] = key
   else
     lost[#lost + 1] = key
   end
 end
-return lost
+return {lost, retaken}
 """
 
 _TAKE_FROM = """
@@ -80,14 +85,16 @@ class Leases:
         raw = await self.redis.get(lease_key(rid))
         return None if raw is None else raw.decode()
 
-    async def renew(self, rids: list[str]) -> list[str]:
-        """Extend this process's leases; returns the rooms whose lease is lost."""
+    async def renew(self, rids: list[str]) -> tuple[list[str], list[str]]:
+        """Extend this process's leases. Returns the rooms another process holds now, and those
+        whose lease had expired unclaimed and is held again (the caller checks that nobody
+        wrote to them meanwhile)."""
         if not rids:
-            return []
+            return [], []
         keys = [lease_key(r) for r in rids]
-        lost = await self.redis.eval(_RENEW, len(keys), *keys, self.pid, self.ttl_ms)
+        lost, retaken = await self.redis.eval(_RENEW, len(keys), *keys, self.pid, self.ttl_ms)
         prefix = len(lease_key(""))
-        return [k.decode()[prefix:] for k in lost]
+        return [k.decode()[prefix:] for k in lost], [k.decode()[prefix:] for k in retaken]
 
     async def release(self, rid: str) -> None:
         """Give a room's lease up (only if still held by this process)."""

@@ -137,6 +137,8 @@ class Hub:
         self.listed: dict[str, dict[str, Any] | None] = {}  # room -> its last committed summary
         self._cluster: asyncio.Task[None] | None = None
         self._taking = asyncio.Lock()
+        self.saved_seq: dict[str, int] = {}  # room -> the seq of its last committed checkpoint
+        self.suspects: set[str] = set()  # processes seen unsubscribed once (dead if again)
         self.stopping = False
         self.started = time.time()
         self.commits = 0
@@ -665,6 +667,7 @@ class Hub:
             self.commits += 1
             self.unsaved.discard(room.id)
             self.seated[room.id] = seated
+            self.saved_seq[room.id] = room.seq
             if self.listed.get(room.id) != summary:
                 self.listed[room.id] = summary
                 self.bus.lobby_changed()
@@ -844,12 +847,13 @@ class Hub:
             if rid in self.lobby.rooms:
                 return self.pid
             owner = await self.leases.owner(rid)
-            if (
-                owner is not None
-                and owner != self.pid
-                and (await self.leases.alive([owner]))[owner]
-            ):
-                return owner
+            if owner is not None and owner != self.pid:
+                if (await self.leases.alive([owner]))[owner]:
+                    return owner
+                # unsubscribed: dead, or resubscribing after a Redis blip? Look once more.
+                await asyncio.sleep(self.config.lease_seconds / 3)
+                if (await self.leases.alive([owner]))[owner]:
+                    return owner
             if await self._take_over(rid, owner):
                 return self.pid
             if owner is None and await self.leases.owner(rid) is None:
@@ -926,7 +930,11 @@ class Hub:
     async def cluster_tick(self) -> None:
         """Renew this process's leases (dropping rooms lost), take over rooms whose owner
         died, and let go of connections whose other end died."""
-        for rid in await self.leases.renew(list(self.lobby.rooms)):
+        lost, retaken = await self.leases.renew(list(self.lobby.rooms))
+        for rid in retaken:  # expired unclaimed: still ours if nobody committed meanwhile
+            if await self.store.checkpoint_seq(rid) != self.saved_seq.get(rid):
+                lost.append(rid)
+        for rid in lost:
             room = self.lobby.rooms.get(rid)
             if room is not None:
                 self._lost(room)
@@ -936,7 +944,12 @@ class Hub:
         peers = {r.pid for r in self.remotes.values()} | {o for o in owners.values() if o}
         peers |= {c.remote.owner for c in self.conns if c.remote is not None}
         peers.discard(self.pid)
+        seen_dead, self.suspects = self.suspects, set()
         alive = await self.leases.alive(sorted(peers))
+        for pid, up in alive.items():
+            if not up and pid not in seen_dead:  # dead only if still so on the next tick: a
+                self.suspects.add(pid)  # live process resubscribing after a Redis blip is not
+                alive[pid] = True
         for rid, owner in owners.items():
             if owner is None or not alive.get(owner, True):
                 await self._take_over(rid, owner)

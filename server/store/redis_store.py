@@ -189,6 +189,11 @@ class Store:
             events.append(StoredEvent(msg["seq"], int(aud) if aud else None, msg))
         return _unpack(blob), events
 
+    async def checkpoint_seq(self, rid: str) -> int | None:
+        """The event seq of a room's stored checkpoint, or None if the room is gone."""
+        blob = await self.redis.get(P + "room:" + rid)
+        return None if blob is None else _unpack(blob)["seq"]
+
     async def load_rooms(self) -> list[tuple[dict[str, Any], list[StoredEvent]]]:
         """Every live room's checkpoint with its kept events, oldest event first."""
         out = []
