@@ -36,6 +36,7 @@ const state = {
   highlights: [],
   held: [], // events that wait until the motion has played out
   motionStroke: null,
+  framesSeen: 0, // frames of the last stroke that reached this page
   pendingIntent: intentFromUrl(),
   invite: null, // {code, ref} of the last invite used: a full room is watched with it
   strikeRef: null,
@@ -388,6 +389,7 @@ const HANDLERS = {
       releaseHeld();
     }
     state.motionStroke = m.stroke;
+    state.framesSeen = 0;
     state.phase = "motion";
     state.ghost = null;
     state.clock = state.clock ? { ...state.clock, running: false } : null;
@@ -398,6 +400,7 @@ const HANDLERS = {
   frame(m) {
     if (m.stroke !== state.motionStroke) return;
     playback.push(m.time, m.discs, performance.now());
+    state.framesSeen += 1;
     if (m.k === m.n - 1) playback.complete = true;
   },
 
@@ -539,6 +542,7 @@ window.__novuss = Object.freeze({
       turn: state.turn,
       phase: state.phase,
       moving: playback.active,
+      framesSeen: state.framesSeen,
       held: state.held.length,
       score: state.score,
       debts: state.debts,
