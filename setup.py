@@ -19,7 +19,12 @@ extensions = [
 setup(
     ext_modules=cythonize(
         extensions,
-        compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False,
-                             "cdivision": True, "initializedcheck": False},
+        compiler_directives={
+            "language_level": 3,
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+        },
     )
 )
