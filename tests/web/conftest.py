@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import msgpack
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -56,6 +57,11 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     contexts = []
     errors: list[str] = []
 
+    def log_error(page: Page, frame: bytes | str) -> None:
+        msg = msgpack.unpackb(frame) if isinstance(frame, bytes) else frame
+        if isinstance(msg, dict) and msg.get("t") == "error":
+            print(f"[page {id(page):x}] server error: {msg}")
+
     def make(viewport: tuple[int, int] = (1280, 800), scale: float = 1, **kw) -> Page:
         ctx = browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=scale, **kw
@@ -63,6 +69,9 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
+        # Shown by pytest when a test fails: what the page said, and the server's refusals.
+        page.on("console", lambda m: print(f"[page {id(page):x}] console {m.type}: {m.text}"))
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: log_error(page, f)))
         return page
 
     yield make
