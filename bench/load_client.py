@@ -1,0 +1,457 @@
+"""One client process of the load harness (bench/load.py): many websockets on one asyncio loop.
+
+Players go through the whole protocol as a browser does: hello, create or join, ready, aim
+previews while they "think", strike (bench/load_aim.py), pass when nothing sensible is left,
+rematch when a match ends, resume after a dropped connection. Spectators watch a room and
+ping like the web client. Everybody checks the room's event sequence and that every stroke it
+saw is followed by its ruling. The measurements are sent back to the parent as one dict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import msgpack
+
+from bench.load_aim import choose
+
+Msg = dict[str, Any]
+PING_EVERY = 10.0  # as the web client: the server closes connections silent for a minute
+AIMS_PER_S = 4.0  # previews while thinking, well under the server's 30 messages/s budget
+LAG_BUCKET_MS = 0.5  # histogram resolution of latencies and jitter
+LAG_BUCKETS = 4000  # up to 2 s; slower samples land in the last bucket
+
+
+@dataclass
+class Plan:
+    """What one client process does (sent from the parent; all times are time.time())."""
+
+    url: str
+    worker: int
+    singles: int
+    doubles: int
+    spectators: int
+    measure_from: float  # samples before this (the ramp) are not counted
+    stop_at: float  # no strike after this
+    end_at: float  # every connection closes now (after the last motions finished)
+    think: float  # mean seconds a player takes before striking
+    frame_rate: float
+    deflate: bool  # offer permessage-deflate, as browsers do
+    json_every: int  # every n-th spectator also measures the JSON baseline
+    seed: int
+
+
+class Histogram:
+    """Milliseconds in LAG_BUCKET_MS buckets: percentiles without keeping every sample."""
+
+    def __init__(self) -> None:
+        self.counts = [0] * LAG_BUCKETS
+
+    def add(self, ms: float) -> None:
+        """Count one sample."""
+        self.counts[min(LAG_BUCKETS - 1, max(0, int(ms / LAG_BUCKET_MS)))] += 1
+
+
+@dataclass
+class Stats:
+    """Everything this process measured in the measurement window."""
+
+    latency: Histogram = field(default_factory=Histogram)  # strike sent -> frame 0 received
+    jitter: Histogram = field(default_factory=Histogram)  # |frame interval - 1/frame_rate|
+    loop_lag: Histogram = field(default_factory=Histogram)  # this process's own event loop
+    counts: Counter[str] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    motion_bytes: int = 0  # wire bytes spectators received during motion
+    motion_seconds: float = 0.0  # ... over this much spectator-time in motion
+    json_bytes: int = 0  # the JSON full-state baseline of the same frames (sampled spectators)
+    json_seconds: float = 0.0  # ... over this much sampled spectator-time in motion
+    mp_bytes: int = 0  # the msgpack payloads of those same frames, before any compression
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain data for the parent process."""
+        return {
+            "latency": self.latency.counts,
+            "jitter": self.jitter.counts,
+            "loop_lag": self.loop_lag.counts,
+            "counts": dict(self.counts),
+            "errors": dict(self.errors),
+            "motion_bytes": self.motion_bytes,
+            "motion_seconds": self.motion_seconds,
+            "json_bytes": self.json_bytes,
+            "json_seconds": self.json_seconds,
+            "mp_bytes": self.mp_bytes,
+        }
+
+
+class Client:
+    """One websocket with the state a browser keeps for its room."""
+
+    def __init__(self, ctx: Worker, name: str, spectator: bool, baseline: bool = False):
+        self.ctx, self.name, self.spectator, self.baseline = ctx, name, spectator, baseline
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.token: str | None = None
+        self.room_id: str | None = None
+        self.last = 0  # highest seq applied
+        self.seat: int | None = None
+        self.mode = "singles"
+        self.table: Msg = {}
+        self.discs: list[Msg] = []
+        self.turn: int | None = None
+        self.sides: list[str | None] = []
+        self.phase = ""
+        self.open_strokes: set[int] = set()  # strokes seen whose ruling has not come yet
+        self.struck_at: dict[int, float] = {}  # my stroke number -> when the strike was sent
+        self.sent_strike: float | None = None
+        self.thinking: asyncio.Future[Any] | None = None
+        self.room_msg: asyncio.Future[Msg] | None = None
+        self.last_frame: tuple[int, int, float] | None = None  # stroke, k, arrival
+        self.motion_since: float | None = None
+        self.wire = 0  # bytes read from the socket (compressed, with websocket headers)
+        self.wire_at_stroke = 0
+        self.closing = False
+
+    # -- the socket ------------------------------------------------------------------
+    async def connect(self) -> None:
+        """Open the socket, count its wire bytes, say hello (with the token after a drop)."""
+        ws = await self.ctx.session.ws_connect(
+            self.ctx.plan.url, compress=15 if self.ctx.plan.deflate else 0, autoping=True,
+            max_msg_size=0,
+        )  # fmt: skip
+        self.ws = ws
+        self._count_wire(ws)
+        await self.send("hello", name=self.name, **({"token": self.token} if self.token else {}))
+
+    def _count_wire(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        """Count bytes as they come off the TCP socket (before inflating), so a compressed
+        stream is measured as sent. aiohttp keeps the protocol private: without it, the
+        spectator figures fall back to payload sizes."""
+        protocol = getattr(getattr(ws, "_conn", None), "protocol", None)
+        if protocol is None:
+            self.ctx.stats.counts["wire_count_unavailable"] += 1
+            return
+        receive = protocol.data_received
+
+        def counted(data: bytes) -> None:
+            self.wire += len(data)
+            receive(data)
+
+        protocol.data_received = counted
+
+    async def send(self, t: str, **fields: Any) -> None:
+        """One message; a closed socket is left to the reader's reconnect."""
+        if self.ws is None or self.ws.closed:
+            return
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.ws.send_bytes(msgpack.packb({"t": t, **fields}))
+            self.ctx.stats.counts["sent"] += 1
+
+    async def run(self) -> None:
+        """Read until the end of the run, reconnecting (and resuming) after a drop."""
+        while not self.closing:
+            assert self.ws is not None
+            async for m in self.ws:
+                if m.type == aiohttp.WSMsgType.BINARY:
+                    self.on_message(msgpack.unpackb(m.data, raw=False, strict_map_key=False))
+            if self.closing:
+                return
+            self.ctx.count("disconnects")
+            await asyncio.sleep(0.5)
+            with contextlib.suppress(aiohttp.ClientError, OSError):
+                await self.connect()
+
+    async def pinger(self) -> None:
+        """Ping like the web client, so the server does not close us as idle."""
+        while not self.closing:
+            await asyncio.sleep(PING_EVERY * random.uniform(0.8, 1.0))
+            await self.send("ping")
+
+    # -- messages --------------------------------------------------------------------
+    def on_message(self, msg: Msg) -> None:
+        """Apply one server message as docs/protocol.md says a client should."""
+        ctx = self.ctx
+        ctx.count("received")
+        t = msg["t"]
+        seq = msg.get("seq")
+        if t == "room":
+            self.on_room(msg)
+            return
+        if seq is not None:
+            if seq <= self.last:
+                return
+            if seq > self.last + 1:
+                ctx.count("seq_gaps")
+                self.ctx.later(self.resync())
+                return
+            self.last = seq
+        handler = getattr(self, "on_" + t, None)
+        if handler is not None:
+            handler(msg)
+
+    def on_welcome(self, msg: Msg) -> None:
+        self.token = msg["token"]
+        if self.room_id is None:
+            return
+        if self.spectator:  # reconnected: pick the stream up where it broke
+            self.ctx.later(self.send("watch", room=self.room_id, since=self.last))
+        elif msg["seat"] is not None:
+            self.ctx.later(self.send("resume", room=self.room_id, since=self.last))
+
+    async def resync(self) -> None:
+        if self.room_id is None:
+            return
+        if self.spectator:
+            await self.send("watch", room=self.room_id, since=self.last)
+        else:
+            await self.send("resume", room=self.room_id, since=self.last)
+
+    def on_room(self, msg: Msg) -> None:
+        """A complete state: take it whole (strokes it shows at rest have been ruled)."""
+        self.last = msg["seq"]
+        self.room_id = msg["id"]
+        self.mode = msg["mode"]
+        self.table = msg["table"]
+        self.seat = msg["you"]["seat"]
+        self.discs = msg["discs"]
+        self.sides = [s and s["side"] for s in msg["seats"]]
+        match = msg["match"]
+        if match is not None:
+            self.turn, self.phase = match["turn"], match["phase"]
+            done = match["stroke"] - (1 if match["phase"] == "motion" else 0)
+            self.open_strokes = {s for s in self.open_strokes if s > done}
+        if self.room_msg is not None and not self.room_msg.done():
+            self.room_msg.set_result(msg)
+        self.maybe_strike()
+
+    def on_stroke(self, msg: Msg) -> None:
+        now = time.time()
+        self.phase = "motion"
+        self.open_strokes.add(msg["stroke"])
+        if msg["seat"] == self.seat and self.sent_strike is not None:
+            self.struck_at[msg["stroke"]] = self.sent_strike
+            self.sent_strike = None
+        self.ctx.count("strokes_seen")
+        if self.spectator:
+            self.motion_since, self.wire_at_stroke = now, self.wire
+
+    def on_frame(self, msg: Msg) -> None:
+        now = time.time()
+        ctx = self.ctx
+        ctx.count("frames")
+        stroke, k = msg["stroke"], msg["k"]
+        struck = self.struck_at.pop(stroke, None) if k == 0 else None
+        if struck is not None and ctx.measuring(struck):
+            ctx.stats.latency.add((now - struck) * 1000)
+        prev = self.last_frame
+        if prev is not None and prev[0] == stroke and prev[1] == k - 1 and ctx.measuring(now):
+            ctx.stats.jitter.add(abs(now - prev[2] - 1 / ctx.plan.frame_rate) * 1000)
+        self.last_frame = (stroke, k, now)
+        self.discs = msg["discs"]
+        if self.baseline and self.motion_since is not None and ctx.measuring(now):
+            # the naive design: every frame the whole disc state as JSON text
+            ctx.stats.json_bytes += len(json.dumps(msg, separators=(",", ":"))) + 4
+            ctx.stats.mp_bytes += len(msgpack.packb(msg)) + 4
+
+    def on_ruling(self, msg: Msg) -> None:
+        now = time.time()
+        ctx = self.ctx
+        if msg["stroke"] is not None:
+            self.open_strokes.discard(msg["stroke"])
+        ctx.count("rulings_seen")
+        self.discs, self.turn, self.sides = msg["discs"], msg["turn"], msg["sides"]
+        self.phase = "play" if msg["turn"] is not None else "over"
+        if self.motion_since is not None and ctx.measuring(self.motion_since):
+            seconds = now - self.motion_since
+            ctx.stats.motion_seconds += seconds
+            ctx.stats.motion_bytes += self.wire - self.wire_at_stroke
+            if self.baseline:
+                ctx.stats.json_seconds += seconds
+        self.motion_since = None
+        self.maybe_strike()
+
+    def on_result(self, msg: Msg) -> None:
+        self.phase = "over"
+        self.ctx.count("results_seen")
+        if not self.spectator and time.time() < self.ctx.plan.stop_at:
+            self.ctx.later(self.send("rematch"))
+
+    def on_error(self, msg: Msg) -> None:
+        code = msg["code"]
+        self.ctx.stats.errors[code] += 1
+        if code == "bad_stroke" and self.seat is not None and self.turn == self.seat:
+            self.ctx.count("passes")
+            self.sent_strike = None
+            self.ctx.later(self.send("pass"))
+
+    # -- playing ---------------------------------------------------------------------
+    def maybe_strike(self) -> None:
+        """It is my turn at rest: think (sending aim previews), then strike."""
+        if self.spectator or self.seat is None or self.phase != "play":
+            return
+        if self.turn != self.seat or time.time() >= self.ctx.plan.stop_at:
+            return
+        if self.thinking is None or self.thinking.done():
+            self.thinking = self.ctx.later(self.take_turn())
+
+    async def take_turn(self) -> None:
+        think = self.ctx.plan.think * random.uniform(0.5, 1.5)
+        assert self.seat is not None
+        side = self.sides[self.seat]
+        shot = choose(self.discs, self.seat, side or "S", self.table, self.mode == "doubles")
+        steps = max(1, int(think * AIMS_PER_S))
+        for i in range(steps):
+            await asyncio.sleep(think / steps)
+            if self.phase != "play" or self.turn != self.seat:
+                return
+            if shot is not None and i < steps - 1:
+                x, y, angle, speed = shot
+                power = speed / self.table["max_speed"]
+                await self.send("aim", x=x, y=y, angle=angle, power=power)
+        if shot is None:
+            self.ctx.count("passes")
+            await self.send("pass")
+            return
+        x, y, angle, speed = shot
+        self.phase = "sent"
+        self.sent_strike = time.time()
+        self.ctx.count("strikes")
+        await self.send("strike", x=x, y=y, angle=angle, speed=speed)
+
+
+class Worker:
+    """This process: its plan, its connections, its measurements."""
+
+    def __init__(self, plan: Plan):
+        self.plan = plan
+        self.stats = Stats()
+        self.clients: list[Client] = []
+        self.rng = random.Random(plan.seed + plan.worker)
+        self.session: aiohttp.ClientSession
+        self.tasks: set[asyncio.Future[Any]] = set()
+
+    def measuring(self, at: float) -> bool:
+        """Is `at` inside the measurement window?"""
+        return self.plan.measure_from <= at <= self.plan.stop_at
+
+    def count(self, what: str) -> None:
+        """Count an occurrence (all of the run, not only the window: these are totals)."""
+        self.stats.counts[what] += 1
+
+    async def open(self, name: str, spectator: bool, baseline: bool = False) -> Client:
+        client = Client(self, name, spectator, baseline)
+        self.clients.append(client)
+        await client.connect()
+        return client
+
+    async def start_match(self, i: int, doubles: bool, delay: float, watchers: int) -> None:
+        """Seat a table (create, join, ready), then let its spectators in."""
+        await asyncio.sleep(delay)
+        tag = f"w{self.plan.worker}m{i}"
+        host = await self.open(f"{tag}a", spectator=False)
+        host.room_msg = asyncio.get_running_loop().create_future()
+        self.spawn(host)
+        mode = "doubles" if doubles else "singles"
+        await host.send("create", mode=mode, sets=8, clock=300.0, private=False)
+        room = await asyncio.wait_for(host.room_msg, 60)
+        players = [host]
+        for j in range(3 if doubles else 1):
+            guest = await self.open(f"{tag}{'bcd'[j]}", spectator=False)
+            guest.room_msg = asyncio.get_running_loop().create_future()
+            self.spawn(guest)
+            await guest.send("join", room=room["id"])
+            await asyncio.wait_for(guest.room_msg, 60)
+            players.append(guest)
+        for p in players:
+            await p.send("ready", ready=True)
+        self.count("matches")
+        for j in range(watchers):
+            baseline = (i * watchers + j) % self.plan.json_every == 0
+            spectator = await self.open(f"{tag}s{j}", spectator=True, baseline=baseline)
+            spectator.room_id = room["id"]
+            self.spawn(spectator)
+            await spectator.send("watch", room=room["id"])
+            self.count("spectators")
+
+    def spawn(self, client: Client) -> None:
+        self.later(client.run())
+        self.later(client.pinger())
+
+    def later(self, coro: Any) -> asyncio.Future[Any]:
+        """Run a coroutine on its own, keeping a reference until it is done."""
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    async def loop_lag(self) -> None:
+        """How late this process's own loop runs: if the clients lag, the figures do too."""
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(0.05)
+            late = time.perf_counter() - t - 0.05
+            if self.measuring(time.time()):
+                self.stats.loop_lag.add(late * 1000)
+
+    async def main(self) -> dict[str, Any]:
+        plan = self.plan
+        connector = aiohttp.TCPConnector(limit=0)
+        self.session = aiohttp.ClientSession(connector=connector)
+        lag = asyncio.ensure_future(self.loop_lag())
+        tables = [False] * plan.singles + [True] * plan.doubles
+        self.rng.shuffle(tables)
+        ramp = max(0.0, plan.measure_from - time.time())
+        per_table = [plan.spectators // max(1, len(tables))] * len(tables)
+        for i in range(plan.spectators - sum(per_table)):
+            per_table[i % len(tables)] += 1
+        starts = [
+            asyncio.ensure_future(
+                self.start_match(i, d, ramp * i / max(1, len(tables)), per_table[i])
+            )
+            for i, d in enumerate(tables)
+        ]
+        for s in asyncio.as_completed(starts):
+            try:
+                await s
+            except (TimeoutError, aiohttp.ClientError, OSError) as e:
+                self.stats.errors[f"start:{type(e).__name__}"] += 1
+        await asyncio.sleep(max(0.0, plan.end_at - time.time()))
+        self.stats.counts["dropped_rulings"] = sum(len(c.open_strokes) for c in self.clients)
+        self.stats.counts["connected_at_end"] = sum(
+            c.ws is not None and not c.ws.closed for c in self.clients
+        )
+        for c in self.clients:
+            c.closing = True
+        lag.cancel()
+        await asyncio.gather(
+            *(c.ws.close() for c in self.clients if c.ws is not None), return_exceptions=True
+        )
+        await self.session.close()
+        return self.stats.as_dict()
+
+
+def run_worker(plan: Plan, out: Any) -> None:
+    """Process entry point: run the plan and put the measurements on `out` (a queue)."""
+    result = asyncio.run(Worker(plan).main())
+    result["worker"] = plan.worker
+    out.put(result)
+
+
+def percentile(counts: list[int], q: float) -> float:
+    """The q-quantile (0..1) in ms of a merged Histogram's counts."""
+    total = sum(counts)
+    if total == 0:
+        return math.nan
+    rank, seen = q * (total - 1), 0
+    for i, n in enumerate(counts):
+        seen += n
+        if seen > rank:
+            return (i + 0.5) * LAG_BUCKET_MS
+    return LAG_BUCKETS * LAG_BUCKET_MS
