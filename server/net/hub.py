@@ -512,7 +512,7 @@ class Hub:
         conn.queued = (msg.mode, entry)
         conn.send({"t": "queued", "mode": msg.mode, "waiting": waiting})
         self.bus.lobby_changed()
-        taken = await self.store.take(msg.mode, SEATS[msg.mode])
+        taken = await self._take_table(msg.mode)
         if not taken:
             return
         room, _step = self.lobby.quick_room(msg.mode, [(e[0], e[1]) for e in taken], time.time())
@@ -526,6 +526,18 @@ class Hub:
                     player.queued = None
                 self._enter(player, room, watching=False)
         await self.flush(room)
+
+    async def _take_table(self, mode: str) -> list[list[Any]]:
+        """A full quick-match table from the queue, without entries of dead processes (a
+        process killed with players queued leaves their entries behind): if there were any,
+        the live players go back to the head of the queue and the table is taken again."""
+        while taken := await self.store.take(mode, SEATS[mode]):
+            others = sorted({e[2] for e in taken} - {self.pid})
+            dead = {pid for pid, up in (await self.leases.alive(others)).items() if not up}
+            if not dead:
+                return taken
+            await self.store.requeue(mode, [e for e in taken if e[2] not in dead])
+        return []
 
     async def _dequeue(self, conn: Conn) -> bool:
         """Take a connection out of its quick-match queue; True if it was queued."""
@@ -549,9 +561,10 @@ class Hub:
         if room.seat_of(sid) is not None:
             room.leave(sid, time.time())
         self._leave_audience(conn)
-        conn.send({"t": "left", "room": room.id})
         self.lobby_changed = True
         await self.flush(room)
+        # after the commit: the seat is free in Redis, wherever the client acts next
+        conn.send({"t": "left", "room": room.id})
 
     # -- rooms: playing --------------------------------------------------------------
     def _room(self, conn: Conn) -> Room:
