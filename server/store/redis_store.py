@@ -237,6 +237,11 @@ class Store:
             pipe.llen(P + "queue:" + mode)
         return dict(zip(modes, await pipe.execute(), strict=True))
 
+    async def requeue(self, mode: str, entries: list[list[Any]]) -> None:
+        """Put entries back at the head of a queue, in their order."""
+        if entries:
+            await self.redis.lpush(P + "queue:" + mode, *[_pack(e) for e in reversed(entries)])
+
     async def take(self, mode: str, n: int) -> list[list[Any]]:
         """The first n entries of a queue, removed atomically, or [] if fewer wait."""
         raw = await self.redis.eval(_TAKE, 1, P + "queue:" + mode, n)
