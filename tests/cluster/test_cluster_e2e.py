@@ -142,3 +142,21 @@ async def test_quick_match_pairs_players_of_two_processes(game_cluster):
     assert (await s2.expect("chat"))["text"] == "hello from the other process"
     while not any(r["id"] == s1.room["id"] for r in (await looker.expect("lobby"))["live"]):
         pass
+
+
+async def test_quick_match_skips_players_queued_on_a_dead_process(game_cluster):
+    gone_srv, b_srv = game_cluster(2)
+    (ghost,) = await connected(gone_srv.ws_url, "Ghost")
+    await ghost.send("quick", mode="singles")
+    await ghost.expect("queued")
+    gone_srv.kill()  # its queue entry stays in Redis
+    s2, s3 = await connected(b_srv.ws_url, "Q2", "Q3")
+    await s2.send("quick", mode="singles")
+    await s2.expect("queued")
+    await s3.send("quick", mode="singles")
+    for c in (s2, s3):
+        await c.expect("room")
+        while c.room["match"] is None:
+            await c.expect("room")
+    assert s2.room["id"] == s3.room["id"]
+    assert sorted(s["name"] for s in s2.room["seats"]) == ["Q2", "Q3"], "not the dead one's"
