@@ -10,9 +10,12 @@ import msgpack
 from webtools import page_xy, state, to_world, wait_state
 
 
-def touch(cdp, kind, x=None, y=None):
+def touch(cdp, kind, x=None, y=None, at=None):
+    """A touch event, stamped with the time it happened (`at`, s since the epoch): a
+    busy machine may deliver it later, but the page sees when the finger moved."""
     points = [] if x is None else [{"x": x, "y": y}]
-    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    event = {"type": kind, "touchPoints": points, "timestamp": time.time() if at is None else at}
+    cdp.send("Input.dispatchTouchEvent", event)
 
 
 def test_lifting_the_finger_does_not_change_the_shot(web_server, new_page):
@@ -49,8 +52,9 @@ def test_lifting_the_finger_does_not_change_the_shot(web_server, new_page):
     meant = state(phone)["aim"]
     assert meant["legal"] and meant["power"] > 0.3, meant
     # ...then the finger rolls sideways as it lifts.
-    touch(cdp, "touchMove", sx + ux * 120 + 40, sy + uy * 120 - 30)
-    touch(cdp, "touchEnd")
+    rolled = time.time()
+    touch(cdp, "touchMove", sx + ux * 120 + 40, sy + uy * 120 - 30, at=rolled)
+    touch(cdp, "touchEnd", at=rolled + 0.015)
     phone.wait_for_function("window.__novuss.state.aim === null")
     for _ in range(100):  # the test hears of the sent frame a little after the page sends it
         strikes = [m for m in sent if m["t"] == "strike"]
