@@ -163,7 +163,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
             split(args.spectators, procs), strict=True)
     ):  # fmt: skip
         plan = Plan(url, w, s, d, v, measure_from, stop_at, end_at, args.think, args.frame_rate,
-                    not args.no_deflate, args.json_every, args.seed)  # fmt: skip
+                    not args.no_deflate, args.json_every, args.seed,
+                    args.spectator_url or "")  # fmt: skip
         proc = mp.get_context("spawn").Process(target=run_worker, args=(plan, queue))
         proc.start()
         workers.append(proc)
@@ -241,6 +242,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n")[0])
     ap.add_argument("--url", help="websocket URL of a running server (else start our own)")
     ap.add_argument("--server-pid", type=int, help="its pid for CPU/RSS (else: who listens)")
+    ap.add_argument("--spectator-url", help="spectators connect to this other server process "
+                    "(same Redis as --url): what a second process adds")  # fmt: skip
     ap.add_argument("--matches", type=int, default=500, help="tables playing at once")
     ap.add_argument("--spectators", type=int, default=2000, help="spread over the tables")
     ap.add_argument("--doubles", type=float, default=0.0, help="share of doubles tables, 0..1")

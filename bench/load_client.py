@@ -48,6 +48,7 @@ class Plan:
     deflate: bool  # offer permessage-deflate, as browsers do
     json_every: int  # every n-th spectator also measures the JSON baseline
     seed: int
+    spectator_url: str = ""  # spectators connect here (another server process) if set
 
 
 class Histogram:
@@ -122,10 +123,11 @@ class Client:
     # -- the socket ------------------------------------------------------------------
     async def connect(self) -> None:
         """Open the socket, count its wire bytes, say hello (with the token after a drop)."""
+        plan = self.ctx.plan
+        url = plan.spectator_url if self.spectator and plan.spectator_url else plan.url
         ws = await self.ctx.session.ws_connect(
-            self.ctx.plan.url, compress=15 if self.ctx.plan.deflate else 0, autoping=True,
-            max_msg_size=0,
-        )  # fmt: skip
+            url, compress=15 if plan.deflate else 0, autoping=True, max_msg_size=0
+        )
         self.ws = ws
         self._count_wire(ws)
         await self.send("hello", name=self.name, **({"token": self.token} if self.token else {}))

@@ -35,7 +35,9 @@ class Config:
     tick_seconds: float = 0.1  # the clock loop's period
     recent_matches: int = 50  # records listed by GET /api/matches
     appendfsync: str = "everysec"  # embedded redis: AOF fsync policy
-    lease_seconds: float = 3.0  # a room's lease: a dead owner's rooms move after this long
+    # a room's lease: a hung owner's rooms move after this long (a killed one's at once: its
+    # Redis connection closes); long enough to outlast the event-loop stalls of an overload
+    lease_seconds: float = 10.0
 
 
 _ENV_PREFIX = "NOVUSS_"
@@ -62,7 +64,7 @@ _HELP = {
     "tick_seconds": "period of the clock loop",
     "recent_matches": "records listed by GET /api/matches",
     "appendfsync": "embedded Redis AOF fsync policy: always, everysec or no",
-    "lease_seconds": "room lease time: a dead process's rooms are taken over after this long",
+    "lease_seconds": "room lease time: a hung process's rooms are taken over after this long",
 }
 
 

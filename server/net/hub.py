@@ -864,7 +864,7 @@ class Hub:
                 if (await self.leases.alive([owner]))[owner]:
                     return owner
                 # unsubscribed: dead, or resubscribing after a Redis blip? Look once more.
-                await asyncio.sleep(self.config.lease_seconds / 3)
+                await asyncio.sleep(min(1.0, self.config.lease_seconds / 3))
                 if (await self.leases.alive([owner]))[owner]:
                     return owner
             if await self._take_over(rid, owner):
@@ -932,7 +932,8 @@ class Hub:
             await self.disconnected(rconn)
 
     async def _cluster_loop(self) -> None:
-        period = self.config.lease_seconds / 3
+        # renewals well inside the lease; liveness checked every second whatever the lease
+        period = min(1.0, self.config.lease_seconds / 3)
         while True:
             await asyncio.sleep(period)
             try:
