@@ -471,6 +471,7 @@ class Hub:
             await self._catch_up(conn, room, msg.since)
             return
         await self._free(conn)
+        await self._settled(room)
         self._enter(conn, room, watching=True)
         self._send_since(conn, room, msg.since, None, None)
 
@@ -484,7 +485,16 @@ class Hub:
         room.back(self._sid(conn), time.time())
         await self.flush(room)
 
+    async def _settled(self, room: Room) -> None:
+        """Wait for the room's commit in flight (and store what is pending): a resync or a
+        replay taken now holds exactly what was delivered, so no event comes twice and none
+        that is not stored is shown (unless Redis is down: then the resync shows it)."""
+        await self.flush(room)
+        if room.closed:
+            raise LobbyError("no_room", "There is no such room (any more).")
+
     async def _catch_up(self, conn: Conn, room: Room, since: int | None) -> None:
+        await self._settled(room)
         seat = room.seat_of(self._sid(conn))
         self._enter(conn, room, watching=False)
         self._send_since(conn, room, since, seat, None if seat is None else seat % 2)

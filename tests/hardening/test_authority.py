@@ -203,7 +203,9 @@ async def test_markup_in_names_and_chat_is_data(game_server):
     await a.send("create", mode="singles", sets=1, clock=60, private=False)
     rid = (await a.expect("room"))["id"]
     await b.send("join", room=rid)
+    await b.expect("room")
     await w.send("watch", room=rid)
+    await w.expect("room")
     await a.send("chat", text=text)
     for c in (a, b, w):
         chat = await c.expect("chat")
