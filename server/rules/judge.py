@@ -386,7 +386,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             lines.append((_placed_line(state, s, len(spots), penalty and s == seat), cite))
         if debt[s] and (debt[s] != state.debt[s] or spots):
             rule = "004 § 28 (6)" if state.config.mode == "doubles" else "004 § 24 (4)"
-            lines.append((f"{_who(state, s)} owes {debt[s]} penalty puck(s) for now", rule))
+            lines.append((f"{who(state, s)} owes {debt[s]} penalty puck(s) for now", rule))
         if empty and spots and t == team and keeps and state.config.mode == "doubles":
             # 004 § 24 (6): with all pucks in, debts come out and the series goes on,
             # except in doubles, whichever partner owed them.
@@ -442,8 +442,13 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     )
 
 
-def _who(state: MatchState, seat: int) -> str:
-    return f"Player {seat} ({state.side_of(seat)})"
+SIDE_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
+
+
+def who(state: MatchState, seat: int) -> str:
+    """The player as the table sees him this set: by his side, as bridge players are named
+    (players see their side on screen; seat numbers mean nothing to them)."""
+    return SIDE_NAMES[state.side_of(seat)]
 
 
 def _placed_line(state: MatchState, seat: int, n: int, fresh: bool) -> str:
@@ -451,7 +456,7 @@ def _placed_line(state: MatchState, seat: int, n: int, fresh: bool) -> str:
     what = "A penalty puck is" if n == 1 else f"{n} penalty pucks are"
     tail = "" if fresh else " (owed)"
     return (
-        f"{what} placed for {_who(state, seat)} against the {rail} rail, as near the middle "
+        f"{what} placed for {who(state, seat)} against the {rail} rail, as near the middle "
         f"line as the pucks allow{tail}"
     )
 
@@ -460,7 +465,7 @@ def _set_line(state: MatchState, result: dict[str, Any]) -> str:
     o = result["outcome"]
     if o in ("won", "lost"):
         team = result["winner"] if o == "won" else 1 - result["winner"]
-        names = " & ".join(_who(state, s) for s in state.seats if team_of(s) == team)
+        names = " & ".join(who(state, s) for s in state.seats if team_of(s) == team)
         return f"Set {result['set']} {o} by {names}: {result['reason']}"
     return f"Set {result['set']}: {result['reason']}"
 
@@ -754,8 +759,17 @@ def _ids(ids: Any) -> str:
     return ", ".join(f"#{i}" for i in ids)
 
 
+def _whose(puck: int, before: dict[int, Puck], mine: set[int]) -> str:
+    if puck not in mine:
+        return f"an opponent's puck (#{puck})"
+    own = {p for p in mine if before[p].owner == before[puck].owner}
+    # In doubles `mine` holds the partner's pucks too (004 § 28 (2)).
+    return f"his own puck (#{puck})" if own == mine else f"his side's puck (#{puck})"
+
+
 def _first_line(head: str, first: tuple[int, ...], before: dict[int, Puck], mine: set[int]) -> Line:
     if not first:
         return (f"{head}; the striker touched no puck", "004 § 21")
-    what = ", ".join(f"#{p} ({'his' if p in mine else 'opponent'})" for p in first)
-    return (f"{head}; the striker first touched {what}", "004 § 21")
+    what = " and ".join(_whose(p, before, mine) for p in first)
+    when = " at the same time" if len(first) > 1 else ""
+    return (f"{head}; the striker first touched {what}{when}", "004 § 21")

@@ -4,7 +4,7 @@ come back, a resignation."""
 from __future__ import annotations
 
 from server.rules.check import require_turn
-from server.rules.judge import Outcome, conclude
+from server.rules.judge import Outcome, conclude, who
 from server.rules.ruling import Ruling, StrokeRefused
 from server.rules.sets import forfeit
 from server.rules.state import MatchState, team_of
@@ -48,7 +48,7 @@ def judge_absent(state: MatchState, seat: int) -> Ruling:
         state,
         seat,
         "absent",
-        f"Player {seat} did not return within {state.config.absent_limit:g} seconds: "
+        f"{who(state, seat)} did not return within {state.config.absent_limit:g} seconds: "
         "his side loses the match",
         "004 § 22 (3)",
     )
@@ -56,7 +56,9 @@ def judge_absent(state: MatchState, seat: int) -> Ruling:
 
 def judge_resign(state: MatchState, seat: int) -> Ruling:
     """A player resigns: his side loses the match."""
-    return _forfeit(state, seat, "resign", f"Player {seat} resigns: his side loses the match", "")
+    return _forfeit(
+        state, seat, "resign", f"{who(state, seat)} resigns: his side loses the match", ""
+    )
 
 
 def _forfeit(state: MatchState, seat: int, kind: str, text: str, rule: str) -> Ruling:
