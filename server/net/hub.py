@@ -937,6 +937,11 @@ class Hub:
                 return
             if kind == "detach":
                 self._leave_audience(rconn)
+                sid = rconn.session.sid
+                if self.lobby.room_of(sid) is None:  # nothing left for it here: forget it
+                    del self.remotes[msg[1], msg[2]]
+                    if self.sessions[sid].conn is rconn:
+                        self.sessions[sid].conn = None
                 return
             del self.remotes[msg[1], msg[2]]
             await self.disconnected(rconn)

@@ -160,3 +160,25 @@ async def test_quick_match_skips_players_queued_on_a_dead_process(game_cluster):
             await c.expect("room")
     assert s2.room["id"] == s3.room["id"]
     assert sorted(s["name"] for s in s2.room["seats"]) == ["Q2", "Q3"], "not the dead one's"
+
+
+async def test_a_watcher_moving_between_processes_rooms_is_counted_where_it_is(game_cluster):
+    a_srv, b_srv = game_cluster(2)
+    (host_a,) = await connected(a_srv.ws_url, "HostA")
+    (host_b, w) = await connected(b_srv.ws_url, "HostB", "Watcher")
+    rooms = []
+    for host in (host_a, host_b):
+        await host.send("create", mode="singles", sets=1, clock=60, private=False)
+        rooms.append((await host.expect("room"))["id"])
+    await w.send("watch", room=rooms[0])  # owned by the other process
+    await w.expect("room", id=rooms[0])
+    assert (await host_a.expect("watchers", timeout=5))["n"] == 1
+    assert get_json(a_srv.url + "/healthz")["remote_connections"] == 1
+    await w.send("watch", room=rooms[1])  # owned by its own process
+    await w.expect("room", id=rooms[1])
+    assert (await host_a.expect("watchers", timeout=5))["n"] == 0
+    assert (await host_b.expect("watchers", timeout=5))["n"] == 1
+    await host_a.send("chat", text="only for my room")
+    await host_b.send("chat", text="hello watcher")
+    assert (await w.expect("chat"))["text"] == "hello watcher"
+    assert get_json(a_srv.url + "/healthz")["remote_connections"] == 0, "forgotten there"
