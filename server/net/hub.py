@@ -28,6 +28,7 @@ from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.room import SEATS, Event, LobbyError, Room, new_id
 from server.match import MatchRefused, Motion, Out, Settings
 from server.net import protocol as p
+from server.net.fanout import Packet, Stream, Wire, streams_ok
 from server.net.limits import AddressCounter, ConnGuard, Limits
 from server.sim import Shot
 from server.store.redis_store import Commit, LeaseLost, Store, StoredEvent
@@ -54,8 +55,9 @@ class Conn:
     """One websocket connection and the room it is in (as a player or a watcher)."""
 
     ws: web.WebSocketResponse
-    limit: int
-    queue: asyncio.Queue[bytes | None] = field(init=False)
+    limit: int  # send_queue: the unsent backlog, in KiB, past which the reader is dropped
+    wire: Wire | None = None  # its socket, written directly (server/net/fanout.py)
+    closing: asyncio.Future[None] | None = None  # the polite close after shutdown()
     session: Session | None = None
     room: Room | None = None
     watching: bool = False
@@ -67,41 +69,27 @@ class Conn:
     queued: tuple[str, list[Any]] | None = None  # (mode, entry) while in a quick-match queue
     transport: asyncio.BaseTransport | None = None  # to drop a hopelessly slow reader at once
 
-    def __post_init__(self) -> None:
-        self.queue = asyncio.Queue(self.limit)
-
-    def send(self, msg: dict[str, Any] | bytes, droppable: bool = False) -> None:
-        """Queue a message. A full queue drops frames; for anything else it closes the slow
-        connection (its client resyncs when it reconnects)."""
-        if self.closed:
+    def send(self, msg: dict[str, Any] | bytes | Packet, droppable: bool = False) -> None:
+        """Write a message to the socket now. A reader that falls behind loses frames
+        (droppable), never events: one too slow even for those is dropped (its client
+        resyncs when it reconnects)."""
+        if self.closed or self.wire is None:
             return
-        data = msg if isinstance(msg, bytes) else p.encode(msg)
-        if self.queue.qsize() >= self.limit - 1:
-            if not droppable:
-                self.shutdown(abort=True)
-            return
-        self.queue.put_nowait(data)
+        data = p.encode(msg) if isinstance(msg, dict) else msg
+        if not self.wire.send(data, droppable):
+            self.shutdown(abort=True)
 
     def shutdown(self, abort: bool = False) -> None:
-        """Stop sending: the writer ends and closes the socket. `abort` drops the socket at
-        once: a reader too slow for the events would hold a polite close up behind its backlog
-        (its writer may be stuck in a drain), and it resyncs when it reconnects anyway."""
-        if not self.closed:
-            self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
+        """Stop sending and close the socket. `abort` drops it at once: a reader too slow for
+        the events would hold a polite close up behind its backlog, and it resyncs when it
+        reconnects anyway."""
+        if self.closed:
+            return
+        self.closed = True
         if abort and self.transport is not None:
             self.transport.abort()
-
-    async def writer(self) -> None:
-        """Drain the queue into the socket until closed."""
-        while (data := await self.queue.get()) is not None:
-            try:
-                await self.ws.send_bytes(data)
-            except (ConnectionError, RuntimeError):
-                break
-        self.closed = True
-        await self.ws.close()
+        else:
+            self.closing = asyncio.ensure_future(self.ws.close())
 
 
 AnyConn = Conn | RemoteConn  # a connection of this process, or one of another in our room
@@ -243,9 +231,11 @@ class Hub:
             return ws
         conn = Conn(ws, self.config.send_queue, guard=ConnGuard(self.limits))
         conn.transport = request.transport
+        if request.transport is not None:
+            streams = streams_ok(ws.headers.get("Sec-WebSocket-Extensions", ""))
+            conn.wire = Wire(request.transport, streams, conn.limit * 1024)
         self.conns.add(conn)
         self.by_cid[conn.cid] = conn
-        writer = asyncio.create_task(conn.writer())
         try:
             async for msg in ws:
                 if msg.type in (WSMsgType.BINARY, WSMsgType.TEXT):
@@ -257,9 +247,6 @@ class Hub:
             self.conns.discard(conn)
             self.by_cid.pop(conn.cid, None)
             await self.disconnected(conn)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
             await ws.close()
         return ws
 
@@ -637,6 +624,7 @@ class Hub:
     async def _play_out(self, room: Room, motion: Motion) -> None:
         """Send the motion's frames at real speed (times the speed factor), then the ruling."""
         rate = self.settings.frame_rate
+        stream = Stream()  # the frames: one deflate stream for the whole room (fanout.py)
         for k in range(motion.frames):
             delay = motion.started + k / rate - time.time()
             if delay > 0:
@@ -644,8 +632,9 @@ class Hub:
             if room.closed or room.match is None or room.match.motion is not motion:
                 return
             data = p.encode(motion.frame(k, self.settings))
+            packet = stream.packet(data)
             for conn in list(self.audience.get(room.id, ())):
-                conn.send(data, droppable=True)
+                conn.send(packet if isinstance(conn, Conn) else data, droppable=True)
         room.finish_motion(time.time())
         self.lobby_changed = True
         await self.flush(room)
