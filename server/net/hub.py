@@ -709,6 +709,7 @@ class Hub:
         self.seated.pop(room.id, None)
         self.listed.pop(room.id, None)
         self.to_play.pop(room.id, None)
+        self.saved_seq.pop(room.id, None)  # else one entry per room ever closed here
 
     def _lost(self, room: Room) -> None:
         """Another process owns the room now (this one was cut off or paused past its lease):
@@ -765,6 +766,14 @@ class Hub:
             mine = item.audience is None or self._team(conn, room) == item.audience
             conn.send(data if mine else hidden)
 
+    def _forget_sessions(self) -> None:
+        """Forget sessions with no connection and no seat here: their tokens stay in Redis, so
+        a later hello reloads them, and without this the dict grows by one per visitor."""
+        seated = {s.sid for room in self.lobby.rooms.values() for _, s in room.seated()}
+        for sid in [sid for sid, s in self.sessions.items() if s.conn is None]:
+            if sid not in seated:
+                del self.sessions[sid]
+
     def _close_idle(self) -> None:
         mono = time.monotonic()
         for conn in list(self.conns):
@@ -794,6 +803,7 @@ class Hub:
         if now - self._last_idle_check >= 1.0:
             self._last_idle_check = now
             self._close_idle()
+            self._forget_sessions()
         for room in list(self.lobby.rooms.values()):
             before = room.status
             room.tick(now)
