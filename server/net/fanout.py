@@ -14,9 +14,10 @@ shared by the whole room. A client keeps its inflate window across compressed me
 not touch that window. So a viewer that received every frame of this motion from its first,
 compressed, can inflate the next one, which refers back to earlier frames: ~50 bytes instead
 of ~530. A viewer that joined mid-motion or lost a frame gets the same frame uncompressed
-until the next motion starts a fresh stream. Everything else (events, snapshots, previews)
-is sent uncompressed: per connection it would cost a compressor each, and it is a small part
-of the bytes.
+until the next motion starts a fresh stream. Other messages of COMPRESS_MIN bytes or more
+(rulings, room snapshots, lobby lists) are compressed each on its own, once for all its
+receivers when they get the same bytes (the hub encodes a broadcast once); smaller ones
+(clock, aim previews, chat) would not shrink enough to pay and go as they are.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ DEFLATE_TAIL = b"\x00\x00\xff\xff"  # a sync flush's empty block, left off on th
 STREAM_LEVEL = 6  # ~50 B a frame in ~11 us, once per frame for the room (level 1: ~58 B, ~9 us)
 STREAM_WBITS = 12  # a 4 KiB window holds the last 7 or so frames: as good as 32 KiB here
 STREAM_MEMLEVEL = 5  # ~32 KiB of compressor state per motion in flight, not ~260 KiB
+COMPRESS_MIN = 1024  # messages at least this long are compressed (a ruling: ~1.5 KB -> ~0.6 KB)
 SEND_BUFFER = 32 * 1024  # the kernel's send buffer per socket (Linux doubles it): see Wire
 
 
@@ -47,17 +49,35 @@ def ws_frame(payload: bytes, compressed: bool = False) -> bytes:
     return struct.pack("!BBQ", first, 127, n) + payload
 
 
-def streams_ok(extensions: str) -> bool:
-    """From the handshake's Sec-WebSocket-Extensions answer: may the server send a deflate
-    stream (permessage-deflate with context takeover and a window of at least ours)?"""
+def deflate_modes(extensions: str) -> tuple[bool, bool]:
+    """From the handshake's Sec-WebSocket-Extensions answer: may the server send compressed
+    messages (permessage-deflate with a window of at least ours), and deflate streams (the
+    same, with context takeover)?"""
     ext = extensions.lower()
-    if "permessage-deflate" not in ext or "server_no_context_takeover" in ext:
-        return False
+    if "permessage-deflate" not in ext:
+        return False, False
     for param in ext.split(";"):
         name, _, value = param.strip().partition("=")
-        if name == "server_max_window_bits" and value.strip('" ').isdigit():
-            return int(value.strip('" ')) >= STREAM_WBITS
-    return True
+        bits = value.strip('" ')
+        if name == "server_max_window_bits" and bits.isdigit() and int(bits) < STREAM_WBITS:
+            return False, False
+    return True, "server_no_context_takeover" not in ext
+
+
+class _Single:
+    """The last message compressed on its own, kept so that the same bytes sent to a whole
+    audience are compressed once (the hub sends one bytes object to every receiver)."""
+
+    source: bytes | None = None
+    framed: bytes = b""
+
+    @classmethod
+    def frame(cls, data: bytes) -> bytes:
+        if data is not cls.source:
+            z = zlib.compressobj(STREAM_LEVEL, zlib.DEFLATED, -STREAM_WBITS, STREAM_MEMLEVEL)
+            body = (z.compress(data) + z.flush(zlib.Z_SYNC_FLUSH)).removesuffix(DEFLATE_TAIL)
+            cls.source, cls.framed = data, ws_frame(body, True)
+        return cls.framed
 
 
 class Stream:
@@ -99,12 +119,14 @@ class Wire:
     takes megabytes, so a stalled reader would go unnoticed for seconds and a slow one would
     get frames seconds late instead of losing them."""
 
-    def __init__(self, transport: asyncio.WriteTransport, streams: bool, hard_limit: int):
+    def __init__(
+        self, transport: asyncio.WriteTransport, modes: tuple[bool, bool], hard_limit: int
+    ):
         sock = transport.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         self.transport = transport
-        self.streams = streams  # negotiated: deflate streams may be sent (streams_ok)
+        self.deflate, self.streams = modes  # what the handshake allows (deflate_modes)
         self.hard_limit = hard_limit
         self.frame_limit = hard_limit // 4
         self.stream: Stream | None = None  # the stream this client can inflate right now
@@ -123,6 +145,9 @@ class Wire:
             return False
         if isinstance(data, Packet):
             self.transport.write(self._framed(data))
+        elif self.deflate and len(data) >= COMPRESS_MIN:
+            self.stream = None  # it enters the client's window: the stream's references break
+            self.transport.write(_Single.frame(data))
         else:
             self.transport.write(ws_frame(data))
         return True

@@ -28,7 +28,7 @@ from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.room import SEATS, Event, LobbyError, Room, new_id
 from server.match import MatchRefused, Motion, Out, Settings
 from server.net import protocol as p
-from server.net.fanout import Packet, Stream, Wire, streams_ok
+from server.net.fanout import Packet, Stream, Wire, deflate_modes
 from server.net.limits import AddressCounter, ConnGuard, Limits
 from server.sim import Shot
 from server.store.redis_store import Commit, LeaseLost, Store, StoredEvent
@@ -232,8 +232,8 @@ class Hub:
         conn = Conn(ws, self.config.send_queue, guard=ConnGuard(self.limits))
         conn.transport = request.transport
         if request.transport is not None:
-            streams = streams_ok(ws.headers.get("Sec-WebSocket-Extensions", ""))
-            conn.wire = Wire(request.transport, streams, conn.limit * 1024)
+            modes = deflate_modes(ws.headers.get("Sec-WebSocket-Extensions", ""))
+            conn.wire = Wire(request.transport, modes, conn.limit * 1024)
         self.conns.add(conn)
         self.by_cid[conn.cid] = conn
         try:
