@@ -125,6 +125,7 @@ class Hub:
         self.listed: dict[str, dict[str, Any] | None] = {}  # room -> its last committed summary
         self._cluster: asyncio.Task[None] | None = None
         self._taking = asyncio.Lock()
+        self.joining: dict[str, asyncio.Lock] = {}  # room -> joins in arrival order
         self.saved_seq: dict[str, int] = {}  # room -> the seq of its last committed checkpoint
         self.suspects: set[str] = set()  # processes seen unsubscribed once (dead if again)
         self.stopping = False
@@ -438,9 +439,11 @@ class Hub:
 
     async def on_join(self, conn: Conn, msg: p.Join) -> None:
         """Take a seat in a room."""
-        await self._free(conn)
         room = self.lobby.find(msg.room, msg.invite)
-        await self._join(conn, room, msg.seat, msg.team)
+        # seated in the order the joins arrived, though the seat check below awaits Redis
+        async with self.joining.setdefault(room.id, asyncio.Lock()):
+            await self._free(conn)
+            await self._join(conn, room, msg.seat, msg.team)
 
     async def _join(self, conn: AnyConn, room: Room, seat: int | None, team: int | None) -> None:
         assert conn.session is not None
@@ -706,6 +709,7 @@ class Hub:
             conn.room = None
             conn.watching = False
         self.locks.pop(room.id, None)
+        self.joining.pop(room.id, None)
         self.seated.pop(room.id, None)
         self.listed.pop(room.id, None)
         self.to_play.pop(room.id, None)
@@ -728,6 +732,7 @@ class Hub:
             if conn.room is room:
                 conn.room = None
         self.locks.pop(room.id, None)
+        self.joining.pop(room.id, None)
         self.seated.pop(room.id, None)
         self.listed.pop(room.id, None)
         self.to_play.pop(room.id, None)
