@@ -97,6 +97,7 @@ class Player:
         self.refused: Msg | None = None  # the last error answering a strike
         self.strikes = 0  # strikes sent, to tell which one a reconnect left unanswered
         self.stroke: Msg | None = None  # the last `stroke` received
+        self.sent_at = 0.0  # when it last sent anything (monotonic)
 
     # -- the connection ------------------------------------------------------------------
     async def connect(self, deadline: float = 60.0) -> Msg:
@@ -142,7 +143,8 @@ class Player:
                 await self.reader
         if self.ws is not None:
             with contextlib.suppress(Exception):
-                await self.ws.close()
+                # a server that is paused or gone never answers the close: do not wait long
+                await asyncio.wait_for(self.ws.close(), 2.0)
         if self.http is not None:
             await self.http.close()
         self.ws = self.reader = self.http = None
@@ -151,6 +153,7 @@ class Player:
         """Send one message (silently lost if the socket is down: the resume repairs it)."""
         if self.ws is None:
             return
+        self.sent_at = time.monotonic()
         with contextlib.suppress(ConnectionError, RuntimeError):
             await self.ws.send_bytes(msgpack.packb({"t": t, **fields}))
 
@@ -257,6 +260,8 @@ class Player:
                     await self.send("resign")
                 elif self.my_turn():
                     await self.strike()
+                elif time.monotonic() - self.sent_at > 10:  # as the web client: never idle
+                    await self.send("ping")
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(0.5):
                         await self.changed.wait()

@@ -170,3 +170,48 @@ async def test_a_player_dropping_mid_motion_slows_nobody(game_server):
     assert_nothing_lost(srv.url, [a.mid], stats)
     await a.close()
     await b.close()
+
+
+# -- two servers racing for one room ------------------------------------------------------
+async def keep_connected(p: Player) -> None:
+    """Reconnect (and resume) whenever the server closes the socket, until the match is over."""
+    while p.phase != "over":
+        if p.reader is None or p.reader.done():
+            await p.connect()
+        await asyncio.sleep(0.1)
+
+
+async def test_an_owner_paused_past_its_lease_cannot_write_after_the_takeover(game_cluster):
+    """The room's owner is frozen (SIGSTOP, as a long GC pause or a VM stall) past its lease:
+    the other server takes the room over and the match goes on there; when the first wakes up
+    with its stale copy, its writes are fenced off. The record has every stroke once."""
+    owner, other = game_cluster(2, speed_factor=10, grace_seconds=60)
+    stats = Stats()
+    players = await seat_match(owner.url, "singles", stats, "f")
+    mid = players[0].mid
+    games = [asyncio.create_task(p.play(timeout=240)) for p in players]
+    await asyncio.sleep(1.5)
+    assert owner.proc is not None
+    owner.proc.send_signal(signal.SIGSTOP)
+    try:
+        deadline = time.monotonic() + 20
+        while health(other.url)["rooms"] == 0:  # the lease runs out; the other takes over
+            assert time.monotonic() < deadline, "the room was not taken over"
+            await asyncio.sleep(0.2)
+        for p in players:  # the clients give up on the frozen server and go to the other
+            p.url, p.ws_url = other.url, other.ws_url
+        await reconnect_all(players)
+        watch = [asyncio.create_task(keep_connected(p)) for p in players]
+        await asyncio.sleep(3.0)  # play goes on there while the owner is still frozen
+    finally:
+        owner.proc.send_signal(signal.SIGCONT)
+    await asyncio.gather(*games)
+    for task in watch:
+        task.cancel()
+    await asyncio.sleep(1.0)  # the woken owner notices it lost the room
+    assert mid is not None
+    assert health(owner.url)["rooms"] == 0, "the woken owner let go of the room"
+    strokes = assert_nothing_lost(other.url, [mid], stats)
+    assert strokes > 0
+    for p in players:
+        await p.close()
