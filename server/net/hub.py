@@ -736,6 +736,7 @@ class Hub:
         self.seated.pop(room.id, None)
         self.listed.pop(room.id, None)
         self.to_play.pop(room.id, None)
+        self.saved_seq.pop(room.id, None)
 
     def _deliver_transient(self, room: Room) -> None:
         outs = [o for o in room.outbox if isinstance(o, Out)]
