@@ -255,7 +255,8 @@ class Player:
                     self.stats.physics_refusals += 1
                     self.stats.errors -= 1
                     self.stats.error_codes["bad_stroke"] -= 1
-                    self.stats.samples.pop()  # counted apart, not as an error
+                    if self.stats.samples and self.stats.samples[-1].startswith("bad_stroke"):
+                        self.stats.samples.pop()  # counted apart, not as an error
                     self.refused = None
                     await self.send("resign")
                 elif self.my_turn():
