@@ -8,7 +8,8 @@ there it reaches. One task publishes, in order, so every process receives one ro
 in the order the owner produced them; one task reads, in order.
 
 Messages (msgpack lists):
-  owner -> gateway  ["to", [cid, ...], data, droppable]   deliver bytes to those connections
+  owner -> gateway  ["to", [cid, ...], data, droppable, stream]   deliver bytes to those
+                    connections (stream: the motion a frame belongs to, or None)
                     ["enter", cid, rid, owner] / ["leave", cid, rid]   the connection's room
                     ["close", cid]                         close it (it connected elsewhere)
   gateway -> owner  ["cmd", pid, cid, sid, name, data]     a client frame to handle
@@ -78,10 +79,12 @@ class Bus:
         """Queue a message to another process."""
         self.queue.put_nowait((process_channel(pid), message))
 
-    def deliver(self, pid: str, cid: str, data: bytes, droppable: bool) -> None:
+    def deliver(
+        self, pid: str, cid: str, data: bytes, droppable: bool, stream: str | None = None
+    ) -> None:
         """Queue bytes for one connection of another process (coalesced with the same bytes
         for its other connections)."""
-        self.queue.put_nowait(("to", (pid, cid, data, droppable)))
+        self.queue.put_nowait(("to", (pid, cid, data, droppable, stream)))
 
     def lobby_changed(self) -> None:
         """Tell every process (this one too) that the lobby list changed."""
@@ -97,11 +100,11 @@ class Bus:
                 out.append((channel, body))
                 last = None
                 continue
-            pid, cid, data, droppable = body
+            pid, cid, data, droppable, stream = body
             if last is not None and last[0] == pid and last[1] is data:
                 out[-1][1][1].append(cid)
                 continue
-            out.append((process_channel(pid), ["to", [cid], data, droppable]))
+            out.append((process_channel(pid), ["to", [cid], data, droppable, stream]))
             last = (pid, data)
         return [(channel, msgpack.packb(body, use_bin_type=True)) for channel, body in out]
 

@@ -32,12 +32,15 @@ class RemoteConn:
     lobby: bool = False
     closed: bool = False
 
-    def send(self, msg: dict[str, Any] | bytes, droppable: bool = False) -> None:
-        """Queue a message for the connection on its own process."""
+    def send(
+        self, msg: dict[str, Any] | bytes, droppable: bool = False, stream: str | None = None
+    ) -> None:
+        """Queue a message for the connection on its own process. `stream` names the motion
+        a frame belongs to: that process compresses a motion's frames as one stream."""
         if self.closed:
             return
         data = msg if isinstance(msg, bytes) else encode(msg)
-        self.bus.deliver(self.pid, self.cid, data, droppable)
+        self.bus.deliver(self.pid, self.cid, data, droppable, stream)
 
     def shutdown(self, abort: bool = False) -> None:
         """Have the connection's process close it."""

@@ -126,6 +126,7 @@ class Hub:
         self._cluster: asyncio.Task[None] | None = None
         self._taking = asyncio.Lock()
         self.joining: dict[str, asyncio.Lock] = {}  # room -> joins in arrival order
+        self.relays: dict[str, tuple[str, Stream]] = {}  # remote room -> its motion's stream
         self.saved_seq: dict[str, int] = {}  # room -> the seq of its last committed checkpoint
         self.suspects: set[str] = set()  # processes seen unsubscribed once (dead if again)
         self.stopping = False
@@ -636,8 +637,12 @@ class Hub:
                 return
             data = p.encode(motion.frame(k, self.settings))
             packet = stream.packet(data)
+            relay = f"{room.id} {motion.stroke} {motion.started}"  # the stream elsewhere
             for conn in list(self.audience.get(room.id, ())):
-                conn.send(packet if isinstance(conn, Conn) else data, droppable=True)
+                if isinstance(conn, Conn):
+                    conn.send(packet, droppable=True)
+                else:
+                    conn.send(data, droppable=True, stream=relay)
         room.finish_motion(time.time())
         self.lobby_changed = True
         await self.flush(room)
@@ -904,11 +909,19 @@ class Hub:
         """A message from another process (server/cluster/bus.py lists them)."""
         kind = msg[0]
         if kind == "to":
-            _, cids, data, droppable = msg
+            _, cids, data, droppable, relay = msg
+            shared: bytes | Packet = data
+            if relay is not None:  # a motion's frame: one deflate stream here too (fanout.py)
+                rid = relay.split(" ", 1)[0]
+                key, stream = self.relays.get(rid, ("", None))
+                if key != relay or stream is None:
+                    stream = Stream()
+                    self.relays[rid] = (relay, stream)
+                shared = stream.packet(data)
             for cid in cids:
                 conn = self.by_cid.get(cid)
                 if conn is not None:
-                    conn.send(data, droppable)
+                    conn.send(shared, droppable)
         elif kind == "enter":
             _, cid, rid, owner = msg
             conn = self.by_cid.get(cid)
@@ -991,6 +1004,9 @@ class Hub:
             if not alive.get(pid, True):  # its process died: as if the connection dropped
                 del self.remotes[pid, cid]
                 await self.disconnected(rconn)
+        here = {c.remote.rid for c in self.conns if c.remote is not None}
+        for rid in [rid for rid in self.relays if rid not in here]:
+            del self.relays[rid]  # nobody here watches that room any more
         for conn in list(self.conns):
             if conn.remote is not None and not alive.get(conn.remote.owner, True):
                 # the room's owner died: the client reconnects and resumes from the next one

@@ -40,9 +40,9 @@ async def test_one_publish_per_process_in_order(redis_server):
             while len(got) < 3:
                 await asyncio.sleep(0.01)
         assert got == [
-            ["to", ["c1", "c2", "c3"], frame, True],
+            ["to", ["c1", "c2", "c3"], frame, True, None],
             ["leave", "c2", "r1"],
-            ["to", ["c1", "c3"], ruling, False],
+            ["to", ["c1", "c3"], ruling, False, None],
         ]
         assert owner.published == 3
         await gateway.stop()
