@@ -212,6 +212,7 @@ class Match:
         self.last_aim = 0.0
         self.pending_aim: dict[str, Any] | None = None
         self.last_cause = ""
+        self.last_ruling: dict[str, Any] | None = None
         self.ended: float | None = None
 
     # -- creation --------------------------------------------------------------------
@@ -292,6 +293,7 @@ class Match:
             "phase": self.phase,
             "result": self.state.match_result,
             "rules": self.state.to_dict(),
+            "last_ruling": self.last_ruling,
         }
 
     # -- actions ---------------------------------------------------------------------
@@ -369,6 +371,7 @@ class Match:
         if self.motion is None:
             return Step()
         step = Step(out=list(self.motion.after))
+        self._delivered(step.out)
         self.motion = None
         step.out.extend(self._restart_clock(now))
         return step
@@ -432,6 +435,7 @@ class Match:
         self.state = ruling.state
         entry = {"kind": cause, "at": now, "seat": seat, "ruling": ruling.to_dict()}
         step = Step(out=self._ruling_outs(ruling, cause, None, seat), log=[entry])
+        self._delivered(step.out)
         step.log.extend(self._end_entry(now))
         step.out.extend(self._restart_clock(now))
         return step
@@ -456,6 +460,13 @@ class Match:
         if self.state.finished:
             outs.append(Out("result", self.result_view()))
         return outs
+
+    def _delivered(self, outs: list[Out]) -> None:
+        """Keep the ruling being delivered, so that a full resync shows it too (a reloaded
+        page would otherwise show no ruling until the next stroke)."""
+        for out in outs:
+            if out.kind == "ruling":
+                self.last_ruling = out.data
 
     def result_view(self) -> dict[str, Any]:
         """The `result` message's data."""
@@ -506,6 +517,7 @@ class Match:
             "clock_left": self.clock_view(now)["remaining"],
             "motion": None if self.motion is None else self.motion.to_dict(),
             "last_cause": self.last_cause,
+            "last_ruling": self.last_ruling,
             "ended": self.ended,
         }
 
@@ -519,6 +531,7 @@ class Match:
         match.clock_left = d["clock_left"]
         match.motion = None if d["motion"] is None else Motion.from_dict(d["motion"])
         match.last_cause = d["last_cause"]
+        match.last_ruling = d.get("last_ruling")
         match.ended = d["ended"]
         return match
 

@@ -187,3 +187,15 @@ def test_after_a_match_a_new_player_can_take_the_free_seat_and_start_the_next():
     room.set_ready("c", True, 3.0)
     assert room.match.id != first and room.status == "playing"
     assert room.matches == [first, room.match.id]
+
+
+def test_a_resync_shows_the_last_ruling_once_its_motion_has_ended():
+    m = new()
+    assert m.view(0.0)["last_ruling"] is None
+    step = m.strike(m.turn, bot_shot(m), 0.0)
+    assert m.view(0.0)["last_ruling"] is None, "the ruling is not shown before its motion ends"
+    done = m.finish_motion(step.motion.ends(SETTINGS))
+    ruling = next(o.data for o in done.out if o.kind == "ruling")
+    assert m.view(0.0)["last_ruling"] == ruling
+    again = Match.from_dict(m.to_dict(0.0), SETTINGS)
+    assert again.view(0.0)["last_ruling"] == ruling, "a checkpoint keeps it across a restart"

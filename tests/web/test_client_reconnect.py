@@ -102,6 +102,9 @@ def test_dropped_page_resumes_and_resyncs(web_server, new_page):
     assert s["room"]["id"] == room
     assert s["room"]["you"] == {"role": "player", "seat": seat}
     assert discs(s) == discs(server_room(base, room))
+    # The resync brings the last ruling too: the reloaded page shows what was ruled.
+    assert s["ruling"]["lines"] == state(shooter)["ruling"]["lines"]
+    assert "owes 1 penalty puck" in dropped.inner_text("#ruling")
 
 
 def discs(s):

@@ -370,7 +370,8 @@ const HANDLERS = {
     state.clock = match?.clock ? { ...match.clock, at: performance.now() } : null;
     state.result = match?.result ? { ...match.result, score: match.result.score ?? match.score } : null;
     state.motionStroke = m.motion ? m.motion.stroke : null;
-    if (!match) state.ruling = null;
+    const last = match?.last_ruling;
+    state.ruling = last ? { lines: last.lines, legal: !!last.ruling?.legal, seat: last.seat, cause: last.cause, stroke: last.stroke, seq: m.seq } : null;
     state.dropped.clear();
     m.seats.forEach((s, i) => s && setDropped(i, s.name, s.away));
     updateAimer();
