@@ -61,6 +61,7 @@ class Stats:
     error_codes: Counter[str] = field(default_factory=Counter)
     answered: dict[str, set[int]] = field(default_factory=dict)  # match id -> stroke numbers
     samples: list[str] = field(default_factory=list)  # the first few errors in full
+    rss: list[float] = field(default_factory=list)  # the server's RSS (MB) every minute
 
     def error(self, what: str, detail: str = "") -> None:
         """Count one error (an error reply or a broken invariant)."""
@@ -400,7 +401,14 @@ async def soak(url: str, minutes: float, slots: int, seed: int, grace: float, pi
             except Exception as e:  # a stuck or broken match is the soak's finding, not a crash
                 stats.error(f"match failed: {type(e).__name__}: {e}"[:120])
 
+    async def sample_rss() -> None:
+        while pid is not None:
+            await asyncio.sleep(60)
+            stats.rss.append(rss_mb(pid) or 0.0)
+
+    sampler = asyncio.create_task(sample_rss())
     await asyncio.gather(*(slot(k) for k in range(slots)))
+    sampler.cancel()
     return stats, rss_start, rss_mb(pid)
 
 
@@ -455,6 +463,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"doubles strokes the physics refused (resigned): {stats.physics_refusals}")
     if rss0 is not None and rss1 is not None:
         print(f"server RSS: {rss0:.1f} MB at start, {rss1:.1f} MB at end")
+        print("server RSS each minute (MB): " + " ".join(f"{r:.1f}" for r in stats.rss))
     else:
         print(f"server RSS: n/a (not started here) {health}")
 
