@@ -148,7 +148,10 @@ class Arena:
         self.hash = self.state()
 
     def state(self) -> str:
-        """The match's state hash from a fresh resync of the watcher."""
+        """The match's state hash from a fresh resync of the watcher. Every link is read up to
+        date first: one left unread long enough stalls and is dropped as a slow reader."""
+        for link in (self.turn, self.other, self.stranger):
+            link.barrier()
         self.watcher.send({"t": "watch", "room": self.rid})
         return state_hash(self.watcher.until(lambda m: m["t"] == "room")[-1])
 
