@@ -20,7 +20,9 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -126,7 +128,11 @@ class Player:
                 await asyncio.sleep(0.2)
         self.token = welcome["token"]
         self.reader = asyncio.create_task(self._read())
-        if self.rid is not None and welcome["seat"] is not None:
+        if self.rid is not None and welcome["seat"] is None and self.seat is not None:
+            # the seat is gone: the match ended (and the room closed) while this player was
+            # away; check_record() counts it as an error if the record has no result
+            self.phase = "over"
+        elif self.rid is not None and welcome["seat"] is not None:
             self.seat = welcome["seat"]["seat"]
             unanswered = self.strikes if self.phase == "sent" else None
             await self.send("resume", room=self.rid, since=self.last)
@@ -331,7 +337,10 @@ def fetch(url: str) -> Any:
 def check_record(url: str, mid: str, stats: Stats) -> int:
     """Compare a finished match's record with the strokes clients were told of; returns the
     record's strokes."""
-    log = fetch(f"{url}/api/matches/{mid}")["log"]
+    record = fetch(f"{url}/api/matches/{mid}")
+    if record.get("result") is None:
+        stats.error("match_unfinished", mid)
+    log = record["log"]
     numbers = [e["stroke"] for e in log if e["kind"] == "stroke"]
     stats.duplicates += len(numbers) - len(set(numbers))
     stats.lost += len(stats.answered.get(mid, set()) - set(numbers))
@@ -449,6 +458,9 @@ def main(argv: list[str] | None = None) -> None:
                     print("the server did not stop on SIGTERM in 20 s; killed", file=sys.stderr)
                     print((Path(tmp) / "server.log").read_text()[-3000:], file=sys.stderr)
                     proc.kill()
+                    pidfile = Path(tmp) / "redis.pid"  # its embedded Redis outlives a kill
+                    if pidfile.exists():
+                        os.kill(int(pidfile.read_text()), signal.SIGKILL)
     health = "" if proc is not None else json.dumps(fetch(url + "/healthz"))
     print(f"soak: {elapsed / 60:.1f} min against {url} ({args.slots} matches at a time)")
     print(f"matches finished: {stats.matches}")
