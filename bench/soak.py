@@ -334,11 +334,11 @@ def fetch(url: str) -> Any:
         return json.loads(r.read())
 
 
-def check_record(url: str, mid: str, stats: Stats) -> int:
-    """Compare a finished match's record with the strokes clients were told of; returns the
-    record's strokes."""
+def check_record(url: str, mid: str, stats: Stats, finished: bool = True) -> int:
+    """Compare a match's record with the strokes clients were told of (and, if it should be
+    finished, check it has a result); returns the record's strokes."""
     record = fetch(f"{url}/api/matches/{mid}")
-    if record.get("result") is None:
+    if finished and record.get("result") is None:
         stats.error("match_unfinished", mid)
     log = record["log"]
     numbers = [e["stroke"] for e in log if e["kind"] == "stroke"]

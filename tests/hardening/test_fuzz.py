@@ -281,4 +281,6 @@ def test_oversized_frame_above_the_socket_limit_closes_only_that_socket(arena):
     a: Arena = arena["arena"]
     a.stranger.send(b"\x00" * 70000)
     assert not a.stranger.alive()
+    a.stranger.close()
+    a.stranger = Link(a.ws_url)
     assert a.turn.alive() and a.other.alive() and a.state() == a.hash
