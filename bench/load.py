@@ -199,7 +199,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     print(f"server {url} pid {pid}; {procs} client processes; deflate offered: "
           f"{not args.no_deflate}; think {args.think} s; frame rate {args.frame_rate}")  # fmt: skip
     print(f"matches seated {c.get('matches', 0)} of {args.matches} "
-          f"({doubles} doubles); players {c.get('matches', 0) * 2 + doubles * 2}; "
+          f"({doubles} doubles asked); players {c.get('players', 0)}; "
           f"spectators connected {c.get('spectators', 0)}; connected at the end "
           f"{c.get('connected_at_end', 0)}")  # fmt: skip
     print(

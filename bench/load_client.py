@@ -374,6 +374,7 @@ class Worker:
         for p in players:
             await p.send("ready", ready=True)
         self.count("matches")
+        self.stats.counts["players"] += len(players)
         for j in range(watchers):
             baseline = (i * watchers + j) % self.plan.json_every == 0
             spectator = await self.open(f"{tag}s{j}", spectator=True, baseline=baseline)
@@ -390,8 +391,14 @@ class Worker:
         """Run a coroutine on its own, keeping a reference until it is done."""
         task = asyncio.ensure_future(coro)
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(self._done)
         return task
+
+    def _done(self, task: asyncio.Future[Any]) -> None:
+        """Forget a finished task; a client's failure is counted, not lost."""
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.stats.errors[f"client:{type(task.exception()).__name__}"] += 1
 
     async def loop_lag(self) -> None:
         """How late this process's own loop runs: if the clients lag, the figures do too."""
