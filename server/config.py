@@ -24,7 +24,7 @@ class Config:
     aim_rate: float = 15.0  # aim previews forwarded per second and player
     event_buffer: int = 256  # events kept per room for resume
     max_frame_bytes: int = 4096  # largest client websocket message accepted
-    send_queue: int = 256  # messages queued per client before frames are dropped
+    send_queue: int = 256  # KiB of unsent backlog at which a reader is dropped (frames go at 1/4)
     msg_rate: float = 30.0  # messages a connection may send per second (aims come ~14/s)
     msg_burst: float = 60.0  # ... in one burst
     abuse_limit: int = 20  # rate-limit refusals before the connection is closed
@@ -53,7 +53,7 @@ _HELP = {
     "aim_rate": "aim previews forwarded per second",
     "event_buffer": "events kept per room for resume",
     "max_frame_bytes": "largest client message accepted",
-    "send_queue": "messages queued per client before frames are dropped",
+    "send_queue": "KiB of unsent backlog at which a slow reader is dropped (frames are skipped from a quarter of it)",
     "msg_rate": "messages per second a connection may send (sustained)",
     "msg_burst": "messages a connection may send in one burst",
     "abuse_limit": "rate-limit refusals before a flooding connection is closed",

@@ -103,13 +103,22 @@ class Commit:
     invite: str | None = None  # a private room's invite (found from any process)
 
 
+POOL_SIZE = 64  # connections to Redis per process
+POOL_WAIT_S = 20.0  # how long a command waits for a free connection before it fails
+
+
 class Store:
     """Async access to Redis for everything the server keeps."""
 
     def __init__(self, url: str, event_buffer: int = 256):
         self.url = url
         self.event_buffer = event_buffer
-        self.redis = aioredis.Redis.from_url(url, decode_responses=False)
+        # A blocking pool: under load a burst of commits waits for a free connection instead
+        # of failing with "Too many connections" (which lost rulings and leases in bench.load).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=POOL_SIZE, timeout=POOL_WAIT_S
+        )
+        self.redis = aioredis.Redis.from_pool(pool)  # closing the client closes the pool
 
     async def ping(self) -> bool:
         """True when Redis answers."""
