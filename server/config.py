@@ -53,7 +53,7 @@ _HELP = {
     "aim_rate": "aim previews forwarded per second",
     "event_buffer": "events kept per room for resume",
     "max_frame_bytes": "largest client message accepted",
-    "send_queue": "KiB of unsent backlog at which a slow reader is dropped (frames are skipped from a quarter of it)",
+    "send_queue": "KiB of unsent backlog that drops a slow reader (frames skipped from 1/4 of it)",
     "msg_rate": "messages per second a connection may send (sustained)",
     "msg_burst": "messages a connection may send in one burst",
     "abuse_limit": "rate-limit refusals before a flooding connection is closed",
