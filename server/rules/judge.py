@@ -301,8 +301,9 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             "004 § 27 (5), § 28 (7)",
         )
     elif cleared_t:
+        whose = "their" if state.config.mode == "doubles" else "his"
         result = set_result(
-            state, "won", team, "All his pucks are in the holes", "004 § 27 (3), § 28 (2)"
+            state, "won", team, f"All {whose} pucks are in the holes", "004 § 27 (3), § 28 (2)"
         )
     elif cleared_o:
         result = set_result(
