@@ -3,5 +3,5 @@
 # on an embedded Redis unless --redis-url is given. Extra arguments go to the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/setup-env.sh
+source scripts/setup-env.sh base
 exec .venv/bin/python -m server "$@"

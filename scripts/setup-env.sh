@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Sourced by run.sh and test.sh: make .venv hold the project (with its Cython core
 # compiled) and web/node_modules hold the client's libraries. Idempotent and quick
-# when nothing changed. Usage: source scripts/setup-env.sh [extras]
+# when nothing changed. Usage: source scripts/setup-env.sh base|test
+# (always name one: a sourced script sees the caller's arguments when given none).
 set -euo pipefail
-EXTRAS="${1:-}"
+EXTRAS="${1:-base}"
+[ "$EXTRAS" = base ] && EXTRAS=""
 PY="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
