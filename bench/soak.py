@@ -371,6 +371,9 @@ async def one_match(url: str, mode: str, rng: random.Random, stats: Stats, grace
         await p.close()
 
 
+MATCH_LIMIT_S = 900.0  # a scripted match takes 1 to 3 minutes; past this it is stuck
+
+
 def rss_mb(pid: int | None) -> float | None:
     """A process's resident memory in MB."""
     return None if pid is None else psutil.Process(pid).memory_info().rss / 2**20
@@ -406,7 +409,10 @@ async def soak(url: str, minutes: float, slots: int, seed: int, grace: float, pi
             started += 1
             mode = "doubles" if started % 3 == 0 else "singles"
             try:
-                await one_match(url, mode, random.Random(rng.random()), stats, grace)
+                # A bound on the whole match (seating, play, record, leave), not only on play:
+                # a soak run once hung after its time in one match's own client.
+                async with asyncio.timeout(MATCH_LIMIT_S):
+                    await one_match(url, mode, random.Random(rng.random()), stats, grace)
             except Exception as e:  # a stuck or broken match is the soak's finding, not a crash
                 stats.error(f"match failed: {type(e).__name__}: {e}"[:120])
 
