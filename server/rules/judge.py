@@ -327,24 +327,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
         new = finish_set(replace(state, strokes=state.strokes + 1), result)
         if new.match_result is not None:
             lines.append((_match_line(new.match_result), new.match_result["rule"]))
-        return Ruling(
-            state=new,
-            seat=seat,
-            kind=out.kind,
-            legal=not penalty,
-            lines=tuple(lines),
-            rebound_rail=out.facts.rebound_rail if out.facts else None,
-            rails=out.facts.rails if out.facts else (),
-            first_touch=out.facts.first_touch if out.facts else (),
-            pocketed=out.pocketed,
-            restored=out.restored,
-            respotted=out.respotted,
-            penalty=penalty,
-            keeps_turn=False,
-            crossed_line=out.crossed,
-            set_result=result,
-            match_result=new.match_result,
-        )
+        return _ruling(out, new, seat, lines, penalty, False, result, new.match_result)
 
     # -- penalty pucks and debts, 004 § 24 (2)-(7), § 28 (5), (6) -----------------
     if penalty:
@@ -422,24 +405,39 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             set_strokes=state.set_strokes + 1,
             strokes=state.strokes + 1,
         )
+    return _ruling(out, new, seat, lines, penalty, keeps, result, None, tuple(placed))
+
+
+def _ruling(
+    out: Outcome,
+    new: MatchState,
+    seat: int,
+    lines: list[Line],
+    penalty: bool,
+    keeps: bool,
+    result: dict[str, Any] | None,
+    match_result: dict[str, Any] | None,
+    placed: tuple[Spot, ...] = (),
+) -> Ruling:
+    facts = out.facts
     return Ruling(
         state=new,
         seat=seat,
         kind=out.kind,
         legal=not penalty,
         lines=tuple(lines),
-        rebound_rail=out.facts.rebound_rail if out.facts else None,
-        rails=out.facts.rails if out.facts else (),
-        first_touch=out.facts.first_touch if out.facts else (),
+        rebound_rail=facts.rebound_rail if facts else None,
+        rails=facts.rails if facts else (),
+        first_touch=facts.first_touch if facts else (),
         pocketed=out.pocketed,
         restored=out.restored,
         respotted=out.respotted,
-        penalty_placed=tuple(placed),
+        penalty_placed=placed,
         penalty=penalty,
         keeps_turn=keeps,
         crossed_line=out.crossed,
         set_result=result,
-        match_result=None,
+        match_result=match_result,
     )
 
 
