@@ -4,17 +4,7 @@ and every client a test opens is closed at its end."""
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-import server_client  # (found through the path above)
-
-
-@pytest.fixture(autouse=True)
-async def _close_clients() -> AsyncIterator[None]:
-    yield
-    await server_client.close_all(*server_client.OPEN)
-    server_client.OPEN.clear()
+from server_client import close_clients_after_each_test  # noqa: F401 (autouse fixture; found through the path above)

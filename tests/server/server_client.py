@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import msgpack
+import pytest
 from server_bot import choose_shot
 
 Msg = dict[str, Any]
 TIMEOUT = 20.0
-OPEN: list[Client] = []  # closed by tests/server/conftest.py after each test
+OPEN: list[Client] = []  # closed by close_clients_after_each_test
 
 
 class Client:
@@ -170,3 +172,12 @@ async def close_all(*clients: Client) -> None:
     """Close every client."""
     for c in clients:
         await c.close()
+
+
+@pytest.fixture(autouse=True)
+async def close_clients_after_each_test() -> AsyncIterator[None]:
+    """Every websocket client a test opens is closed at its end, pass or fail (imported by the
+    conftest of each folder whose tests use these clients)."""
+    yield
+    await close_all(*OPEN)
+    OPEN.clear()
