@@ -371,7 +371,7 @@ async def one_match(url: str, mode: str, rng: random.Random, stats: Stats, grace
         await p.close()
 
 
-MATCH_LIMIT_S = 900.0  # a scripted match takes 1 to 3 minutes; past this it is stuck
+MATCH_LIMIT_S = 300.0  # a scripted match takes 1 to 3 minutes; past this it is stuck
 
 
 def rss_mb(pid: int | None) -> float | None:
