@@ -85,7 +85,7 @@ def own_server(args: argparse.Namespace) -> Iterator[tuple[str, int, int]]:
         "-m", "server", "--host", "127.0.0.1", "--port", str(port),
         "--redis-url", f"redis://127.0.0.1:{rport}/0", "--data-dir", str(work),
         "--frame-rate", str(args.frame_rate), "--speed-factor", str(args.speed_factor),
-        "--conns-per-address", "1000000",
+        "--conns-per-address", "1000000", "--event-loop", args.event_loop,
     ]  # fmt: skip
     log = (work / "server.log").open("wb")
     server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
@@ -254,6 +254,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--think", type=float, default=3.0, help="mean seconds before a strike")
     ap.add_argument("--frame-rate", type=float, default=30.0, help="our own server's")
     ap.add_argument("--speed-factor", type=float, default=1.0, help="our own server's")
+    ap.add_argument("--event-loop", default="uvloop", help="our own server's: uvloop or asyncio")
     ap.add_argument("--drain", type=float, default=10.0,
                     help="seconds for the motions in flight to end")  # fmt: skip
     ap.add_argument("--no-deflate", action="store_true", help="clients offer no compression")

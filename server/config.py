@@ -38,6 +38,7 @@ class Config:
     # a room's lease: a hung owner's rooms move after this long (a killed one's at once: its
     # Redis connection closes); long enough to outlast the event-loop stalls of an overload
     lease_seconds: float = 10.0
+    event_loop: str = "uvloop"  # uvloop (libuv, in C) or Python's own asyncio loop
 
 
 _ENV_PREFIX = "NOVUSS_"
@@ -65,7 +66,9 @@ _HELP = {
     "recent_matches": "records listed by GET /api/matches",
     "appendfsync": "embedded Redis AOF fsync policy: always, everysec or no",
     "lease_seconds": "room lease time: a hung process's rooms are taken over after this long",
+    "event_loop": "uvloop (about twice the load per core: docs/performance.md) or asyncio",
 }
+EVENT_LOOPS = ("uvloop", "asyncio")
 
 
 def _option(name: str) -> str:
@@ -92,4 +95,6 @@ def parse_config(argv: Sequence[str] | None = None, env: dict[str, str] | None =
             help=f"{_HELP[f.name]} (env {_ENV_PREFIX}{f.name.upper()}; default {default})",
         )
     args = parser.parse_args(argv)
+    if args.event_loop not in EVENT_LOOPS:
+        parser.error(f"--event-loop must be one of {', '.join(EVENT_LOOPS)}")
     return Config(**vars(args))

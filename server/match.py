@@ -87,6 +87,36 @@ def disc_view(id_: int, owner: int, x: float, y: float) -> dict[str, Any]:
     return {"id": id_, "owner": owner, "x": round(x, 2), "y": round(y, 2)}
 
 
+class FrameSampler:
+    """A trajectory shown frame after frame. In most strokes only the striker and a few
+    pucks move, so a disc past its last moment of motion is looked up, not recomputed: this
+    runs 30 times a second for every table in play (docs/performance.md)."""
+
+    def __init__(self, result: StrokeResult):
+        traj = result.trajectory
+        self.decel = traj.decel
+        self.discs: list[tuple[Any, float, dict[str, Any] | None]] = []
+        for path in traj.paths:
+            t0, _x, _y, vx, vy = path.segments[-5:]
+            settled = path.t_end if path.where != "table" else t0 + math.hypot(vx, vy) / self.decel
+            x, y, where = path.position(traj.duration, self.decel)
+            final = disc_view(path.id, path.owner, x, y) if where == "table" else None
+            self.discs.append((path, settled, final))
+
+    def views(self, t: float) -> list[dict[str, Any]]:
+        """The discs on the table at simulated time t, as the protocol shows them."""
+        out = []
+        for path, settled, final in self.discs:
+            if t > settled:
+                if final is not None:
+                    out.append(final)
+                continue
+            x, y, where = path.position(t, self.decel)
+            if where == "table":
+                out.append(disc_view(path.id, path.owner, x, y))
+        return out
+
+
 @dataclass(slots=True)
 class Motion:
     """An accepted stroke being played out. `result` is None after a restart (the play-out is
@@ -100,6 +130,7 @@ class Motion:
     started: float
     after: list[Out]
     result: StrokeResult | None = None
+    sampler: FrameSampler | None = None  # made on the first frame
 
     def frame_time(self, k: int, settings: Settings) -> float:
         """Simulated time shown by frame k."""
@@ -121,11 +152,9 @@ class Motion:
         """Discs on the table at simulated time t."""
         if self.result is None:
             return []
-        return [
-            disc_view(d.id, d.owner, d.x, d.y)
-            for d in self.result.trajectory.sample(t)
-            if d.where == "table"
-        ]
+        if self.sampler is None:
+            self.sampler = FrameSampler(self.result)
+        return self.sampler.views(t)
 
     def k_at(self, now: float, settings: Settings) -> int:
         """The frame due at wall time now."""

@@ -8,9 +8,10 @@ import pytest
 from server_bot import choose_shot
 
 from server.lobby.room import Event, LobbyError, Room, table_view
-from server.match import Match, MatchRefused, Settings
+from server.match import Match, MatchRefused, Motion, Settings, disc_view, frame_count
 from server.rules import MatchConfig
-from server.sim import Shot
+from server.sim import COMPETITION, Shot, simulate
+from server.sim.scenarios import mixed_strokes
 
 SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
 TABLE = table_view(SETTINGS)
@@ -199,3 +200,19 @@ def test_a_resync_shows_the_last_ruling_once_its_motion_has_ended():
     assert m.view(0.0)["last_ruling"] == ruling
     again = Match.from_dict(m.to_dict(0.0), SETTINGS)
     assert again.view(0.0)["last_ruling"] == ruling, "a checkpoint keeps it across a restart"
+
+
+def test_frames_show_every_disc_where_its_trajectory_has_it():
+    """The frame sampler's shortcut (a disc at rest is looked up) shows what sampling the
+    trajectory shows, at every frame of breaks and mid-game strokes."""
+    for discs, shot in mixed_strokes(7, 200):
+        result = simulate(COMPETITION, discs, shot)
+        motion = Motion(1, 0, shot, result.duration, 0, 0.0, [], result)
+        for k in range(frame_count(result.duration, SETTINGS)):
+            t = motion.frame_time(k, SETTINGS)
+            expected = [
+                disc_view(d.id, d.owner, d.x, d.y)
+                for d in result.trajectory.sample(t)
+                if d.where == "table"
+            ]
+            assert motion.discs_at(t) == expected
