@@ -34,10 +34,10 @@ class Lobby:
             self.invites[room.invite] = room.id
         return room
 
-    def create(self, mode: str, sets: int, clock: float, private: bool) -> Room:
-        """A new empty room."""
-        room = Room(new_id("r"), mode, sets, clock, private, self.settings, self.grace, self.buffer)
-        return self.add(room)
+    def new_room(self, mode: str, sets: int, clock: float, private: bool) -> Room:
+        """A new empty room, not listed yet: add() it once somebody is seated in it, as the
+        server closes a listed room that is empty."""
+        return Room(new_id("r"), mode, sets, clock, private, self.settings, self.grace, self.buffer)
 
     def remove(self, room: Room) -> None:
         """Forget a closed room."""
@@ -71,7 +71,7 @@ class Lobby:
     ) -> tuple[Room, Step]:
         """Seat a filled quick-match table, (session id, name) in queue order, in a new public
         room; everybody is ready, so the match starts."""
-        room = self.create(mode, QUICK_SETS, QUICK_CLOCK, private=False)
+        room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, private=False))
         for seat, (sid, name) in enumerate(players):
             room.join(sid, name, seat, None, now)
             room.seats[seat].ready = True  # type: ignore[union-attr]

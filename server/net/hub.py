@@ -434,9 +434,14 @@ class Hub:
         await self._free(conn)
         assert conn.guard is not None
         conn.guard.may_create()
-        room = self.lobby.create(msg.mode, msg.sets, msg.clock, msg.private)
+        room = self.lobby.new_room(msg.mode, msg.sets, msg.clock, msg.private)
         await self.leases.acquire(room.id)  # a fresh random id: nobody else holds it
-        await self._join(conn, room, 0, None)
+        await self._dequeue(conn)
+        # listed only with its creator seated, with no await in between: the tick closes an
+        # empty listed room (before, it could close this one while the lease was taken)
+        self.lobby.add(room)
+        self._seat(conn, room, 0, None)
+        await self.flush(room)
 
     async def on_join(self, conn: Conn, msg: p.Join) -> None:
         """Take a seat in a room."""
@@ -447,13 +452,18 @@ class Hub:
             await self._join(conn, room, msg.seat, msg.team)
 
     async def _join(self, conn: AnyConn, room: Room, seat: int | None, team: int | None) -> None:
-        assert conn.session is not None
         if isinstance(conn, Conn):
             await self._dequeue(conn)
+        self._seat(conn, room, seat, team)
+        await self.flush(room)
+
+    def _seat(self, conn: AnyConn, room: Room, seat: int | None, team: int | None) -> None:
+        assert conn.session is not None
+        if room.closed:  # its last player left while this join awaited Redis
+            raise LobbyError("no_room", "That room has just closed.")
         room.join(conn.session.sid, conn.session.name, seat, team, time.time())
         self._enter(conn, room, watching=False)
         self.lobby_changed = True
-        await self.flush(room)
 
     async def on_watch(self, conn: Conn, msg: p.Watch) -> None:
         """Watch a room: its full state, or the events missed since `since`."""

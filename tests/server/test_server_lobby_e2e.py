@@ -144,3 +144,20 @@ async def test_aim_previews_reach_watchers_rate_limited(game_server):
     assert len(aims) < 30, "coalesced, at most 15 a second"
     assert aims[-1]["x"] == 569.0, "the newest preview arrives"
     assert all(m["seat"] == striker.seat for m in aims)
+
+
+async def test_a_new_room_is_never_closed_before_its_creator_sits_down(game_server):
+    """A created room is the creator's, seat 0, until they leave: the clock loop (here every
+    millisecond) closes empty rooms and once closed fresh ones while their lease was taken."""
+    srv = game_server(tick_seconds=0.001, create_burst=100, msg_rate=1000, msg_burst=1000)
+    (host,) = await connected(srv.ws_url, "Host")
+    for k in range(40):
+        await host.send("create", mode="singles", sets=1, clock=60, private=False)
+        room = await host.expect("room")
+        assert room["you"]["seat"] == 0, f"create {k}: not seated"
+        await host.send("ping", n=k)
+        await host.expect("pong", n=k)
+        seen = [m["t"] for m in host.drain()]
+        assert "left" not in seen, f"create {k}: the new room closed under its creator: {seen}"
+        await host.send("leave")
+        await host.expect("left")
