@@ -47,6 +47,15 @@ PHYSICS_LIMIT = "at most"  # the physics refusing a table with too many discs (s
 
 
 @dataclass
+class Live:
+    """A match being played: what the progress report shows of it."""
+
+    started: float
+    task: asyncio.Task[Any] | None
+    players: list[Player] = field(default_factory=list)
+
+
+@dataclass
 class Stats:
     """What the soak counts, across every match."""
 
@@ -64,6 +73,7 @@ class Stats:
     answered: dict[str, set[int]] = field(default_factory=dict)  # match id -> stroke numbers
     samples: list[str] = field(default_factory=list)  # the first few errors in full
     rss: list[float] = field(default_factory=list)  # the server's RSS (MB) every minute
+    live: dict[str, Live] = field(default_factory=dict)  # matches being played, by tag
 
     def error(self, what: str, detail: str = "") -> None:
         """Count one error (an error reply or a broken invariant)."""
@@ -151,7 +161,8 @@ class Player:
         if self.ws is not None:
             with contextlib.suppress(Exception):
                 # a server that is paused or gone never answers the close: do not wait long
-                await asyncio.wait_for(self.ws.close(), 2.0)
+                async with asyncio.timeout(2.0):
+                    await self.ws.close()
         if self.http is not None:
             await self.http.close()
         self.ws = self.reader = self.http = None
@@ -293,7 +304,8 @@ async def seat_match(url: str, mode: str, stats: Stats, tag: str) -> list[Player
         await p.barrier()
         while p.mid is None:
             p.changed.clear()
-            await asyncio.wait_for(p.changed.wait(), 20)
+            async with asyncio.timeout(20):
+                await p.changed.wait()
     return players
 
 
@@ -351,7 +363,20 @@ def check_record(url: str, mid: str, stats: Stats, finished: bool = True) -> int
 
 async def one_match(url: str, mode: str, rng: random.Random, stats: Stats, grace: float) -> None:
     """Seat, play to the result with drops and watchers, check the record, leave."""
-    players = await seat_match(url, mode, stats, f"{mode[0]}{rng.randrange(10**6)}")
+    tag = f"{mode[0]}{rng.randrange(10**6)}"
+    live = stats.live[tag] = Live(time.monotonic(), asyncio.current_task())
+    try:
+        await _play_match(url, mode, rng, stats, grace, tag, live)
+    finally:
+        del stats.live[tag]
+        for p in live.players:  # a match cut by the bound leaves no socket behind
+            await p.close()
+
+
+async def _play_match(
+    url: str, mode: str, rng: random.Random, stats: Stats, grace: float, tag: str, live: Live
+) -> None:
+    players = live.players = await seat_match(url, mode, stats, tag)
     rid, mid = players[0].rid, players[0].mid
     assert rid is not None and mid is not None
     side = [
@@ -372,6 +397,55 @@ async def one_match(url: str, mode: str, rng: random.Random, stats: Stats, grace
 
 
 MATCH_LIMIT_S = 300.0  # a scripted match takes 1 to 3 minutes; past this it is stuck
+SLOW_MATCH_S = 240.0  # the progress report shows in full a match older than this
+
+
+def describe_player(p: Player) -> str:
+    """One line of what a scripted player believes."""
+    return (
+        f"{p.name} seat={p.seat} phase={p.phase} turn={p.turn} last={p.last} "
+        f"strikes={p.strikes} socket={'up' if p.ws is not None and not p.ws.closed else 'down'}"
+    )
+
+
+async def describe_match(url: str, tag: str, live: Live) -> list[str]:
+    """What the clients and the server know of a slow match, and where its task waits."""
+    lines = [f"  slow match {tag}: {time.monotonic() - live.started:.0f} s"]
+    lines += ["    " + describe_player(p) for p in live.players]
+    mid = live.players[0].mid if live.players else None
+    if mid is not None:
+        try:
+            record = await asyncio.to_thread(fetch, f"{url}/api/matches/{mid}")
+            strokes = sum(1 for e in record["log"] if e["kind"] == "stroke")
+            lines.append(
+                f"    server: result={record.get('result')} strokes={strokes} "
+                f"keys={sorted(record)}"[:400]
+            )
+        except Exception as e:  # the report must not stop the soak
+            lines.append(f"    server: {type(e).__name__}: {e}")
+    if live.task is not None:
+        stack = live.task.get_stack(limit=12)
+        lines += [f"    at {f.f_code.co_filename}:{f.f_lineno} {f.f_code.co_name}" for f in stack]
+    return lines
+
+
+async def report(url: str, stats: Stats, pid: int | None, t0: float) -> None:
+    """Every minute, a progress line (and the RSS sample) on stderr; slow matches in full."""
+    while True:
+        await asyncio.sleep(60)
+        rss = rss_mb(pid)
+        if rss is not None:
+            stats.rss.append(rss)
+        print(
+            f"[{(time.monotonic() - t0) / 60:4.1f} min] matches={stats.matches} "
+            f"strokes={stats.strokes} errors={stats.errors} resumes={stats.resumes} "
+            f"playing={len(stats.live)} rss_mb={rss if rss is None else round(rss, 1)}",
+            file=sys.stderr,
+            flush=True,
+        )
+        for tag, live in list(stats.live.items()):
+            if time.monotonic() - live.started > SLOW_MATCH_S:
+                print("\n".join(await describe_match(url, tag, live)), file=sys.stderr, flush=True)
 
 
 def rss_mb(pid: int | None) -> float | None:
@@ -416,14 +490,11 @@ async def soak(url: str, minutes: float, slots: int, seed: int, grace: float, pi
             except Exception as e:  # a stuck or broken match is the soak's finding, not a crash
                 stats.error(f"match failed: {type(e).__name__}: {e}"[:120])
 
-    async def sample_rss() -> None:
-        while pid is not None:
-            await asyncio.sleep(60)
-            stats.rss.append(rss_mb(pid) or 0.0)
-
-    sampler = asyncio.create_task(sample_rss())
+    reporter = asyncio.create_task(report(url, stats, pid, time.monotonic()))
     await asyncio.gather(*(slot(k) for k in range(slots)))
-    sampler.cancel()
+    reporter.cancel()
+    left = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
+    print(f"soak: time is up; {len(left)} tasks left to cancel", file=sys.stderr, flush=True)
     return stats, rss_start, rss_mb(pid)
 
 
