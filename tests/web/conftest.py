@@ -61,6 +61,8 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         msg = msgpack.unpackb(frame) if isinstance(frame, bytes) else frame
         if isinstance(msg, dict) and msg.get("t") == "error":
             print(f"[page {id(page):x}] server error: {msg}")
+        elif isinstance(msg, dict) and msg.get("t") == "left":  # out of a room: asked or not
+            print(f"[page {id(page):x}] server: {msg}")
 
     def make(viewport: tuple[int, int] = (1280, 800), scale: float = 1, **kw) -> Page:
         ctx = browser.new_context(
@@ -69,7 +71,8 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
-        # Shown by pytest when a test fails: what the page said, and the server's refusals.
+        # Shown by pytest when a test fails: what the page said, the server's refusals, and
+        # every `left` (a room closed under the page, say).
         page.on("console", lambda m: print(f"[page {id(page):x}] console {m.type}: {m.text}"))
         page.on("websocket", lambda ws: ws.on("framereceived", lambda f: log_error(page, f)))
         return page

@@ -40,6 +40,7 @@ const state = {
   pendingIntent: intentFromUrl(),
   invite: null, // {code, ref} of the last invite used: a full room is watched with it
   strikeRef: null,
+  leaving: false, // the player asked to leave: the `left` that follows is no news
 };
 const playback = new Playback();
 let conn = null;
@@ -59,6 +60,11 @@ function send(msg) {
   return sent;
 }
 const mySeat = () => (state.room?.you?.role === "player" ? state.room.you.seat : null);
+
+/** Leave the room (or the queue): the `left` that answers is expected. */
+function leave() {
+  state.leaving = send({ t: "leave" });
+}
 
 /** Take a seat by invite; if the table is full the same invite lets us watch. */
 function joinByInvite(code) {
@@ -85,7 +91,7 @@ const lobbyView = new LobbyView({
     lobbyView.setQuickStatus(`Looking for a ${mode} match…`);
   },
   cancelQuick: () => {
-    send({ t: "leave" });
+    leave();
     lobbyView.setQuickStatus("");
   },
   invite: (code) => joinByInvite(code),
@@ -96,16 +102,16 @@ const lobbyView = new LobbyView({
 const roomView = new RoomView({
   sit: (seat) => send({ t: "join", room: state.room.id, seat }),
   ready: (ready) => send({ t: "ready", ready }),
-  leave: () => send({ t: "leave" }),
+  leave,
   copyInvite: () => copyText($("invite-link").value),
 });
 
 const hud = new MatchHud({
   pass: () => send({ t: "pass" }),
   resign: () => send({ t: "resign" }),
-  leave: () => send({ t: "leave" }),
+  leave,
   rematch: () => send({ t: "rematch" }),
-  lobby: () => send({ t: "leave" }),
+  lobby: leave,
 });
 
 async function copyText(text) {
@@ -468,10 +474,19 @@ const HANDLERS = {
 
   left(m) {
     if (m.room === null || m.room === undefined) {
+      state.leaving = false;
       lobbyView.setQuickStatus(""); // out of the quick-match queue
       return;
     }
     if (state.room && m.room !== state.room.id) return;
+    const asked = state.leaving;
+    state.leaving = false;
+    if (!asked) {
+      // Not asked for: the server closed the room (maybe one this page never got into,
+      // e.g. a room just created). Say so rather than drop the player in the lobby mutely.
+      console.warn(`room ${m.room} closed by the server`);
+      toast("The room was closed. Create or join another.", 6000);
+    }
     state.room = null;
     state.last = 0;
     state.held = [];
@@ -481,6 +496,7 @@ const HANDLERS = {
   },
 
   error(m) {
+    if (m.code === "not_now" || m.code === "no_room") state.leaving = false; // a leave refused
     if (m.ref !== undefined && m.ref === state.strikeRef) {
       // The stroke was refused: the striker is the player's again.
       aimer.stop();
