@@ -286,10 +286,14 @@ class Player:
                         await self.changed.wait()
 
 
-async def seat_match(url: str, mode: str, stats: Stats, tag: str) -> list[Player]:
-    """Players in a new room of `mode`, all ready: the match has started."""
+async def seat_match(
+    url: str, mode: str, stats: Stats, tag: str, players: list[Player] | None = None
+) -> list[Player]:
+    """Players in a new room of `mode`, all ready: the match has started. They are added to
+    `players` as they connect, so that a caller's list has them even if the seating fails."""
     n = 2 if mode == "singles" else 4
-    players = [Player(f"{tag}-{i}", url, stats) for i in range(n)]
+    players = [] if players is None else players
+    players += [Player(f"{tag}-{i}", url, stats) for i in range(n)]
     for p in players:
         await p.connect()
     await players[0].send("create", mode=mode, sets=1, clock=120, private=False)
@@ -376,7 +380,8 @@ async def one_match(url: str, mode: str, rng: random.Random, stats: Stats, grace
 async def _play_match(
     url: str, mode: str, rng: random.Random, stats: Stats, grace: float, tag: str, live: Live
 ) -> None:
-    players = live.players = await seat_match(url, mode, stats, tag)
+    players = live.players
+    await seat_match(url, mode, stats, tag, players)
     rid, mid = players[0].rid, players[0].mid
     assert rid is not None and mid is not None
     side = [
