@@ -14,6 +14,8 @@ import contextlib
 import json
 import math
 import random
+import socket
+import struct
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -21,6 +23,7 @@ from typing import Any
 
 import aiohttp
 import msgpack
+import uvloop
 
 from bench.load_aim import choose
 
@@ -29,6 +32,8 @@ PING_EVERY = 10.0  # as the web client: the server closes connections silent for
 AIMS_PER_S = 4.0  # previews while thinking, well under the server's 30 messages/s budget
 LAG_BUCKET_MS = 0.5  # histogram resolution of latencies and jitter
 LAG_BUCKETS = 4000  # up to 2 s; slower samples land in the last bucket
+TCP_INFO_LEN = 256
+TCPI_BYTES_RECEIVED = 128  # offset of the u64 tcpi_bytes_received in Linux's struct tcp_info
 
 
 @dataclass
@@ -116,7 +121,9 @@ class Client:
         self.room_msg: asyncio.Future[Msg] | None = None
         self.last_frame: tuple[int, int, float] | None = None  # stroke, k, arrival
         self.motion_since: float | None = None
-        self.wire = 0  # bytes read from the socket (compressed, with websocket headers)
+        self.sock: Any = None  # the TCP socket now, whose kernel counts the bytes received
+        self.wire_base = 0  # bytes received on the sockets before this one
+        self.wire_seen = 0
         self.wire_at_stroke = 0
         self.closing = False
 
@@ -133,20 +140,30 @@ class Client:
         await self.send("hello", name=self.name, **({"token": self.token} if self.token else {}))
 
     def _count_wire(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        """Count bytes as they come off the TCP socket (before inflating), so a compressed
-        stream is measured as sent. aiohttp keeps the protocol private: without it, the
-        spectator figures fall back to payload sizes."""
+        """Count bytes as they come off the TCP socket (before inflating, with the websocket
+        headers), so a compressed stream is measured as sent: the kernel's own count
+        (TCP_INFO), which works whatever event loop reads the socket."""
         protocol = getattr(getattr(ws, "_conn", None), "protocol", None)
-        if protocol is None:
+        transport = getattr(protocol, "transport", None)
+        self.wire_base = self.wire  # what the sockets before this one received
+        self.sock = transport.get_extra_info("socket") if transport is not None else None
+        if self.sock is None:
             self.ctx.stats.counts["wire_count_unavailable"] += 1
-            return
-        receive = protocol.data_received
 
-        def counted(data: bytes) -> None:
-            self.wire += len(data)
-            receive(data)
+    def _received(self) -> int:
+        """tcpi_bytes_received of this socket (0 when it is closed)."""
+        try:
+            info = self.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, TCP_INFO_LEN)
+        except (OSError, AttributeError):
+            return 0
+        return struct.unpack_from("Q", info, TCPI_BYTES_RECEIVED)[0]
 
-        protocol.data_received = counted
+    @property
+    def wire(self) -> int:
+        """Bytes received on this client's sockets so far (a closed socket's last count)."""
+        if self.sock is not None:
+            self.wire_seen = max(self.wire_seen, self.wire_base + self._received())
+        return self.wire_seen
 
     async def send(self, t: str, **fields: Any) -> None:
         """One message; a closed socket is left to the reader's reconnect."""
@@ -448,7 +465,9 @@ class Worker:
 
 def run_worker(plan: Plan, out: Any) -> None:
     """Process entry point: run the plan and put the measurements on `out` (a queue)."""
-    result = asyncio.run(Worker(plan).main())
+    # uvloop here too: the clients share the machine with the server, so the cheaper they are
+    # the more of it the server gets
+    result = uvloop.run(Worker(plan).main())
     result["worker"] = plan.worker
     out.put(result)
 
