@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import multiprocessing as mp
 import os
 import shutil
@@ -147,6 +148,16 @@ def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     return total
 
 
+def gc_stats(ws_url: str) -> dict[str, Any]:
+    """The server's garbage-collection figures from its /healthz (server/gc_policy.py)."""
+    http = ws_url.replace("ws", "http", 1).rsplit("/ws", 1)[0]
+    try:
+        with urlopen(http + "/healthz", timeout=10) as r:
+            return json.loads(r.read()).get("gc", {})
+    except (OSError, ValueError):
+        return {}
+
+
 def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | None) -> str:
     """Drive the clients and print the report; returns the machine-readable line."""
     now = time.time()
@@ -174,6 +185,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     cpu0 = server.cpu_times() if server else None
     rcpu0 = redis.cpu_times() if redis else None
     ccpu0 = sum(sum(psutil.Process(p.pid).cpu_times()[:2]) for p in workers)
+    gc0 = gc_stats(url)
     rss_peak = 0
     while time.time() < stop_at:
         if server:
@@ -183,6 +195,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     cpu = (sum(server.cpu_times()[:2]) - sum(cpu0[:2])) / window if server and cpu0 else 0.0
     rcpu = (sum(redis.cpu_times()[:2]) - sum(rcpu0[:2])) / window if redis and rcpu0 else 0.0
     ccpu = (sum(sum(psutil.Process(p.pid).cpu_times()[:2]) for p in workers) - ccpu0) / window
+    gc1 = gc_stats(url)
     results = [queue.get(timeout=end_at - time.time() + 120) for _ in workers]
     for proc in workers:
         proc.join(timeout=30)
@@ -224,6 +237,10 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         f"{c.get('rulings_seen', 0)}, dropped {c.get('dropped_rulings', 0)}; seq gaps "
         f"{c.get('seq_gaps', 0)}; disconnects {c.get('disconnects', 0)}; errors {e or 'none'}"
     )
+    if gc0 and gc1:
+        runs = [b - a for a, b in zip(gc0["collections"], gc1["collections"], strict=True)]
+        print(f"server garbage collections in the window (young, middle, full): {runs}; "
+              f"longest pause since start (ms): {gc1['longest_pause_ms']}")  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine)")
     line = (
         f"rooms={c.get('matches', 0)} spectators={c.get('spectators', 0)} "

@@ -9,6 +9,7 @@ import sys
 import uvloop
 from aiohttp import web
 
+from server import gc_policy
 from server.app import make_app
 from server.config import parse_config
 
@@ -25,6 +26,7 @@ def main(argv: list[str] | None = None) -> None:
 
     # uvloop: sockets, timers and the write path in C, where the fan-out spends its time
     loop = uvloop.new_event_loop() if config.event_loop == "uvloop" else asyncio.new_event_loop()
+    gc_policy.tune()
     web.run_app(make_app(config), host=config.host, port=config.port, print=announce, loop=loop)
 
 

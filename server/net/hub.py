@@ -20,6 +20,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from server import gc_policy
 from server.cluster.bus import Bus
 from server.cluster.lease import Leases
 from server.cluster.remote import Link, RemoteConn
@@ -215,6 +216,7 @@ class Hub:
             "store_errors": self.errors,
             "unsaved_rooms": len(self.unsaved),
             "uptime": round(time.time() - self.started, 1),
+            "gc": gc_policy.STATS.view(),
         }
 
     # -- the websocket ---------------------------------------------------------------

@@ -9,6 +9,8 @@ from urllib.request import urlopen
 from server_client import connected
 from test_server_match_e2e import seat_singles
 
+from server import gc_policy
+
 
 def get(url: str) -> tuple[int, str, bytes]:
     with urlopen(url, timeout=5) as r:
@@ -87,6 +89,9 @@ async def test_http_serves_the_client_health_and_records(game_server):
     status, ctype, body = get(srv.url + "/healthz")
     health = json.loads(body)
     assert status == 200 and health["ok"] and health["redis"] == "ok"
+    # the collector's tuning is in force in the served process, and its pauses are shown
+    assert health["gc"]["thresholds"] == list(gc_policy.THRESHOLDS)
+    assert len(health["gc"]["longest_pause_ms"]) == 3
     for path in ("/", "/r/SomeInvite123", "/?room=r1"):
         status, ctype, body = get(srv.url + path)
         assert status == 200 and ctype.startswith("text/html") and b"<" in body
