@@ -14,7 +14,7 @@ import gc
 import time
 from typing import Any
 
-THRESHOLDS = (10_000, 50, 1_000)  # young collections every 10k allocations; full ones rare
+THRESHOLDS = (10_000, 10, 10)  # a young collection per 10k net allocations (default 700)
 
 
 class PauseStats:
