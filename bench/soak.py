@@ -156,8 +156,10 @@ class Player:
         """Drop the socket (as a tab closing); the state is kept for the resume."""
         if self.reader is not None:
             self.reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.reader
+            # wait() and not `suppress(CancelledError): await reader`: that also swallowed a
+            # cancellation of the caller itself, so a cancelled chaos or spectator task went
+            # on for ever (the soak runs that never ended, docs/reliability.md)
+            await asyncio.wait([self.reader])
         if self.ws is not None:
             with contextlib.suppress(Exception):
                 # a server that is paused or gone never answers the close: do not wait long

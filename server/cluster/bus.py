@@ -66,9 +66,8 @@ class Bus:
             await asyncio.wait_for(self._drained(), 2)
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        if self._tasks:  # wait(), not suppress(CancelledError): a cancel of stop() still counts
+            await asyncio.wait(self._tasks)
 
     async def _drained(self) -> None:
         while not self.queue.empty():

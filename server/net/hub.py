@@ -10,7 +10,6 @@ resyncs on reconnect); one task per stroke plays the motion out; one loop ticks 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -187,9 +186,8 @@ class Hub:
         tasks = [t for t in (self._ticker, self._cluster, *self.playing.values()) if t]
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        if tasks:  # wait(), not suppress(CancelledError): a cancel of stop() still counts
+            await asyncio.wait(tasks)
         await self.close_connections()
         await self.leases.stop(list(self.lobby.rooms))
         await self.bus.stop()

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -57,8 +56,7 @@ class Client:
             await self.ws.close()
         if self.reader is not None:
             self.reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.reader
+            await asyncio.wait([self.reader])  # a cancel of close() itself still counts
         if self.session is not None:
             await self.session.close()
         self.ws = self.reader = self.session = None
