@@ -74,6 +74,7 @@ class Stats:
     samples: list[str] = field(default_factory=list)  # the first few errors in full
     rss: list[float] = field(default_factory=list)  # the server's RSS (MB) every minute
     live: dict[str, Live] = field(default_factory=dict)  # matches being played, by tag
+    gc: dict[str, Any] = field(default_factory=dict)  # the server's collector at the end
 
     def error(self, what: str, detail: str = "") -> None:
         """Count one error (an error reply or a broken invariant)."""
@@ -502,6 +503,8 @@ async def soak(url: str, minutes: float, slots: int, seed: int, grace: float, pi
     reporter.cancel()
     left = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
     print(f"soak: time is up; {len(left)} tasks left to cancel", file=sys.stderr, flush=True)
+    with contextlib.suppress(OSError, ValueError):
+        stats.gc = (await asyncio.to_thread(fetch, url + "/healthz")).get("gc", {})
     return stats, rss_start, rss_mb(pid)
 
 
@@ -560,6 +563,9 @@ def main(argv: list[str] | None = None) -> None:
     if rss0 is not None and rss1 is not None:
         print(f"server RSS: {rss0:.1f} MB at start, {rss1:.1f} MB at end")
         print("server RSS each minute (MB): " + " ".join(f"{r:.1f}" for r in stats.rss))
+    if stats.gc:
+        print(f"server garbage collections (young, middle, full): {stats.gc['collections']}, "
+              f"longest pauses (ms): {stats.gc['longest_pause_ms']}")  # fmt: skip
     else:
         print(f"server RSS: n/a (not started here) {health}")
 
