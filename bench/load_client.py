@@ -334,6 +334,8 @@ class Client:
                 x, y, angle, speed = shot
                 power = speed / self.table["max_speed"]
                 await self.send("aim", x=x, y=y, angle=angle, power=power)
+        if time.time() >= self.ctx.plan.stop_at:
+            return  # no strike after the window: its motion could outlast the drain
         if shot is None:
             self.ctx.count("passes")
             await self.send("pass")
