@@ -130,6 +130,7 @@ class Hub:
         self.saved_seq: dict[str, int] = {}  # room -> the seq of its last committed checkpoint
         self.suspects: set[str] = set()  # processes seen unsubscribed once (dead if again)
         self.stopping = False
+        self.collections = gc_policy.FullCollections()  # memory flat (server/gc_policy.py)
         self.started = time.time()
         self.commits = 0
         self.errors = 0
@@ -825,6 +826,7 @@ class Hub:
             self._last_idle_check = now
             self._close_idle()
             self._forget_sessions()
+            self.collections.maintain(time.monotonic())
         for room in list(self.lobby.rooms.values()):
             before = room.status
             room.tick(now)
