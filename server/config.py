@@ -66,7 +66,7 @@ _HELP = {
     "recent_matches": "records listed by GET /api/matches",
     "appendfsync": "embedded Redis AOF fsync policy: always, everysec or no",
     "lease_seconds": "room lease time: a hung process's rooms are taken over after this long",
-    "event_loop": "uvloop (about twice the load per core: docs/performance.md) or asyncio",
+    "event_loop": "uvloop (the default: sockets and timers in C) or asyncio",
 }
 EVENT_LOOPS = ("uvloop", "asyncio")
 

@@ -2,8 +2,8 @@
 
 With Python's default thresholds a full collection ran every few seconds under load (rooms,
 connections, event buffers: a few hundred thousand tracked objects) and stopped the event
-loop for 150 to 300 ms each time: most of the stroke latency's p99 (docs/performance.md,
-"Garbage collection"). Reference counting still frees at once everything that is not in a
+loop for 150 to 340 ms each time: most of the stroke latency's p99 (docs/performance.md,
+"Second round"). Reference counting still frees at once everything that is not in a
 cycle, and the full collections measured under load found tens of cyclic objects, so full
 collections can be rare. But not left to chance: with full collections only by Python's own
 rule, the soak's connection churn crept 0.3 MB a minute for 14 minutes and none came. So the
