@@ -133,6 +133,25 @@ def split(total: int, parts: int) -> list[int]:
     return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
 
 
+def plans(
+    args: argparse.Namespace, url: str, measure_from: float, stop_at: float, end_at: float,
+    doubles: int, procs: int, ctx: Any,
+) -> list[Plan]:
+    """What each client process does. With two or more, the first seats every table's players
+    and the others take the spectators: the players time the latency, so they must not wait
+    behind the spectators' thousands of frames in one loop."""
+    def plan(w: int, singles: int, dbl: int, spectators: int, **queues: Any) -> Plan:
+        return Plan(url, w, singles, dbl, spectators, measure_from, stop_at, end_at, args.think,
+                    args.frame_rate, not args.no_deflate, args.json_every, args.seed,
+                    args.spectator_url or "", **queues)  # fmt: skip
+
+    if procs == 1:
+        return [plan(0, args.matches - doubles, doubles, args.spectators)]
+    rooms = [ctx.Queue() for _ in range(procs - 1)]
+    players = plan(0, args.matches - doubles, doubles, args.spectators, watch_queues=rooms)
+    return [players] + [plan(w + 1, 0, 0, 0, rooms_in=q) for w, q in enumerate(rooms)]
+
+
 def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Add up the workers' measurements."""
     total: dict[str, Any] = {"counts": {}, "errors": {}}
@@ -167,16 +186,13 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     end_at = stop_at + args.drain
     doubles = round(args.matches * args.doubles)
     procs = max(1, args.procs)
-    queue: mp.Queue[dict[str, Any]] = mp.get_context("spawn").Queue()
+    ctx = mp.get_context("spawn")
+    queue: mp.Queue[dict[str, Any]] = ctx.Queue()
     workers = []
-    for w, (s, d, v) in enumerate(
-        zip(split(args.matches - doubles, procs), split(doubles, procs),
-            split(args.spectators, procs), strict=True)
-    ):  # fmt: skip
-        plan = Plan(url, w, s, d, v, measure_from, stop_at, end_at, args.think, args.frame_rate,
-                    not args.no_deflate, args.json_every, args.seed,
-                    args.spectator_url or "")  # fmt: skip
-        proc = mp.get_context("spawn").Process(target=run_worker, args=(plan, queue))
+    # kept until the end: the queues in the plans must outlive the children's start-up
+    every = plans(args, url, measure_from, stop_at, end_at, doubles, procs, ctx)
+    for plan in every:
+        proc = ctx.Process(target=run_worker, args=(plan, queue))
         proc.start()
         workers.append(proc)
     server = psutil.Process(pid) if pid else None
@@ -199,6 +215,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     results = [queue.get(timeout=end_at - time.time() + 120) for _ in workers]
     for proc in workers:
         proc.join(timeout=30)
+    del every
     t = merge(results)
     c, e = t["counts"], t["errors"]
     p50, p99 = percentile(t["latency"], 0.5), percentile(t["latency"], 0.99)
@@ -267,7 +284,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seconds", type=float, default=60.0, help="measurement window")
     ap.add_argument("--ramp", type=float, help="seconds to seat the tables (default: a third "
                     "of --seconds, at most 20)")  # fmt: skip
-    ap.add_argument("--procs", type=int, default=2, help="client processes")
+    ap.add_argument("--procs", type=int, default=3, help="client processes: the first plays, "
+                    "the others watch (one: it does both)")  # fmt: skip
     ap.add_argument("--think", type=float, default=3.0, help="mean seconds before a strike")
     ap.add_argument("--frame-rate", type=float, default=30.0, help="our own server's")
     ap.add_argument("--speed-factor", type=float, default=1.0, help="our own server's")
@@ -275,7 +293,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--drain", type=float, default=10.0,
                     help="seconds for the motions in flight to end")  # fmt: skip
     ap.add_argument("--no-deflate", action="store_true", help="clients offer no compression")
-    ap.add_argument("--json-every", type=int, default=4,
+    ap.add_argument("--json-every", type=int, default=20,
                     help="every n-th spectator also measures the JSON baseline")  # fmt: skip
     ap.add_argument("--cprofile", help="run our own server under cProfile, stats to this file")
     ap.add_argument("--seed", type=int, default=2026)

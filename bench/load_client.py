@@ -16,6 +16,7 @@ import math
 import random
 import socket
 import struct
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -54,6 +55,12 @@ class Plan:
     json_every: int  # every n-th spectator also measures the JSON baseline
     seed: int
     spectator_url: str = ""  # spectators connect here (another server process) if set
+    # Players and spectators in separate processes: the players' process hands each seated
+    # table to a spectators' process on these queues ((room id, tag, watchers, table index);
+    # None: no more tables), so the strikers that time the latency do not wait behind
+    # thousands of sockets. Empty when one process does both: it seats the spectators itself.
+    watch_queues: list[Any] = field(default_factory=list)
+    rooms_in: Any = None  # a spectators' process: its queue of tables to watch
 
 
 class Histogram:
@@ -394,13 +401,50 @@ class Worker:
             await p.send("ready", ready=True)
         self.count("matches")
         self.stats.counts["players"] += len(players)
+        queues = self.plan.watch_queues
+        if queues:
+            queues[i % len(queues)].put((room["id"], tag, watchers, i))
+        else:
+            await self.watch(room["id"], tag, watchers, i)
+
+    async def watch(self, rid: str, tag: str, watchers: int, i: int) -> None:
+        """Let a table's spectators in (every json_every-th also measures the JSON baseline)."""
         for j in range(watchers):
             baseline = (i * watchers + j) % self.plan.json_every == 0
             spectator = await self.open(f"{tag}s{j}", spectator=True, baseline=baseline)
-            spectator.room_id = room["id"]
+            spectator.room_id = rid
             self.spawn(spectator)
-            await spectator.send("watch", room=room["id"])
+            await spectator.send("watch", room=rid)
             self.count("spectators")
+
+    async def watch_handed(self) -> None:
+        """A spectators' process: watch every table the players' process hands over."""
+        loop = asyncio.get_running_loop()
+        tables: asyncio.Queue[Any] = asyncio.Queue()
+
+        def pump() -> None:  # a daemon thread: it never holds the process's exit up
+            while True:
+                item = self.plan.rooms_in.get()
+                loop.call_soon_threadsafe(tables.put_nowait, item)
+                if item is None:
+                    return
+
+        threading.Thread(target=pump, daemon=True).start()
+        while True:
+            try:  # the run's end stops the wait even if no end mark comes
+                async with asyncio.timeout(max(0.0, self.plan.end_at - time.time())):
+                    item = await tables.get()
+            except TimeoutError:
+                return
+            if item is None:
+                return
+            self.later(self._watch_guarded(*item))
+
+    async def _watch_guarded(self, rid: str, tag: str, watchers: int, i: int) -> None:
+        try:
+            await self.watch(rid, tag, watchers, i)
+        except (TimeoutError, aiohttp.ClientError, OSError) as e:
+            self.stats.errors[f"watch:{type(e).__name__}"] += 1
 
     def spawn(self, client: Client) -> None:
         self.later(client.run())
@@ -445,11 +489,17 @@ class Worker:
             )
             for i, d in enumerate(tables)
         ]
-        for s in asyncio.as_completed(starts):
-            try:
-                await s
-            except (TimeoutError, aiohttp.ClientError, OSError) as e:
-                self.stats.errors[f"start:{type(e).__name__}"] += 1
+        if plan.rooms_in is not None:
+            starts.append(asyncio.ensure_future(self.watch_handed()))
+        try:
+            for s in asyncio.as_completed(starts):
+                try:
+                    await s
+                except (TimeoutError, aiohttp.ClientError, OSError) as e:
+                    self.stats.errors[f"start:{type(e).__name__}"] += 1
+        finally:
+            for q in plan.watch_queues:
+                q.put(None)
         await asyncio.sleep(max(0.0, plan.end_at - time.time()))
         self.stats.counts["dropped_rulings"] = sum(len(c.open_strokes) for c in self.clients)
         self.stats.counts["connected_at_end"] = sum(
