@@ -134,12 +134,19 @@ def split(total: int, parts: int) -> list[int]:
 
 
 def plans(
-    args: argparse.Namespace, url: str, measure_from: float, stop_at: float, end_at: float,
-    doubles: int, procs: int, ctx: Any,
+    args: argparse.Namespace,
+    url: str,
+    measure_from: float,
+    stop_at: float,
+    end_at: float,
+    doubles: int,
+    procs: int,
+    ctx: Any,
 ) -> list[Plan]:
     """What each client process does. With two or more, the first seats every table's players
     and the others take the spectators: the players time the latency, so they must not wait
     behind the spectators' thousands of frames in one loop."""
+
     def plan(w: int, singles: int, dbl: int, spectators: int, **queues: Any) -> Plan:
         return Plan(url, w, singles, dbl, spectators, measure_from, stop_at, end_at, args.think,
                     args.frame_rate, not args.no_deflate, args.json_every, args.seed,
