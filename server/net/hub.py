@@ -2,9 +2,10 @@
 and the store. It owns no rules: it decodes (server/net/protocol.py), calls the pure lobby and
 match code, commits what they produced to Redis, and only then delivers it.
 
-One asyncio task per connection reads; one writer task per connection drains a bounded queue
-(frames are dropped for a slow reader, events never: a reader too slow for those is closed and
-resyncs on reconnect); one task per stroke plays the motion out; one loop ticks the clocks.
+One asyncio task per connection reads; messages are written straight to the sockets, each
+encoded once for its audience (server/net/fanout.py: frames are dropped for a slow reader,
+events never, and a reader too slow for those is closed and resyncs on reconnect); a motion's
+frames run on the loop's timer (server/net/playout.py); one loop ticks the clocks.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from server.match import MatchRefused, Motion, Out, Settings
 from server.net import protocol as p
 from server.net.fanout import Packet, Stream, Wire, deflate_modes
 from server.net.limits import AddressCounter, ConnGuard, Limits
+from server.net.playout import PlayOut
 from server.sim import Shot
 from server.store.redis_store import Commit, LeaseLost, Store, StoredEvent
 
@@ -111,7 +113,7 @@ class Hub:
         self.conns: set[Conn] = set()
         self.audience: dict[str, set[Conn]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
-        self.playing: dict[str, asyncio.Task[None]] = {}
+        self.playing: dict[str, PlayOut] = {}
         self.to_play: dict[str, Motion] = {}
         self.unsaved: set[str] = set()
         self.watchers_changed: set[str] = set()
@@ -184,7 +186,10 @@ class Hub:
     async def stop(self) -> None:
         """Stop the loops and close every connection; rooms stay in Redis and their leases
         are released, so another process takes them over at once."""
-        tasks = [t for t in (self._ticker, self._cluster, *self.playing.values()) if t]
+        tasks = [t for t in (self._ticker, self._cluster) if t]
+        tasks += [play.finishing for play in self.playing.values() if play.finishing]
+        for play in self.playing.values():
+            play.cancel()
         for task in tasks:
             task.cancel()
         if tasks:  # wait(), not suppress(CancelledError): a cancel of stop() still counts
@@ -636,28 +641,32 @@ class Hub:
 
     # -- motion ----------------------------------------------------------------------
 
-    async def _play_out(self, room: Room, motion: Motion) -> None:
+    def _play_out(self, room: Room, motion: Motion) -> PlayOut:
         """Send the motion's frames at real speed (times the speed factor), then the ruling."""
-        rate = self.settings.frame_rate
         stream = Stream()  # the frames: one deflate stream for the whole room (fanout.py)
-        for k in range(motion.frames):
-            delay = motion.started + k / rate - time.time()
-            if delay > 0:
-                await asyncio.sleep(delay)
+        relay = f"{room.id} {motion.stroke} {motion.started}"  # the stream elsewhere
+
+        def emit(k: int) -> bool:
             if room.closed or room.match is None or room.match.motion is not motion:
-                return
+                return False
             data = p.encode(motion.frame(k, self.settings))
             packet = stream.packet(data)
-            relay = f"{room.id} {motion.stroke} {motion.started}"  # the stream elsewhere
             for conn in list(self.audience.get(room.id, ())):
                 if isinstance(conn, Conn):
                     conn.send(packet, droppable=True)
                 else:
                     conn.send(data, droppable=True, stream=relay)
-        room.finish_motion(time.time())
-        self.lobby_changed = True
-        await self.flush(room)
-        self.playing.pop(room.id, None)
+            return True
+
+        async def finish() -> None:
+            room.finish_motion(time.time())
+            self.lobby_changed = True
+            await self.flush(room)
+            if self.playing.get(room.id) is play:
+                del self.playing[room.id]
+
+        play = PlayOut(motion.started, motion.frames, self.settings.frame_rate, emit, finish)
+        return play
 
     # -- commit and delivery ---------------------------------------------------------
     async def flush(self, room: Room) -> None:
@@ -706,7 +715,8 @@ class Hub:
                 self._deliver(room, item)
             motion = self.to_play.pop(room.id, None)
             if motion is not None and not room.closed:
-                self.playing[room.id] = asyncio.create_task(self._play_out(room, motion))
+                play = self.playing[room.id] = self._play_out(room, motion)
+                play.start()
             if room.closed:
                 self._evict(room)
 
@@ -736,9 +746,9 @@ class Hub:
         stop acting on it at once. Its connections here are closed; their clients reconnect
         and resume from the new owner."""
         log.warning("process %s lost the lease of room %s", self.pid, room.id)
-        task = self.playing.pop(room.id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        play = self.playing.pop(room.id, None)
+        if play is not None:
+            play.cancel()
         self.lobby.remove(room)
         self.unsaved.discard(room.id)
         for conn in list(self.audience.pop(room.id, ())):
@@ -774,9 +784,14 @@ class Hub:
         conns = list(self.audience.get(room.id, ()))
         if isinstance(item, Out):
             data = p.encode({"t": item.kind, **item.data})
-            droppable = item.kind == "aim"  # a preview: the next one supersedes it
+            if item.kind == "aim":  # a preview: droppable, the next one supersedes it
+                aimer = room.seats[item.data["seat"]]
+                for conn in conns:  # not back to the aimer, who drew it (docs/protocol.md)
+                    if aimer is None or conn.session is None or conn.session.sid != aimer.sid:
+                        conn.send(data, True)
+                return
             for conn in conns:
-                conn.send(data, droppable)
+                conn.send(data)
             return
         if item.message["t"] == "room":
             for conn in conns:

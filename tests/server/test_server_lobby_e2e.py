@@ -149,6 +149,9 @@ async def test_aim_previews_reach_watchers_rate_limited(game_server):
     assert len(aims) < 30, "coalesced, at most 15 a second"
     assert aims[-1]["x"] == 569.0, "the newest preview arrives"
     assert all(m["seat"] == striker.seat for m in aims)
+    seen_by_other = [m for m in other.drain() if m["t"] == "aim"]
+    assert seen_by_other and seen_by_other[-1]["x"] == 569.0, "the opponent sees the aim"
+    assert not [m for m in striker.drain() if m["t"] == "aim"], "not echoed to the aimer"
 
 
 async def test_a_new_room_is_never_closed_before_its_creator_sits_down(game_server):
