@@ -228,6 +228,9 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     p50, p99 = percentile(t["latency"], 0.5), percentile(t["latency"], 0.99)
     jit50, jit99 = percentile(t["jitter"], 0.5), percentile(t["jitter"], 0.99)
     lag99 = percentile(t["loop_lag"], 0.99)
+    lags = " ".join(
+        f"{percentile(r['loop_lag'], 0.99):.1f}" for r in sorted(results, key=lambda r: r["worker"])
+    )
     per_spectator = t["motion_bytes"] / t["motion_seconds"] if t["motion_seconds"] else 0.0
     baseline = t["json_bytes"] / t["json_seconds"] if t["json_seconds"] else 0.0
     msgpack_raw = t["mp_bytes"] / t["json_seconds"] if t["json_seconds"] else 0.0
@@ -254,7 +257,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     )
     print(
         f"server CPU {cpu:.2f} core, peak RSS {rss:.0f} MB; redis CPU {rcpu:.2f}; "
-        f"client processes CPU {ccpu:.2f} cores, their loop lag p99 {lag99:.1f} ms"
+        f"client processes CPU {ccpu:.2f} cores, their loop lag p99 {lag99:.1f} ms "
+        f"(each, players' first: {lags})"
     )
     print(
         f"rulings: strokes seen {c.get('strokes_seen', 0)}, rulings seen "
@@ -263,8 +267,15 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     )
     if gc0 and gc1:
         runs = [b - a for a, b in zip(gc0["collections"], gc1["collections"], strict=True)]
-        print(f"server garbage collections in the window (young, middle, full): {runs}; "
-              f"longest pause since start (ms): {gc1['longest_pause_ms']}")  # fmt: skip
+        paused = [
+            round(b - a)
+            for a, b in zip(
+                gc0.get("total_pause_ms", [0] * 3), gc1.get("total_pause_ms", [0] * 3), strict=True
+            )
+        ]
+        print(f"server garbage collections in the window (young, middle, full): {runs}, "
+              f"pauses {paused} ms in all; longest pause since start (ms): "
+              f"{gc1['longest_pause_ms']}")  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine)")
     line = (
         f"rooms={c.get('matches', 0)} spectators={c.get('spectators', 0)} "

@@ -25,11 +25,12 @@ FULL_EVERY_S = 600.0
 
 
 class PauseStats:
-    """Collections per generation and the longest pause of each, in ms."""
+    """Collections per generation, the longest pause of each and their sum, in ms."""
 
     def __init__(self) -> None:
         self.counts = [0, 0, 0]
         self.longest_ms = [0.0, 0.0, 0.0]
+        self.total_ms = [0.0, 0.0, 0.0]
         self._started = 0.0
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
@@ -41,12 +42,14 @@ class PauseStats:
         ms = (time.perf_counter() - self._started) * 1000
         self.counts[gen] += 1
         self.longest_ms[gen] = max(self.longest_ms[gen], ms)
+        self.total_ms[gen] += ms
 
     def view(self) -> dict[str, Any]:
         """What /healthz shows."""
         return {
             "collections": list(self.counts),
             "longest_pause_ms": [round(ms, 1) for ms in self.longest_ms],
+            "total_pause_ms": [round(ms, 1) for ms in self.total_ms],
             "thresholds": list(gc.get_threshold()),
         }
 

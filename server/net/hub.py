@@ -172,7 +172,7 @@ class Hub:
             await self.leases.release(rid)
             return False
         checkpoint, stored = loaded
-        events = [Event(e.seq, e.audience, e.message) for e in stored]
+        events = [Event.of(e.seq, e.audience, e.message) for e in stored]
         room = Room.from_dict(
             checkpoint, events, self.settings, self.config.grace_seconds, self.config.event_buffer
         )
@@ -793,11 +793,12 @@ class Hub:
             for conn in conns:
                 conn.send(data)
             return
-        if item.message["t"] == "room":
+        if item.kind == "room":
+            message = item.message
             for conn in conns:
-                conn.send(self._personal(item.message, conn))
+                conn.send(self._personal(message, conn))
             return
-        data = p.encode(item.message)
+        data = item.packed
         hidden = p.encode(item.visible_to(None)) if item.audience is not None else data
         for conn in conns:
             mine = item.audience is None or self._team(conn, room) == item.audience
