@@ -27,26 +27,27 @@ from typing import Any
 
 import msgpack
 import redis.asyncio as aioredis
-from redis.exceptions import ResponseError
+from redis.exceptions import DataError, NoScriptError, ResponseError
 
 P = "nv:"
 SESSION_TTL = 7 * 24 * 3600
 
-# The fenced commit: KEYS[1] is the room's lease, ARGV[1] the committing process; then each
-# command as its word count followed by its words. Scripts run atomically, so the check and the
-# writes cannot be separated by a takeover.
+# The fenced commit: KEYS[1] is the room's lease, ARGV[1] the committing process, ARGV[2] the
+# commands as one msgpack array of arrays of words (every word a msgpack str, see _words). Scripts
+# run atomically, so the check and the writes cannot be separated by a takeover. It runs by its
+# SHA1 (EVALSHA): the text goes to Redis only when Redis does not know it (see Store.commit).
+# One packed argument, not one per word: redis-py encodes and frames every argument in Python,
+# and that was most of a commit's CPU (bench/commit.py).
 _FENCED = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then
   return redis.error_reply('NOLEASE the room is owned by another process')
 end
-local i = 2
-while i <= #ARGV do
-  local n = tonumber(ARGV[i])
-  redis.call(unpack(ARGV, i + 1, i + n))
-  i = i + n + 1
+for _, op in ipairs(cmsgpack.unpack(ARGV[2])) do
+  redis.call(unpack(op))
 end
 return 1
 """
+_FENCED_SHA = hashlib.sha1(_FENCED.encode()).hexdigest()
 
 # Quick match: take `n` entries from the head of a queue only when it holds that many.
 _TAKE = """
@@ -63,6 +64,31 @@ class LeaseLost(Exception):
 
 def _pack(data: Any) -> bytes:
     return msgpack.packb(data, use_bin_type=True)
+
+
+# The fenced commit's words: Redis's Lua cmsgpack reads msgpack's str type but not its bin type,
+# so bytes and str are both packed as str (their bytes as they are, a str's as UTF-8: what
+# redis-py sends for them). Numbers are turned into bytes before, as redis-py does (repr).
+_words = msgpack.Packer(use_bin_type=False).pack
+
+
+def _number(value: Any) -> bytes:
+    """A number as redis-py sends it (refused as redis-py refuses it, before anything is sent)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise DataError(f"a number was expected, not {value!r}")
+    return repr(value).encode()
+
+
+def _check_ids(c: Commit) -> None:
+    """The session ids and invite, which a fenced commit sends as words of their own, are str
+    (else DataError, as redis-py raises, with nothing sent): the packed words reach Lua as they
+    are, and a None there would fail one command in the middle of the script, after the ones
+    before it had written. (The room and match ids are checked by the key names they make.)"""
+    for sid in (*c.unseated, *c.seated):
+        if not isinstance(sid, str):
+            raise DataError(f"room commit: a session id must be a str, not {sid!r}")
+    if c.invite is not None and not isinstance(c.invite, str):
+        raise DataError(f"room commit: the invite must be a str, not {c.invite!r}")
 
 
 def _unpack(data: bytes) -> Any:
@@ -113,6 +139,7 @@ class Store:
     def __init__(self, url: str, event_buffer: int = 256):
         self.url = url
         self.event_buffer = event_buffer
+        self._maxlen = b"%d" % event_buffer  # the event streams' MAXLEN, as a word
         # A blocking pool: under load a burst of commits waits for a free connection instead
         # of failing with "Too many connections" (which lost rulings and leases in bench.load).
         pool = aioredis.BlockingConnectionPool.from_url(
@@ -128,37 +155,41 @@ class Store:
         """Drop the connection pool."""
         await self.redis.aclose()
 
-    def _ops(self, c: Commit) -> list[list[Any]]:
-        """The commands of one commit, in order."""
-        ops: list[list[Any]] = []
+    def _ops(self, c: Commit) -> list[list[str | bytes]]:
+        """The commands of one commit, in order, every word a str or bytes (numbers as redis-py
+        would encode them), so the fenced commit can pack them as they are."""
+        rid = c.rid
+        ops: list[list[str | bytes]] = []
         for mid, entry in c.log:
             ops.append(["XADD", P + "log:" + mid, "*", "m", _pack(entry)])
         for rec in c.records:
             ops.append(["SET", P + "match:" + rec["id"], _pack(rec)])
-            ops.append(["ZADD", P + "matches", rec["started"], rec["id"]])
-        for ev in c.events:
-            aud = b"" if ev.audience is None else b"%d" % ev.audience
-            ops.append(["XADD", P + "ev:" + c.rid, "MAXLEN", self.event_buffer, "*",
-                        "m", _pack(ev.message), "a", aud])  # fmt: skip
+            ops.append(["ZADD", P + "matches", _number(rec["started"]), rec["id"]])
+        if c.events:
+            ev_key, maxlen = P + "ev:" + rid, self._maxlen
+            for ev in c.events:
+                aud = b"" if ev.audience is None else b"%d" % ev.audience
+                ops.append(["XADD", ev_key, "MAXLEN", maxlen, "*",
+                            "m", _pack(ev.message), "a", aud])  # fmt: skip
         for sid in c.unseated:
             ops.append(["HDEL", P + "seats", sid])
         if c.checkpoint is None:
-            ops.append(["SREM", P + "rooms", c.rid])
-            ops.append(["DEL", P + "room:" + c.rid, P + "ev:" + c.rid])
-            ops.append(["HDEL", P + "lobby", c.rid])
+            ops.append(["SREM", P + "rooms", rid])
+            ops.append(["DEL", P + "room:" + rid, P + "ev:" + rid])
+            ops.append(["HDEL", P + "lobby", rid])
             if c.invite:
                 ops.append(["HDEL", P + "invites", c.invite])
             return ops
-        ops.append(["SET", P + "room:" + c.rid, _pack(c.checkpoint)])
-        ops.append(["SADD", P + "rooms", c.rid])
+        ops.append(["SET", P + "room:" + rid, _pack(c.checkpoint)])
+        ops.append(["SADD", P + "rooms", rid])
         if c.summary is None:
-            ops.append(["HDEL", P + "lobby", c.rid])
+            ops.append(["HDEL", P + "lobby", rid])
         else:
-            ops.append(["HSET", P + "lobby", c.rid, _pack(c.summary)])
+            ops.append(["HSET", P + "lobby", rid, _pack(c.summary)])
         for sid, seat in c.seated.items():
-            ops.append(["HSET", P + "seats", sid, _pack([c.rid, seat])])
+            ops.append(["HSET", P + "seats", sid, _pack([rid, seat])])
         if c.invite:
-            ops.append(["HSET", P + "invites", c.invite, c.rid])
+            ops.append(["HSET", P + "invites", c.invite, rid])
         return ops
 
     async def commit(self, c: Commit, owner: str | None = None) -> None:
@@ -171,12 +202,15 @@ class Store:
                 pipe.execute_command(*op)
             await pipe.execute()
             return
-        args: list[Any] = [owner]
-        for op in ops:
-            args.append(len(op))
-            args.extend(op)
+        _check_ids(c)
+        args = (lease_key(c.rid), owner, _words(ops))
         try:
-            await self.redis.eval(_FENCED, 1, lease_key(c.rid), *args)
+            try:
+                await self.redis.execute_command("EVALSHA", _FENCED_SHA, 1, *args)
+            except NoScriptError:
+                # Redis does not know the script (restarted, SCRIPT FLUSH, another server): it
+                # ran nothing. EVAL runs it with its text and caches it for the next EVALSHA.
+                await self.redis.execute_command("EVAL", _FENCED, 1, *args)
         except ResponseError as e:
             if str(e).startswith("NOLEASE"):
                 raise LeaseLost(c.rid) from None
