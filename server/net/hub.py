@@ -685,7 +685,7 @@ class Hub:
             commit = Commit(
                 rid=room.id,
                 checkpoint=None if room.closed else room.to_dict(time.time()),
-                events=[StoredEvent(e.seq, e.audience, e.message) for e in events],
+                events=[StoredEvent(e.seq, e.audience, e.packed) for e in events],
                 log=logs,
                 records=records,
                 summary=summary,
