@@ -658,15 +658,14 @@ class Hub:
                     conn.send(data, droppable=True, stream=relay)
             return True
 
-        async def finish() -> None:
+        async def finish(play: PlayOut) -> None:
             room.finish_motion(time.time())
             self.lobby_changed = True
             await self.flush(room)
             if self.playing.get(room.id) is play:
                 del self.playing[room.id]
 
-        play = PlayOut(motion.started, motion.frames, self.settings.frame_rate, emit, finish)
-        return play
+        return PlayOut(motion.started, motion.frames, self.settings.frame_rate, emit, finish)
 
     # -- commit and delivery ---------------------------------------------------------
     async def flush(self, room: Room) -> None:
