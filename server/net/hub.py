@@ -132,7 +132,7 @@ class Hub:
         self.saved_seq: dict[str, int] = {}  # room -> the seq of its last committed checkpoint
         self.suspects: set[str] = set()  # processes seen unsubscribed once (dead if again)
         self.stopping = False
-        self.collections = gc_policy.FullCollections()  # memory flat (server/gc_policy.py)
+        self.collections = gc_policy.Pace()  # memory flat (server/gc_policy.py)
         self.started = time.time()
         self.commits = 0
         self.errors = 0

@@ -20,9 +20,10 @@ class PlayOut:
     """Calls `emit(k)` for k = 0 .. frames-1 at `started + k / rate` (wall clock), then runs
     `finish(self)` as a task (given the play-out rather than closing over it: a closure that
     held it would make a reference cycle, and each motion's frames and trajectory would wait
-    for the cycle collector instead of being freed when it ends). A frame that comes late is sent at once, none is skipped: the clients
-    time the motion by its frames. `emit` returning False stops the play-out (the motion was
-    superseded: the room closed or moved away) without finishing it."""
+    for the cycle collector instead of being freed when it ends). A frame that comes late is
+    sent at once, none is skipped: the clients time the motion by its frames. `emit` returning
+    False stops the play-out (the motion was superseded: the room closed or moved away)
+    without finishing it."""
 
     def __init__(
         self,

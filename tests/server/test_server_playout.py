@@ -86,7 +86,7 @@ async def test_a_cancel_stops_the_frames_and_the_finish():
 async def test_a_finished_play_out_is_freed_at_once_not_left_to_the_cycle_collector():
     gc.disable()  # only reference counting: a cycle would keep it (and its motion) alive
     try:
-        sent, finished, emit, finish = recorder()
+        _sent, finished, emit, finish = recorder()
         play = PlayOut(time.time(), 3, RATE, emit, finish)
         gone = weakref.ref(play)
         play.start()
