@@ -161,14 +161,14 @@ def plans(
 
 def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Add up the workers' measurements."""
-    total: dict[str, Any] = {"counts": {}, "errors": {}}
+    total: dict[str, Any] = {"counts": {}, "errors": {}, "slow": {}}
     for r in results:
         for key in ("latency", "jitter", "loop_lag"):
             before = total.get(key, [0] * len(r[key]))
             total[key] = [a + b for a, b in zip(before, r[key], strict=True)]
         for key in ("motion_bytes", "motion_seconds", "json_bytes", "json_seconds", "mp_bytes"):
             total[key] = total.get(key, 0) + r[key]
-        for key in ("counts", "errors"):
+        for key in ("counts", "errors", "slow"):
             for name, n in r[key].items():
                 total[key][name] = total[key].get(name, 0) + n
     return total
@@ -247,6 +247,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         f"passes {c.get('passes', 0)}, results {c.get('results_seen', 0)} (all viewers)"
     )
     print(f"stroke -> first frame at the striker: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+    slow = [t["slow"].get(second, 0) for second in range(int(window))]
+    print(f"strokes over 50 ms, by second of the window: {' '.join(map(str, slow))}")
     print(f"frame interval jitter |dt - 1/rate|: p50 {jit50:.1f} ms, p99 {jit99:.1f} ms")
     print(f"spectator wire bytes during motion: {per_spectator:.0f} B/s; JSON full-state "
           f"baseline {baseline:.0f} B/s (msgpack uncompressed {msgpack_raw:.0f} B/s); "
