@@ -240,7 +240,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
           f"{not args.no_deflate}; think {args.think} s; frame rate {args.frame_rate}")  # fmt: skip
     print(f"matches seated {c.get('matches', 0)} of {args.matches} "
           f"({doubles} doubles asked); players {c.get('players', 0)}; "
-          f"spectators connected {c.get('spectators', 0)}; connected at the end "
+          f"spectators connected {c.get('spectators', 0)} ({c.get('connected_in_window', 0)} "
+          f"of the connections only after the ramp); connected at the end "
           f"{c.get('connected_at_end', 0)}")  # fmt: skip
     print(
         f"window {window:.0f} s: strikes {c.get('strikes', 0)} (latency samples {samples}), "

@@ -382,6 +382,8 @@ class Worker:
         client = Client(self, name, spectator, baseline)
         self.clients.append(client)
         await client.connect()
+        if self.measuring(time.time()):
+            self.count("connected_in_window")  # the ramp was too short: this skews the figures
         return client
 
     async def start_match(self, i: int, doubles: bool, delay: float, watchers: int) -> None:
