@@ -99,7 +99,7 @@ def _flush(room: Room, before: dict[str, int], now: float) -> Commit:
     return Commit(
         rid=room.id,
         checkpoint=room.to_dict(now),
-        events=[StoredEvent(e.seq, e.audience, e.message) for e in events],
+        events=[StoredEvent(e.seq, e.audience, e.packed) for e in events],
         log=logs,
         records=records,
         summary=summary,

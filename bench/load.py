@@ -161,14 +161,14 @@ def plans(
 
 def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Add up the workers' measurements."""
-    total: dict[str, Any] = {"counts": {}, "errors": {}}
+    total: dict[str, Any] = {"counts": {}, "errors": {}, "slow": {}}
     for r in results:
         for key in ("latency", "jitter", "loop_lag"):
             before = total.get(key, [0] * len(r[key]))
             total[key] = [a + b for a, b in zip(before, r[key], strict=True)]
         for key in ("motion_bytes", "motion_seconds", "json_bytes", "json_seconds", "mp_bytes"):
             total[key] = total.get(key, 0) + r[key]
-        for key in ("counts", "errors"):
+        for key in ("counts", "errors", "slow"):
             for name, n in r[key].items():
                 total[key][name] = total[key].get(name, 0) + n
     return total
@@ -228,6 +228,9 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     p50, p99 = percentile(t["latency"], 0.5), percentile(t["latency"], 0.99)
     jit50, jit99 = percentile(t["jitter"], 0.5), percentile(t["jitter"], 0.99)
     lag99 = percentile(t["loop_lag"], 0.99)
+    lags = " ".join(
+        f"{percentile(r['loop_lag'], 0.99):.1f}" for r in sorted(results, key=lambda r: r["worker"])
+    )
     per_spectator = t["motion_bytes"] / t["motion_seconds"] if t["motion_seconds"] else 0.0
     baseline = t["json_bytes"] / t["json_seconds"] if t["json_seconds"] else 0.0
     msgpack_raw = t["mp_bytes"] / t["json_seconds"] if t["json_seconds"] else 0.0
@@ -244,6 +247,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         f"passes {c.get('passes', 0)}, results {c.get('results_seen', 0)} (all viewers)"
     )
     print(f"stroke -> first frame at the striker: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+    slow = [t["slow"].get(second, 0) for second in range(int(window))]
+    print(f"strokes over 50 ms, by second of the window: {' '.join(map(str, slow))}")
     print(f"frame interval jitter |dt - 1/rate|: p50 {jit50:.1f} ms, p99 {jit99:.1f} ms")
     print(f"spectator wire bytes during motion: {per_spectator:.0f} B/s; JSON full-state "
           f"baseline {baseline:.0f} B/s (msgpack uncompressed {msgpack_raw:.0f} B/s); "
@@ -254,7 +259,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     )
     print(
         f"server CPU {cpu:.2f} core, peak RSS {rss:.0f} MB; redis CPU {rcpu:.2f}; "
-        f"client processes CPU {ccpu:.2f} cores, their loop lag p99 {lag99:.1f} ms"
+        f"client processes CPU {ccpu:.2f} cores, their loop lag p99 {lag99:.1f} ms "
+        f"(each, players' first: {lags})"
     )
     print(
         f"rulings: strokes seen {c.get('strokes_seen', 0)}, rulings seen "
@@ -263,8 +269,15 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     )
     if gc0 and gc1:
         runs = [b - a for a, b in zip(gc0["collections"], gc1["collections"], strict=True)]
-        print(f"server garbage collections in the window (young, middle, full): {runs}; "
-              f"longest pause since start (ms): {gc1['longest_pause_ms']}")  # fmt: skip
+        paused = [
+            round(b - a)
+            for a, b in zip(
+                gc0.get("total_pause_ms", [0] * 3), gc1.get("total_pause_ms", [0] * 3), strict=True
+            )
+        ]
+        print(f"server garbage collections in the window (young, middle, full): {runs}, "
+              f"pauses {paused} ms in all; longest pause since start (ms): "
+              f"{gc1['longest_pause_ms']}")  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine)")
     line = (
         f"rooms={c.get('matches', 0)} spectators={c.get('spectators', 0)} "

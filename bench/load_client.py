@@ -33,6 +33,7 @@ PING_EVERY = 10.0  # as the web client: the server closes connections silent for
 AIMS_PER_S = 4.0  # previews while thinking, well under the server's 30 messages/s budget
 LAG_BUCKET_MS = 0.5  # histogram resolution of latencies and jitter
 LAG_BUCKETS = 4000  # up to 2 s; slower samples land in the last bucket
+SLOW_S = 0.05  # a stroke slower than the goal: counted by when it was struck (bursts or not)
 TCP_INFO_LEN = 256
 TCPI_BYTES_RECEIVED = 128  # offset of the u64 tcpi_bytes_received in Linux's struct tcp_info
 
@@ -83,6 +84,7 @@ class Stats:
     loop_lag: Histogram = field(default_factory=Histogram)  # this process's own event loop
     counts: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
+    slow: Counter[int] = field(default_factory=Counter)  # second of the window -> slow strokes
     motion_bytes: int = 0  # wire bytes spectators received during motion
     motion_seconds: float = 0.0  # ... over this much spectator-time in motion
     json_bytes: int = 0  # the JSON full-state baseline of the same frames (sampled spectators)
@@ -97,6 +99,7 @@ class Stats:
             "loop_lag": self.loop_lag.counts,
             "counts": dict(self.counts),
             "errors": dict(self.errors),
+            "slow": dict(self.slow),
             "motion_bytes": self.motion_bytes,
             "motion_seconds": self.motion_seconds,
             "json_bytes": self.json_bytes,
@@ -276,6 +279,8 @@ class Client:
         struck = self.struck_at.pop(stroke, None) if k == 0 else None
         if struck is not None and ctx.measuring(struck):
             ctx.stats.latency.add((now - struck) * 1000)
+            if now - struck > SLOW_S:
+                ctx.stats.slow[int(struck - ctx.plan.measure_from)] += 1
         prev = self.last_frame
         if prev is not None and prev[0] == stroke and prev[1] == k - 1 and ctx.measuring(now):
             ctx.stats.jitter.add(abs(now - prev[2] - 1 / ctx.plan.frame_rate) * 1000)

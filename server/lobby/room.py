@@ -12,6 +12,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+import msgpack
+
 from server.match import Match, Out, Settings, Step
 from server.rules import MatchConfig
 
@@ -46,13 +48,27 @@ class Seat:
         return cls(d["sid"], d["name"], d["ready"], d["away"])
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Event:
-    """A sequenced event as kept for resume."""
+    """A sequenced event as kept for resume, its message msgpack-encoded once. A room keeps
+    the last `buffer` events (256): as one bytes object each instead of a tree of dicts and
+    lists, at 500 tables they are no longer most of what the cycle collector walks
+    (docs/performance.md, "Third round"), and the hub sends these very bytes."""
 
     seq: int
     audience: int | None
-    message: dict[str, Any]
+    kind: str  # the message's "t"
+    packed: bytes
+
+    @classmethod
+    def of(cls, seq: int, audience: int | None, message: dict[str, Any]) -> Event:
+        """The event of a message (which carries its own "t" and "seq")."""
+        return cls(seq, audience, message["t"], msgpack.packb(message, use_bin_type=True))
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """The message, decoded afresh (a copy: the event itself never changes)."""
+        return msgpack.unpackb(self.packed, raw=False, strict_map_key=False)
 
     def visible_to(self, team: int | None) -> dict[str, Any]:
         """The message as `team` (None: a watcher) gets it: an event meant for another team is
@@ -190,7 +206,7 @@ class Room:
             self.outbox.append(out)
             return
         self.seq += 1
-        event = Event(self.seq, out.audience, {"t": out.kind, "seq": self.seq, **out.data})
+        event = Event.of(self.seq, out.audience, {"t": out.kind, "seq": self.seq, **out.data})
         self.events.append(event)
         self.outbox.append(event)
 

@@ -132,7 +132,7 @@ class Hub:
         self.saved_seq: dict[str, int] = {}  # room -> the seq of its last committed checkpoint
         self.suspects: set[str] = set()  # processes seen unsubscribed once (dead if again)
         self.stopping = False
-        self.collections = gc_policy.FullCollections()  # memory flat (server/gc_policy.py)
+        self.collections = gc_policy.Pace()  # memory flat (server/gc_policy.py)
         self.started = time.time()
         self.commits = 0
         self.errors = 0
@@ -172,7 +172,7 @@ class Hub:
             await self.leases.release(rid)
             return False
         checkpoint, stored = loaded
-        events = [Event(e.seq, e.audience, e.message) for e in stored]
+        events = [Event.of(e.seq, e.audience, e.message) for e in stored]
         room = Room.from_dict(
             checkpoint, events, self.settings, self.config.grace_seconds, self.config.event_buffer
         )
@@ -658,15 +658,14 @@ class Hub:
                     conn.send(data, droppable=True, stream=relay)
             return True
 
-        async def finish() -> None:
+        async def finish(play: PlayOut) -> None:
             room.finish_motion(time.time())
             self.lobby_changed = True
             await self.flush(room)
             if self.playing.get(room.id) is play:
                 del self.playing[room.id]
 
-        play = PlayOut(motion.started, motion.frames, self.settings.frame_rate, emit, finish)
-        return play
+        return PlayOut(motion.started, motion.frames, self.settings.frame_rate, emit, finish)
 
     # -- commit and delivery ---------------------------------------------------------
     async def flush(self, room: Room) -> None:
@@ -685,7 +684,7 @@ class Hub:
             commit = Commit(
                 rid=room.id,
                 checkpoint=None if room.closed else room.to_dict(time.time()),
-                events=[StoredEvent(e.seq, e.audience, e.message) for e in events],
+                events=[StoredEvent(e.seq, e.audience, e.packed) for e in events],
                 log=logs,
                 records=records,
                 summary=summary,
@@ -793,11 +792,12 @@ class Hub:
             for conn in conns:
                 conn.send(data)
             return
-        if item.message["t"] == "room":
+        if item.kind == "room":
+            message = item.message
             for conn in conns:
-                conn.send(self._personal(item.message, conn))
+                conn.send(self._personal(message, conn))
             return
-        data = p.encode(item.message)
+        data = item.packed
         hidden = p.encode(item.visible_to(None)) if item.audience is not None else data
         for conn in conns:
             mine = item.audience is None or self._team(conn, room) == item.audience

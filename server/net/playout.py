@@ -18,9 +18,12 @@ log = logging.getLogger("novuss.playout")
 
 class PlayOut:
     """Calls `emit(k)` for k = 0 .. frames-1 at `started + k / rate` (wall clock), then runs
-    `finish()` as a task. A frame that comes late is sent at once, none is skipped: the clients
-    time the motion by its frames. `emit` returning False stops the play-out (the motion was
-    superseded: the room closed or moved away) without finishing it."""
+    `finish(self)` as a task (given the play-out rather than closing over it: a closure that
+    held it would make a reference cycle, and each motion's frames and trajectory would wait
+    for the cycle collector instead of being freed when it ends). A frame that comes late is
+    sent at once, none is skipped: the clients time the motion by its frames. `emit` returning
+    False stops the play-out (the motion was superseded: the room closed or moved away)
+    without finishing it."""
 
     def __init__(
         self,
@@ -28,7 +31,7 @@ class PlayOut:
         frames: int,
         rate: float,
         emit: Callable[[int], bool],
-        finish: Callable[[], Coroutine[Any, Any, None]],
+        finish: Callable[[PlayOut], Coroutine[Any, Any, None]],
     ):
         self.started, self.frames, self.rate = started, frames, rate
         self.emit, self.finish = emit, finish
@@ -70,4 +73,4 @@ class PlayOut:
             due = self.started + self.k / self.rate
             self.timer = self.loop.call_at(self.loop.time() + due - time.time(), self._frame)
         else:
-            self.finishing = self.loop.create_task(self.finish())
+            self.finishing = self.loop.create_task(self.finish(self))

@@ -107,11 +107,22 @@ def token_key(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
-    """One room event as kept for resume: its seq, who may see it (None: all, or a team)."""
+    """One room event as kept for resume: its seq, who may see it (None: all, or a team), and
+    its message msgpack-encoded (the room keeps it so: it is stored as it is)."""
 
     seq: int
     audience: int | None
-    message: dict[str, Any]
+    packed: bytes
+
+    @classmethod
+    def of(cls, seq: int, audience: int | None, message: dict[str, Any]) -> StoredEvent:
+        """The stored event of a message."""
+        return cls(seq, audience, _pack(message))
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """The message, decoded."""
+        return _unpack(self.packed)
 
 
 @dataclass(slots=True)
@@ -170,7 +181,7 @@ class Store:
             for ev in c.events:
                 aud = b"" if ev.audience is None else b"%d" % ev.audience
                 ops.append(["XADD", ev_key, "MAXLEN", maxlen, "*",
-                            "m", _pack(ev.message), "a", aud])  # fmt: skip
+                            "m", ev.packed, "a", aud])  # fmt: skip
         for sid in c.unseated:
             ops.append(["HDEL", P + "seats", sid])
         if c.checkpoint is None:
@@ -229,7 +240,7 @@ class Store:
         for _id, fields in await self.redis.xrange(P + "ev:" + rid):
             msg = _unpack(fields[b"m"])
             aud = fields.get(b"a", b"")
-            events.append(StoredEvent(msg["seq"], int(aud) if aud else None, msg))
+            events.append(StoredEvent(msg["seq"], int(aud) if aud else None, fields[b"m"]))
         return _unpack(blob), events
 
     async def checkpoint_seq(self, rid: str) -> int | None:

@@ -153,7 +153,7 @@ def test_room_seats_teams_sequence_and_missed_events():
     assert room.missed(room.seq, None) == []
     assert room.missed(room.seq + 5, None) is None, "a seq from the future: a full resync"
     assert [e.seq for e in room.events] == list(range(room.seq - 7, room.seq + 1))
-    assert all(isinstance(e, Event) for e in room.events)
+    assert all(isinstance(e, Event) and isinstance(e.packed, bytes) for e in room.events)
 
 
 def test_room_drop_back_and_grace():

@@ -4,7 +4,9 @@ its time, then the finish; a failing frame still finishes the motion; a cancel s
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
+import weakref
 
 from server.net.playout import PlayOut
 
@@ -23,7 +25,7 @@ def recorder(fail_at: int | None = None, stop_at: int | None = None):
         sent.append((k, time.time()))
         return True
 
-    async def finish() -> None:
+    async def finish(play: PlayOut) -> None:
         finished.append(time.time())
 
     return sent, finished, emit, finish
@@ -79,3 +81,19 @@ async def test_a_cancel_stops_the_frames_and_the_finish():
     count = len(sent)
     await asyncio.sleep(0.15)
     assert len(sent) == count < 10 and finished == []
+
+
+async def test_a_finished_play_out_is_freed_at_once_not_left_to_the_cycle_collector():
+    gc.disable()  # only reference counting: a cycle would keep it (and its motion) alive
+    try:
+        _sent, finished, emit, finish = recorder()
+        play = PlayOut(time.time(), 3, RATE, emit, finish)
+        gone = weakref.ref(play)
+        play.start()
+        await asyncio.sleep(0.05)
+        await play.wait()
+        assert len(finished) == 1
+        del play
+        assert gone() is None
+    finally:
+        gc.enable()

@@ -14,7 +14,7 @@ async def test_commit_reload_sessions_and_records(redis_server):
     store = Store(redis_server.url(db), event_buffer=3)
     try:
         events = [
-            StoredEvent(i, None if i % 2 else 1, {"t": "chat", "seq": i}) for i in range(1, 6)
+            StoredEvent.of(i, None if i % 2 else 1, {"t": "chat", "seq": i}) for i in range(1, 6)
         ]
         await store.commit(Commit(
             rid="r1", checkpoint={"id": "r1", "seq": 5}, events=events,

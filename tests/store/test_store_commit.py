@@ -27,8 +27,8 @@ def commits() -> list[Commit]:
     return [
         Commit(
             "r1", {"id": "r1", "seq": 2, "blob": b"\x00\xc4\xff", "x": 638.25}, [
-                StoredEvent(1, None, {"t": "room", "seq": 1, "name": text}),
-                StoredEvent(2, 1, {"t": "chat", "seq": 2, "text": text}),
+                StoredEvent.of(1, None, {"t": "room", "seq": 1, "name": text}),
+                StoredEvent.of(2, 1, {"t": "chat", "seq": 2, "text": text}),
             ],
             log=[("m1", {"kind": "start", "t": 1.5})],
             records=[{"id": "m1", "started": 1763800000.123456, "result": None}],
@@ -36,14 +36,14 @@ def commits() -> list[Commit]:
             seated={"s-a": 0, "s-b": 1}, invite="inv-1",
         ),
         Commit(
-            "r1", {"id": "r1", "seq": 6}, [StoredEvent(k, k % 2 or None, {"seq": k})
+            "r1", {"id": "r1", "seq": 6}, [StoredEvent.of(k, k % 2 or None, {"seq": k})
                                            for k in range(3, 7)],
             log=[("m1", {"kind": "stroke", "stroke": 1}), ("m1", {"kind": "end"})],
             records=[{"id": "m1", "started": 1763800000.123456, "result": [1, 0]},
                      {"id": "m2", "started": 1763800099, "result": None}],
             summary=None, unseated=["s-b"], invite="inv-1",
         ),
-        Commit("r2", {"id": "r2", "seq": 1}, [StoredEvent(1, None, {"seq": 1})], [], [],
+        Commit("r2", {"id": "r2", "seq": 1}, [StoredEvent.of(1, None, {"seq": 1})], [], [],
                {"id": "r2"}, seated={"s-c": 0}),
         Commit("r2", None, [], [("m3", {"kind": "end"})], [], None, unseated=["s-c"]),
     ]  # fmt: skip
