@@ -71,4 +71,4 @@ def check_stroke(state: MatchState, seat: int, shot: Shot) -> None:
 
 def sim_discs(state: MatchState) -> tuple[Disc, ...]:
     """The pucks on the table as the physics takes them (owner = seat)."""
-    return tuple(Disc(p.id, p.x, p.y, "puck", p.owner) for p in state.on_table())
+    return tuple([Disc(p.id, p.x, p.y, "puck", p.owner) for p in state.on_table()])

@@ -150,13 +150,14 @@ class Outcome:
     respotted: tuple[Spot, ...] = ()
 
 
-def _stalled(state: MatchState) -> bool:
-    """Are both sides' pucks left only in the centre circle (004 § 27 (6)), or only
-    in blind positions with the 000 § 8 option?"""
-    teams = {team_of(p.owner) for p in state.on_table()}
+def _stalled(state: MatchState, pucks: Sequence[Puck]) -> bool:
+    """Are both sides' pucks (`pucks`, before or after a stroke of this set) left only in
+    the centre circle (004 § 27 (6)), or only in blind positions with the 000 § 8 option?"""
+    on_table = [p for p in pucks if p.on_table]
+    teams = {team_of(p.owner) for p in on_table}
     if teams != {0, 1}:
         return False
-    for p in state.on_table():
+    for p in on_table:
         if state.config.three_miss == "circle":
             if not in_circle(state.table, p.x, p.y):
                 return False
@@ -206,7 +207,7 @@ def _place_debt(
         # one colour (§ 34 (1) 2)) and cannot be told apart on the table.
         own = [(p.x, p.y) for p in pucks.values() if p.on_table and team_of(p.owner) == team]
         x, y = penalty_spot(state.table, rail, own, others)
-        pucks[puck.id] = replace(puck, x=x, y=y, where="table")
+        pucks[puck.id] = puck.at(x, y)
         placed.append((puck.id, x, y))
         owed -= 1
     return owed, placed
@@ -252,10 +253,10 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
         lines.extend(passes or [("His puck went in: he strikes again", "004 § 20 (8)")])
 
     after_pucks = out.pucks
-    on_table = {
-        t: sum(1 for p in after_pucks.values() if p.on_table and team_of(p.owner) == t)
-        for t in (0, 1)
-    }
+    on_table = [0, 0]  # pucks on the table by team
+    for p in after_pucks.values():
+        if p.on_table:
+            on_table[team_of(p.owner)] += 1
     debt = list(state.debt)
     cleared_t = on_table[team] == 0 and bool(own_in) and state.team_debt(team) == 0
     cleared_o = on_table[1 - team] == 0 and bool(opp_in) and state.team_debt(1 - team) == 0
@@ -378,9 +379,11 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             keeps = False
 
     # -- three misses in a row, 004 § 27 (6) / 000 § 8 ----------------------------------
-    probe = replace(state, pucks=tuple(after_pucks[p.id] for p in state.pucks))
+    after = tuple([after_pucks[p.id] for p in state.pucks])
     misses = 0
-    if _stalled(state) and _stalled(probe) and not out.touched_own and not keeps:
+    # The cheap tests first: most strokes touch an own puck or keep the turn.
+    stalled = not out.touched_own and not keeps and _stalled(state, state.pucks)
+    if stalled and _stalled(state, after):
         misses = state.misses + 1
     if misses >= 3 * len(state.seats):
         result = set_result(
@@ -395,7 +398,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     else:
         new = replace(
             state,
-            pucks=tuple(after_pucks[p.id] for p in state.pucks),
+            pucks=after,
             debt=tuple(debt),
             turn_seat=next_seat,
             answering=answering,
@@ -601,9 +604,10 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
             and 0.0 <= d.y <= table.size
         )
         if d.where == "table" and on_surface:
-            pucks[pid] = replace(p, x=d.x, y=d.y)
+            if d.x != p.x or d.y != p.y:  # most pucks did not move: keep them as they are
+                pucks[pid] = p.at(d.x, d.y)
         elif d.where == "pocket":
-            pucks[pid] = replace(p, where="pocket")
+            pucks[pid] = p.at(p.x, p.y, "pocket")
         else:
             off_ids.add(pid)
     # 004 § 20 (10): pucks at rest on top of each other are put side by side.
@@ -613,7 +617,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         [pid for pid in before if pid not in off_ids and pucks[pid].on_table],
     )
     for pid, (x, y) in settled.items():
-        pucks[pid] = replace(pucks[pid], x=x, y=y)
+        pucks[pid] = pucks[pid].at(x, y)
     if settled:
         lines.append(
             (f"Pucks lying on each other put side by side: {_ids(settled)}", "004 § 20 (10)")
@@ -698,7 +702,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         ]
         # A puck may lie near a hole as long as its centre is not over it.
         x, y = nearest_free(table, before[pid].x, before[pid].y, others, table.pocket_radius)
-        pucks[pid] = replace(before[pid], x=x, y=y, where="table")
+        pucks[pid] = before[pid].at(x, y)
         off_ids.discard(pid)
         restored.append((pid, x, y))
     if restored:
@@ -720,7 +724,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         # The physics names the rail; failing that, the far rail is the likeliest.
         rail = off_rail.get(pid) or OPPOSITE[side]
         x, y = respot_spot(table, rail, others)
-        pucks[pid] = replace(before[pid], x=x, y=y, where="table")
+        pucks[pid] = before[pid].at(x, y)
         off_ids.discard(pid)
         respotted.append((pid, x, y))
     if respotted:

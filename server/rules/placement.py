@@ -194,9 +194,13 @@ def separate(table: Table, spots: dict[int, Point], movable: Iterable[int]) -> d
     puck of each overlapping pair goes next to the other along their line of centres,
     or to the nearest free spot. Returns the pucks that were moved, with their spots."""
     r = table.puck_radius
+    ids = sorted(movable)
+    # Nearly every stroke leaves no overlap: a cheap sweep says so, and nothing moves.
+    if not _any_overlap(spots, set(ids), 2 * r - 1e-7):
+        return {}
     moved: dict[int, Point] = {}
     cur = dict(spots)
-    for pid in sorted(movable):
+    for pid in ids:
         x, y = cur[pid]
         for oid, (ox, oy) in sorted(cur.items()):
             if oid >= pid:
@@ -212,3 +216,22 @@ def separate(table: Table, spots: dict[int, Point], movable: Iterable[int]) -> d
                 x, y = nearest_free(table, tx, ty, others, table.pocket_radius)
                 cur[pid] = moved[pid] = (x, y)
     return moved
+
+
+def _any_overlap(spots: dict[int, Point], movable: set[int], limit: float) -> bool:
+    """Does a movable puck lie closer than `limit` to a puck of lower id (the pairs that
+    separate() moves)? A sweep along x: only pucks closer than `limit` in x and in y are
+    measured, with the same distance as separate() takes. True also when a coordinate is
+    not finite: the sweep needs them ordered, and separate() then checks every pair."""
+    if not math.isfinite(sum([x + y for x, y in spots.values()])):
+        return True
+    by_x = sorted(spots.items(), key=lambda item: item[1][0])
+    for i, (pid, (x, y)) in enumerate(by_x):
+        for oid, (ox, oy) in by_x[i + 1 :]:
+            if ox - x >= limit:
+                break
+            if abs(oy - y) >= limit or max(pid, oid) not in movable:
+                continue
+            if math.hypot(x - ox, y - oy) < limit:
+                return True
+    return False
