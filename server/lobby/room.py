@@ -116,6 +116,7 @@ class Room:
         self.log: list[tuple[str, dict[str, Any]]] = []
         self.records: list[dict[str, Any]] = []
         self.closed = False
+        self.seat_index: dict[str, Room] | None = None  # the lobby's session -> room index
 
     # -- views -----------------------------------------------------------------------
     @property
@@ -267,7 +268,7 @@ class Room:
                     "room_full", "No free seat" + ("" if team is None else " in that team") + "."
                 )
             chosen = options[0]
-        self.seats[chosen] = Seat(sid, name)
+        self._seat_at(chosen, Seat(sid, name))
         self.rematch.clear()
         self.changed(now)
         return chosen
@@ -282,7 +283,7 @@ class Room:
             raise LobbyError("not_now", "Wait until the discs are at rest to leave.")
         if self.match is not None and self.match.phase == "play":
             step = self.apply(self.match.resign(seat, now))
-        self.seats[seat] = None
+        self._seat_at(seat, None)
         self.rematch.discard(seat)
         self.changed(now)
         return step
@@ -324,6 +325,17 @@ class Room:
             return self.start_if_ready(now)
         self.changed(now)
         return Step()
+
+    def _seat_at(self, i: int, seat: Seat | None) -> None:
+        """Fill or free seat i, keeping the lobby's index of who sits where."""
+        old = self.seats[i]
+        self.seats[i] = seat
+        if self.seat_index is None:
+            return
+        if old is not None and self.seat_index.get(old.sid) is self:
+            del self.seat_index[old.sid]
+        if seat is not None:
+            self.seat_index[seat.sid] = self
 
     def _seat(self, sid: str) -> int:
         seat = self.seat_of(sid)
@@ -371,7 +383,7 @@ class Room:
                 step.extend(self.apply(self.match.absent(i, now)))
             elif self.match is not None and self.match.phase == "motion":
                 continue  # judged once the motion is over
-            self.seats[i] = None  # the seat is lost; after a match the player is just gone
+            self._seat_at(i, None)  # the seat is lost; after a match the player is just gone
             self.rematch.discard(i)
             self.changed(now)
         if self.match is not None:

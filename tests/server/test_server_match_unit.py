@@ -7,6 +7,7 @@ import math
 import pytest
 from server_bot import choose_shot
 
+from server.lobby.lobby import Lobby
 from server.lobby.room import Event, LobbyError, Room, table_view
 from server.match import Match, MatchRefused, Motion, Settings, disc_view, frame_count
 from server.rules import MatchConfig
@@ -216,3 +217,23 @@ def test_frames_show_every_disc_where_its_trajectory_has_it():
                 if d.where == "table"
             ]
             assert motion.discs_at(t) == expected
+
+
+def test_the_lobby_knows_where_each_session_sits_through_joins_leaves_and_closes():
+    lobby = Lobby(Settings(), grace=60.0)
+    first = lobby.new_room("singles", 1, 60.0, private=False)
+    first.join("s0", "A", None, None, 0.0)
+    assert lobby.room_of("s0") is None, "not listed yet"
+    lobby.add(first)
+    assert lobby.room_of("s0") is first
+    first.join("s1", "B", None, None, 0.0)
+    assert lobby.room_of("s1") is first and lobby.room_of("watcher") is None
+    first.leave("s1", 0.0)
+    assert lobby.room_of("s1") is None, "a freed seat"
+    second = lobby.add(lobby.new_room("singles", 1, 60.0, private=False))
+    second.join("s1", "B", None, None, 0.0)
+    assert lobby.room_of("s1") is second
+    lobby.remove(first)
+    assert lobby.room_of("s0") is None, "a closed room"
+    first.join("s2", "C", None, None, 0.0)
+    assert lobby.room_of("s2") is None, "a closed room no longer writes the index"
