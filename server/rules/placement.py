@@ -225,9 +225,9 @@ def _any_overlap(spots: dict[int, Point], movable: set[int], limit: float) -> bo
     not finite: the sweep needs them ordered, and separate() then checks every pair."""
     if not math.isfinite(sum([x + y for x, y in spots.values()])):
         return True
-    by_x = sorted(spots.items(), key=lambda item: item[1][0])
-    for i, (pid, (x, y)) in enumerate(by_x):
-        for oid, (ox, oy) in by_x[i + 1 :]:
+    by_x = sorted([(x, y, pid) for pid, (x, y) in spots.items()])
+    for i, (x, y, pid) in enumerate(by_x):
+        for ox, oy, oid in by_x[i + 1 :]:
             if ox - x >= limit:
                 break
             if abs(oy - y) >= limit or max(pid, oid) not in movable:
