@@ -159,6 +159,17 @@ def plans(
     return [players] + [plan(w + 1, 0, 0, 0, rooms_in=q) for w, q in enumerate(rooms)]
 
 
+def stolen(before: Any, after: Any) -> float:
+    """The share (%) of the machine's CPU time the hypervisor gave to other virtual machines
+    between two psutil.cpu_times(): runs with a lot of it are not comparable."""
+    total = sum(after) - sum(before)
+    return (
+        100.0 * (getattr(after, "steal", 0.0) - getattr(before, "steal", 0.0)) / total
+        if total
+        else 0.0
+    )
+
+
 def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Add up the workers' measurements."""
     total: dict[str, Any] = {"counts": {}, "errors": {}, "slow": {}}
@@ -208,6 +219,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     cpu0 = server.cpu_times() if server else None
     rcpu0 = redis.cpu_times() if redis else None
     ccpu0 = sum(sum(psutil.Process(p.pid).cpu_times()[:2]) for p in workers)
+    machine0 = psutil.cpu_times()
     gc0 = gc_stats(url)
     rss_peak = 0
     while time.time() < stop_at:
@@ -218,6 +230,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     cpu = (sum(server.cpu_times()[:2]) - sum(cpu0[:2])) / window if server and cpu0 else 0.0
     rcpu = (sum(redis.cpu_times()[:2]) - sum(rcpu0[:2])) / window if redis and rcpu0 else 0.0
     ccpu = (sum(sum(psutil.Process(p.pid).cpu_times()[:2]) for p in workers) - ccpu0) / window
+    steal = stolen(machine0, psutil.cpu_times())
     gc1 = gc_stats(url)
     results = [queue.get(timeout=end_at - time.time() + 120) for _ in workers]
     for proc in workers:
@@ -279,14 +292,17 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         print(f"server garbage collections in the window (young, middle, full): {runs}, "
               f"pauses {paused} ms in all; longest pause since start (ms): "
               f"{gc1['longest_pause_ms']}")  # fmt: skip
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine)")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine); "
+          f"{steal:.0f} % of the machine's CPU time in the window was stolen by the "
+          f"hypervisor (other virtual machines)")  # fmt: skip
     line = (
         f"rooms={c.get('matches', 0)} spectators={c.get('spectators', 0)} "
         f"strokes={c.get('strikes', 0)} p50_ms={p50:.1f} p99_ms={p99:.1f} "
         f"jitter_p99_ms={jit99:.1f} bytes_per_spectator_s={per_spectator:.0f} "
         f"json_baseline_bytes_s={baseline:.0f} cpu={cpu:.2f} rss_mb={rss:.0f} "
         f"msgs_s={c.get('received', 0) / (window + args.drain):.0f} "
-        f"dropped_rulings={c.get('dropped_rulings', 0)} client_lag_p99_ms={lag99:.1f}"
+        f"dropped_rulings={c.get('dropped_rulings', 0)} client_lag_p99_ms={lag99:.1f} "
+        f"steal_pct={steal:.0f}"
     )
     print(line, flush=True)
     return line
