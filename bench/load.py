@@ -306,7 +306,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
           f"{baseline / per_spectator if per_spectator else 0:.1f}x fewer")  # fmt: skip
     print(
         f"messages: {c.get('received', 0) / (window + args.drain):.0f}/s received by clients, "
-        f"{c.get('sent', 0) / (window + args.drain):.0f}/s sent; frames {c.get('frames', 0)}"
+        f"{c.get('sent', 0) / (window + args.drain):.0f}/s sent; frames {c.get('frames', 0)}, "
+        f"{c.get('frames_lost', 0)} dropped for readers that fell behind"
     )
     print(
         f"server CPU {cpu:.2f} core, peak RSS {rss:.0f} MB; redis CPU {rcpu:.2f}; "
@@ -339,7 +340,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         f"json_baseline_bytes_s={baseline:.0f} cpu={cpu:.2f} rss_mb={rss:.0f} "
         f"msgs_s={c.get('received', 0) / (window + args.drain):.0f} "
         f"dropped_rulings={c.get('dropped_rulings', 0)} client_lag_p99_ms={lag99:.1f} "
-        f"steal_pct={steal:.0f}"
+        f"steal_pct={steal:.0f} frames_lost={c.get('frames_lost', 0)}"
     )
     print(line, flush=True)
     return line

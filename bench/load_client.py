@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import math
+import os
 import random
 import socket
 import struct
@@ -30,6 +31,7 @@ from bench.load_aim import choose
 
 Msg = dict[str, Any]
 PING_EVERY = 10.0  # as the web client: the server closes connections silent for a minute
+SPECTATORS_NICE = 5  # a third of the players' share of a contended core
 AIMS_PER_S = 4.0  # previews while thinking, well under the server's 30 messages/s budget
 LAG_BUCKET_MS = 0.5  # histogram resolution of latencies and jitter
 LAG_BUCKETS = 4000  # up to 2 s; slower samples land in the last bucket
@@ -284,6 +286,8 @@ class Client:
         prev = self.last_frame
         if prev is not None and prev[0] == stroke and prev[1] == k - 1 and ctx.measuring(now):
             ctx.stats.jitter.add(abs(now - prev[2] - 1 / ctx.plan.frame_rate) * 1000)
+        if prev is not None and prev[0] == stroke and prev[1] < k - 1:
+            ctx.count("frames_lost", k - 1 - prev[1])  # dropped for this reader: it fell behind
         self.last_frame = (stroke, k, now)
         self.discs = msg["discs"]
         if self.baseline and self.motion_since is not None and ctx.measuring(now):
@@ -374,9 +378,9 @@ class Worker:
         """Is `at` inside the measurement window?"""
         return self.plan.measure_from <= at <= self.plan.stop_at
 
-    def count(self, what: str) -> None:
+    def count(self, what: str, n: int = 1) -> None:
         """Count an occurrence (all of the run, not only the window: these are totals)."""
-        self.stats.counts[what] += 1
+        self.stats.counts[what] += n
 
     async def open(self, name: str, spectator: bool, baseline: bool = False) -> Client:
         client = Client(self, name, spectator, baseline)
@@ -524,6 +528,11 @@ class Worker:
 
 def run_worker(plan: Plan, out: Any) -> None:
     """Process entry point: run the plan and put the measurements on `out` (a queue)."""
+    if plan.rooms_in is not None:
+        # a spectators' process yields its core to the players' when both want it: the
+        # strikers' clocks time the server, and a stroke's first frame read late because
+        # spectators' frames were being read is the clients' delay, not the server's
+        os.nice(SPECTATORS_NICE)
     # uvloop here too: the clients share the machine with the server, so the cheaper they are
     # the more of it the server gets
     result = uvloop.run(Worker(plan).main())

@@ -28,6 +28,7 @@ def test_a_short_load_run_reports_and_drops_no_ruling() -> None:
     assert figures["rooms"] == "3" and figures["spectators"] == "6", last
     assert int(figures["strokes"]) > 0, last
     assert figures["dropped_rulings"] == "0", run.stdout
+    assert figures["frames_lost"] == "0", run.stdout  # three tables: nobody falls behind
     assert float(figures["bytes_per_spectator_s"]) > 0, last
     assert float(figures["json_baseline_bytes_s"]) > 0, last
     for key in ("p50_ms", "p99_ms", "cpu", "msgs_s", "rss_mb"):
