@@ -309,6 +309,10 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         f"{c.get('sent', 0) / (window + args.drain):.0f}/s sent; frames {c.get('frames', 0)}, "
         f"{c.get('frames_lost', 0)} dropped for readers that fell behind"
     )
+    kinds = sorted((k for k in c if k.startswith("received ")), key=lambda k: -c[k])
+    print("received by kind: " + ", ".join(
+        f"{k.removeprefix('received ')} {c[k] / (window + args.drain):.0f}/s" for k in kinds
+    ))  # fmt: skip
     print(
         f"server CPU {cpu:.2f} core, peak RSS {rss:.0f} MB; redis CPU {rcpu:.2f}; "
         f"client processes CPU {ccpu:.2f} cores, their loop lag p99 {lag99:.1f} ms "

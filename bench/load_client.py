@@ -211,6 +211,7 @@ class Client:
         ctx = self.ctx
         ctx.count("received")
         t = msg["t"]
+        ctx.count("received " + t)
         seq = msg.get("seq")
         if t == "room":
             self.on_room(msg)

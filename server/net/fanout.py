@@ -64,6 +64,20 @@ def deflate_modes(extensions: str) -> tuple[bool, bool]:
     return True, "server_no_context_takeover" not in ext
 
 
+class _Plain:
+    """The last message framed as it is, kept so that the same bytes sent to a whole audience
+    (an aim preview, a clock) are framed and copied once, not once per receiver."""
+
+    source: bytes | None = None
+    framed: bytes = b""
+
+    @classmethod
+    def frame(cls, data: bytes) -> bytes:
+        if data is not cls.source:
+            cls.source, cls.framed = data, ws_frame(data)
+        return cls.framed
+
+
 class _Single:
     """The last message compressed on its own, kept so that the same bytes sent to a whole
     audience are compressed once (the hub sends one bytes object to every receiver)."""
@@ -149,7 +163,7 @@ class Wire:
             self.stream = None  # it enters the client's window: the stream's references break
             self.transport.write(_Single.frame(data))
         else:
-            self.transport.write(ws_frame(data))
+            self.transport.write(_Plain.frame(data))
         return True
 
     def _framed(self, packet: Packet) -> bytes:
