@@ -305,13 +305,13 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
           f"baseline {baseline:.0f} B/s (msgpack uncompressed {msgpack_raw:.0f} B/s); "
           f"{baseline / per_spectator if per_spectator else 0:.1f}x fewer")  # fmt: skip
     print(
-        f"messages: {c.get('received', 0) / (window + args.drain):.0f}/s received by clients, "
-        f"{c.get('sent', 0) / (window + args.drain):.0f}/s sent; frames {c.get('frames', 0)}, "
+        f"messages: {c.get('received', 0) / window:.0f}/s received by clients, "
+        f"{c.get('sent', 0) / window:.0f}/s sent; frames {c.get('frames', 0)}, "
         f"{c.get('frames_lost', 0)} dropped for readers that fell behind"
     )
     kinds = sorted((k for k in c if k.startswith("received ")), key=lambda k: -c[k])
     print("received by kind: " + ", ".join(
-        f"{k.removeprefix('received ')} {c[k] / (window + args.drain):.0f}/s" for k in kinds
+        f"{k.removeprefix('received ')} {c[k] / window:.0f}/s" for k in kinds
     ))  # fmt: skip
     print(
         f"server CPU {cpu:.2f} core, peak RSS {rss:.0f} MB; redis CPU {rcpu:.2f}; "
@@ -342,7 +342,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         f"strokes={c.get('strikes', 0)} p50_ms={p50:.1f} p99_ms={p99:.1f} "
         f"jitter_p99_ms={jit99:.1f} bytes_per_spectator_s={per_spectator:.0f} "
         f"json_baseline_bytes_s={baseline:.0f} cpu={cpu:.2f} rss_mb={rss:.0f} "
-        f"msgs_s={c.get('received', 0) / (window + args.drain):.0f} "
+        f"msgs_s={c.get('received', 0) / window:.0f} "
         f"dropped_rulings={c.get('dropped_rulings', 0)} client_lag_p99_ms={lag99:.1f} "
         f"steal_pct={steal:.0f} frames_lost={c.get('frames_lost', 0)}"
     )

@@ -183,7 +183,8 @@ class Client:
             return
         with contextlib.suppress(ConnectionError, RuntimeError):
             await self.ws.send_bytes(msgpack.packb({"t": t, **fields}))
-            self.ctx.stats.counts["sent"] += 1
+            if self.ctx.measuring(time.time()):
+                self.ctx.stats.counts["sent"] += 1
 
     async def run(self) -> None:
         """Read until the end of the run, reconnecting (and resuming) after a drop."""
@@ -209,9 +210,10 @@ class Client:
     def on_message(self, msg: Msg) -> None:
         """Apply one server message as docs/protocol.md says a client should."""
         ctx = self.ctx
-        ctx.count("received")
         t = msg["t"]
-        ctx.count("received " + t)
+        if ctx.measuring(time.time()):  # the rates are per second of the window
+            ctx.count("received")
+            ctx.count("received " + t)
         seq = msg.get("seq")
         if t == "room":
             self.on_room(msg)
