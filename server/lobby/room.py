@@ -376,8 +376,8 @@ class Room:
     def tick(self, now: float) -> Step:
         """Time passes: absences run out, the match's clocks run."""
         step = Step()
-        for i, s in self.seated():
-            if s.away_until is None or now < s.away_until:
+        for i, s in enumerate(self.seats):
+            if s is None or s.away_until is None or now < s.away_until:
                 continue
             if self.match is not None and self.match.phase == "play":
                 step.extend(self.apply(self.match.absent(i, now)))
@@ -387,13 +387,15 @@ class Room:
             self.rematch.discard(i)
             self.changed(now)
         if self.match is not None:
-            step.extend(self.apply(self.match.tick(now)))
+            ticked = self.match.tick(now)
+            if ticked.out or ticked.log:  # most visits of the clock loop find nothing due
+                step.extend(self.apply(ticked))
         return step
 
     @property
     def empty(self) -> bool:
         """Nobody seated: the room closes."""
-        return not self.seated()
+        return self.seats.count(None) == len(self.seats)
 
     # -- match actions (the seat checks live here, the turn checks in the match) ------
     def strike(self, sid: str, shot: Any, now: float) -> Step:

@@ -850,7 +850,7 @@ class Hub:
             durable = any(isinstance(o, Event) for o in room.outbox) or room.log or room.records
             if durable or room.id in self.unsaved or room.empty:
                 await self.flush(room)
-            else:
+            elif room.outbox:
                 self._deliver_transient(room)
         if now - self._last_watchers >= WATCHERS_PUSH and self.watchers_changed:
             self._last_watchers = now
