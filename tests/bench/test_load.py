@@ -6,35 +6,25 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 from bench.load import default_ramp
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def test_a_short_load_run_reports_and_drops_no_ruling() -> None:
-    command = [
-        sys.executable, "-m", "bench.load", "--matches", "3", "--spectators", "6",
-        "--seconds", "6", "--ramp", "1", "--think", "0.5", "--speed-factor", "3",
-        "--drain", "4", "--procs", "2",
-    ]  # fmt: skip
-    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180)
-    assert run.returncode == 0, run.stdout + run.stderr
-    last = run.stdout.strip().splitlines()[-1]
-    figures = dict(item.split("=", 1) for item in last.split())
-    assert figures["rooms"] == "3" and figures["spectators"] == "6", last
-    assert int(figures["strokes"]) > 0, last
-    assert figures["dropped_rulings"] == "0", run.stdout
-    assert figures["frames_lost"] == "0", run.stdout  # three tables: nobody falls behind
-    assert float(figures["bytes_per_spectator_s"]) > 0, last
-    assert float(figures["json_baseline_bytes_s"]) > 0, last
+def test_a_short_load_run_reports_and_drops_no_ruling(run_bench) -> None:
+    out, figures = run_bench(
+        "load", "--matches", "3", "--spectators", "6", "--seconds", "6", "--ramp", "1",
+        "--think", "0.5", "--speed-factor", "3", "--drain", "4", "--procs", "2",
+    )  # fmt: skip
+    assert figures["rooms"] == "3" and figures["spectators"] == "6", figures
+    assert int(figures["strokes"]) > 0, figures
+    assert figures["dropped_rulings"] == "0", out
+    assert figures["frames_lost"] == "0", out  # three tables: nobody falls behind
+    assert float(figures["bytes_per_spectator_s"]) > 0, figures
+    assert float(figures["json_baseline_bytes_s"]) > 0, figures
     for key in ("p50_ms", "p99_ms", "cpu", "msgs_s", "rss_mb"):
-        assert key in figures, last
+        assert key in figures, figures
     if len(os.sched_getaffinity(0)) >= 2:
-        assert "server and redis pinned to core" in run.stdout, run.stdout
+        assert "server and redis pinned to core" in out, out
 
 
 def test_the_ramp_gives_each_connection_time_to_be_made() -> None:
