@@ -26,7 +26,6 @@ import asyncio
 import contextlib
 import json
 import shutil
-import socket
 import statistics
 import subprocess
 import tempfile
@@ -38,29 +37,15 @@ from typing import Any
 import psutil
 import uvloop
 
+from bench.load import free_port, redis_answers, wait_until
 from bench.load_aim import choose
-from server.lobby.room import Event, Room, table_view
+from server.lobby.room import Room, table_view
 from server.match import Settings
+from server.net.hub import room_commit
 from server.sim import Shot
-from server.store.redis_store import Commit, Store, StoredEvent, lease_key
+from server.store.redis_store import Commit, Store, lease_key
 
 OWNER = "bench-commit-owner"
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _pong(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
 
 
 @contextlib.contextmanager
@@ -77,11 +62,7 @@ def own_redis() -> Iterator[tuple[str, int]]:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 10
-        while not _pong(port):
-            if time.monotonic() > deadline:
-                raise TimeoutError("redis-server did not come up in 10 s")
-            time.sleep(0.05)
+        wait_until(lambda: redis_answers(port), 10, "redis-server")
         yield f"redis://127.0.0.1:{port}/0", proc.pid
     finally:
         proc.terminate()
@@ -90,23 +71,10 @@ def own_redis() -> Iterator[tuple[str, int]]:
 
 
 def _flush(room: Room, before: dict[str, int], now: float) -> Commit:
-    """The Commit server/net/hub.py `flush` would write for what the room produced."""
+    """The Commit server/net/hub.py `flush` writes for what the room produced."""
     outbox, logs, records = room.outbox, room.log, room.records
     room.outbox, room.log, room.records = [], [], []
-    events = [o for o in outbox if isinstance(o, Event)]
-    seated = {s.sid: i for i, s in room.seated()}
-    summary = None if room.private else room.summary()
-    return Commit(
-        rid=room.id,
-        checkpoint=room.to_dict(now),
-        events=[StoredEvent(e.seq, e.audience, e.packed) for e in events],
-        log=logs,
-        records=records,
-        summary=summary,
-        seated=seated if seated != before else {},
-        unseated=[sid for sid in before if sid not in seated],
-        invite=room.invite,
-    )
+    return room_commit(room, outbox, logs, records, before, now)[0]
 
 
 def match_commits(strokes: int) -> list[Commit]:

@@ -93,7 +93,7 @@ def own_server(args: argparse.Namespace) -> Iterator[tuple[str, int, int]]:
     log = (work / "server.log").open("wb")
     server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
-        wait_until(lambda: _pong(rport), 10, "redis-server")
+        wait_until(lambda: redis_answers(rport), 10, "redis-server")
         url = f"http://127.0.0.1:{port}/healthz"
         try:
             wait_until(lambda: urlopen(url, timeout=1).status == 200, 30, "the game server")
@@ -115,7 +115,8 @@ def own_server(args: argparse.Namespace) -> Iterator[tuple[str, int, int]]:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _pong(port: int) -> bool:
+def redis_answers(port: int) -> bool:
+    """Does a redis-server answer PING on this local port?"""
     with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
         s.sendall(b"PING\r\n")
         return s.recv(16).startswith(b"+PONG")

@@ -94,6 +94,33 @@ class Conn:
             self.closing = asyncio.ensure_future(self.ws.close())
 
 
+def room_commit(
+    room: Room,
+    outbox: list[Out | Event],
+    logs: list[Any],
+    records: list[Any],
+    before: dict[str, int],
+    now: float,
+) -> tuple[Commit, dict[str, int]]:
+    """What one flush stores for what the room produced: its checkpoint, the events in
+    `outbox`, its log entries and record headers, its lobby summary, and who sits where if
+    that changed since `before` (the seats last stored). Also the seats now: the next flush's
+    `before`. bench/commit.py times the store on these very commits."""
+    seated = {} if room.closed else {s.sid: i for i, s in room.seated()}
+    commit = Commit(
+        rid=room.id,
+        checkpoint=None if room.closed else room.to_dict(now),
+        events=[StoredEvent(o.seq, o.audience, o.packed) for o in outbox if isinstance(o, Event)],
+        log=logs,
+        records=records,
+        summary=None if room.private or room.closed else room.summary(),
+        seated=seated if seated != before else {},
+        unseated=[sid for sid in before if sid not in seated],
+        invite=room.invite,
+    )
+    return commit, seated
+
+
 AnyConn = Conn | RemoteConn  # a connection of this process, or one of another in our room
 # handled by the connection's own process whoever owns its room
 LOCAL_MESSAGES = (p.Ping, p.Hello, p.LobbySub, p.Create, p.Quick)
@@ -677,21 +704,8 @@ class Hub:
                 self._close(room)
             outbox, logs, records = room.outbox, room.log, room.records
             room.outbox, room.log, room.records = [], [], []
-            events = [o for o in outbox if isinstance(o, Event)]
             before = self.seated.get(room.id, {})
-            seated = {} if room.closed else {s.sid: i for i, s in room.seated()}
-            summary = None if room.private or room.closed else room.summary()
-            commit = Commit(
-                rid=room.id,
-                checkpoint=None if room.closed else room.to_dict(time.time()),
-                events=[StoredEvent(e.seq, e.audience, e.packed) for e in events],
-                log=logs,
-                records=records,
-                summary=summary,
-                seated=seated if seated != before else {},
-                unseated=[sid for sid in before if sid not in seated],
-                invite=room.invite,
-            )
+            commit, seated = room_commit(room, outbox, logs, records, before, time.time())
             try:
                 await self.store.commit(commit, owner=self.pid)
             except LeaseLost:
@@ -707,8 +721,8 @@ class Hub:
             self.unsaved.discard(room.id)
             self.seated[room.id] = seated
             self.saved_seq[room.id] = room.seq
-            if self.listed.get(room.id) != summary:
-                self.listed[room.id] = summary
+            if self.listed.get(room.id) != commit.summary:
+                self.listed[room.id] = commit.summary
                 self.bus.lobby_changed()
             for item in outbox:
                 self._deliver(room, item)
