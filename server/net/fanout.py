@@ -26,6 +26,7 @@ import asyncio
 import socket
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 FIN_BINARY = 0x82  # FIN bit and the binary opcode
@@ -64,34 +65,31 @@ def deflate_modes(extensions: str) -> tuple[bool, bool]:
     return True, "server_no_context_takeover" not in ext
 
 
-class _Plain:
-    """The last message framed as it is, kept so that the same bytes sent to a whole audience
-    (an aim preview, a clock) are framed and copied once, not once per receiver."""
-
-    source: bytes | None = None
-    framed: bytes = b""
-
-    @classmethod
-    def frame(cls, data: bytes) -> bytes:
-        if data is not cls.source:
-            cls.source, cls.framed = data, ws_frame(data)
-        return cls.framed
+def _deflated(data: bytes) -> bytes:
+    """A message compressed on its own (a fresh deflate window), framed."""
+    z = zlib.compressobj(STREAM_LEVEL, zlib.DEFLATED, -STREAM_WBITS, STREAM_MEMLEVEL)
+    return ws_frame(
+        (z.compress(data) + z.flush(zlib.Z_SYNC_FLUSH)).removesuffix(DEFLATE_TAIL), True
+    )
 
 
-class _Single:
-    """The last message compressed on its own, kept so that the same bytes sent to a whole
-    audience are compressed once (the hub sends one bytes object to every receiver)."""
+class _Last:
+    """The last message's frame, kept so that the same bytes sent to a whole audience (the
+    hub sends one bytes object to every receiver) are framed, and compressed, once."""
 
-    source: bytes | None = None
-    framed: bytes = b""
+    def __init__(self, make: Callable[[bytes], bytes]):
+        self.make = make
+        self.source: bytes | None = None
+        self.framed = b""
 
-    @classmethod
-    def frame(cls, data: bytes) -> bytes:
-        if data is not cls.source:
-            z = zlib.compressobj(STREAM_LEVEL, zlib.DEFLATED, -STREAM_WBITS, STREAM_MEMLEVEL)
-            body = (z.compress(data) + z.flush(zlib.Z_SYNC_FLUSH)).removesuffix(DEFLATE_TAIL)
-            cls.source, cls.framed = data, ws_frame(body, True)
-        return cls.framed
+    def __call__(self, data: bytes) -> bytes:
+        if data is not self.source:
+            self.source, self.framed = data, self.make(data)
+        return self.framed
+
+
+_plain = _Last(ws_frame)
+_single = _Last(_deflated)
 
 
 class Stream:
@@ -161,9 +159,9 @@ class Wire:
             self.transport.write(self._framed(data))
         elif self.deflate and len(data) >= COMPRESS_MIN:
             self.stream = None  # it enters the client's window: the stream's references break
-            self.transport.write(_Single.frame(data))
+            self.transport.write(_single(data))
         else:
-            self.transport.write(_Plain.frame(data))
+            self.transport.write(_plain(data))
         return True
 
     def _framed(self, packet: Packet) -> bytes:
