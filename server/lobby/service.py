@@ -1,0 +1,204 @@
+"""The lobby service: entering and leaving rooms, the quick-match queues, the lobby list.
+
+What `create`, `join`, `watch`, `resume`, `quick` and `leave` do (docs/protocol.md), called
+by the network layer's dispatcher with the message's fields. They change the pure lobby and
+rooms (server/lobby/lobby.py, room.py), then have the room runtime store and deliver what that
+produced (`Stage.flush`); the state shared by every process (queues, seats, invites, the lobby
+hash) is in Redis (server/store). The runtime and the cluster are reached through the
+protocols of server/lobby/members.py, so nothing here imports the layers above.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from server.lobby.lobby import Lobby, lobby_view
+from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
+from server.lobby.room import SEATS, LobbyError, Room
+from server.store.redis_store import Store
+
+
+class LobbyService:
+    """The lobby's side of a process: rooms entered and left, and the quick-match queue."""
+
+    def __init__(self, lobby: Lobby, store: Store, stage: Stage, cluster: Cluster):
+        self.lobby = lobby
+        self.store = store
+        self.stage = stage
+        self.cluster = cluster
+        self.joining: dict[str, asyncio.Lock] = {}  # room -> joins in arrival order
+
+    @staticmethod
+    def sid(member: Member) -> str:
+        """The session id of a connection that said hello (the dispatcher checks it did)."""
+        assert member.session is not None
+        return member.session.sid
+
+    async def free(self, member: Member) -> None:
+        """Refuse if the session holds a seat in any room of any process."""
+        sid = self.sid(member)
+        if self.lobby.room_of(sid) is not None or await self.store.seat_of(sid) is not None:
+            raise LobbyError("in_room", "You have a seat in a room; leave it first.")
+
+    def forget(self, rid: str) -> None:
+        """Drop what is kept for a room that closed or moved to another process."""
+        self.joining.pop(rid, None)
+
+    async def view(self) -> dict[str, Any]:
+        """The `lobby` message: every process's public rooms and the shared queues."""
+        summaries = await self.store.lobby_summaries()
+        return lobby_view(summaries, await self.store.queue_lengths(list(SEATS)))
+
+    # -- entering a room ---------------------------------------------------------------
+    async def create(self, conn: Client, mode: str, sets: int, clock: float, private: bool) -> None:
+        """Create a room and take seat 0."""
+        await self.free(conn)
+        conn.may_create()
+        room = self.lobby.new_room(mode, sets, clock, private)
+        await self.cluster.claim(room.id)  # a fresh random id: nobody else holds it
+        await self.dequeue(conn)
+        # listed only with its creator seated, with no await in between: the tick closes an
+        # empty listed room (before, it could close this one while the lease was taken)
+        self.lobby.add(room)
+        self._seat(conn, room, 0, None)
+        await self.stage.flush(room)
+
+    async def join(
+        self,
+        conn: Member,
+        rid: str | None,
+        invite: str | None,
+        seat: int | None,
+        team: int | None,
+    ) -> None:
+        """Take a seat in a room."""
+        room = self.lobby.find(rid, invite)
+        # seated in the order the joins arrived, though the seat check below awaits Redis
+        async with self.joining.setdefault(room.id, asyncio.Lock()):
+            await self.free(conn)
+            await self.dequeue(conn)
+            self._seat(conn, room, seat, team)
+            await self.stage.flush(room)
+
+    def _seat(self, conn: Member, room: Room, seat: int | None, team: int | None) -> None:
+        assert conn.session is not None
+        if room.closed:  # its last player left while this join awaited Redis
+            raise LobbyError("no_room", "That room has just closed.")
+        room.join(conn.session.sid, conn.session.name, seat, team, time.time())
+        self.stage.enter(conn, room, watching=False)
+        self.stage.lobby_changed = True
+
+    async def watch(
+        self, conn: Member, rid: str | None, invite: str | None, since: int | None
+    ) -> None:
+        """Watch a room: its full state, or the events missed since `since`."""
+        room = self.lobby.find(rid, invite)
+        if room.seat_of(self.sid(conn)) is not None:
+            await self._catch_up(conn, room, since)
+            return
+        await self.free(conn)
+        await self._settled(room)
+        self.stage.enter(conn, room, watching=True)
+        self._send_since(conn, room, since, None, None)
+
+    async def resume(self, conn: Member, rid: str, since: int | None) -> None:
+        """A player back after a reconnect: the events missed since `since`, or a resync."""
+        room = self.lobby.rooms.get(rid)
+        if room is None or room.seat_of(self.sid(conn)) is None:
+            raise LobbyError("not_seated", "You have no seat in that room (any more).")
+        await self._catch_up(conn, room, since)
+        # back, if the hello went to a process that did not own the room yet (a takeover)
+        room.back(self.sid(conn), time.time())
+        await self.stage.flush(room)
+
+    async def _settled(self, room: Room) -> None:
+        """Wait for the room's commit in flight (and store what is pending): a resync or a
+        replay taken now holds exactly what was delivered, so no event comes twice and none
+        that is not stored is shown (unless Redis is down: then the resync shows it)."""
+        await self.stage.flush(room)
+        if room.closed:
+            raise LobbyError("no_room", "There is no such room (any more).")
+
+    async def _catch_up(self, conn: Member, room: Room, since: int | None) -> None:
+        await self._settled(room)
+        seat = room.seat_of(self.sid(conn))
+        self.stage.enter(conn, room, watching=False)
+        self._send_since(conn, room, since, seat, None if seat is None else seat % 2)
+
+    def _send_since(
+        self, conn: Member, room: Room, since: int | None, seat: int | None, team: int | None
+    ) -> None:
+        missed = None if not since else room.missed(since, team)
+        if missed is None:
+            conn.send(room.snapshot(seat, time.time()))
+            return
+        for message in missed:
+            conn.send(self.stage.personal(message, conn))
+
+    # -- quick match -------------------------------------------------------------------
+    async def quick(self, conn: Client, mode: str) -> None:
+        """Queue for a quick match (one queue per mode in Redis, shared by every process);
+        whoever completes a table seats it in a new room of this process, and it starts."""
+        await self.free(conn)
+        sess = conn.session
+        assert sess is not None
+        self.stage.leave_audience(conn)
+        await self.dequeue(conn)
+        entry = [sess.sid, sess.name, self.cluster.pid, conn.cid]
+        waiting = await self.store.enqueue(mode, entry)
+        conn.queued = (mode, entry)
+        conn.send({"t": "queued", "mode": mode, "waiting": waiting})
+        self.cluster.lobby_changed()
+        taken = await self._take_table(mode)
+        if not taken:
+            return
+        room, _step = self.lobby.quick_room(mode, [(e[0], e[1]) for e in taken], time.time())
+        await self.cluster.claim(room.id)
+        for sid, name, pid, cid in taken:
+            player = self.cluster.member(pid, cid, sid, name)
+            if player is not None:
+                player.queued = None
+                self.stage.enter(player, room, watching=False)
+        await self.stage.flush(room)
+
+    async def _take_table(self, mode: str) -> list[QueueEntry]:
+        """A full quick-match table from the queue, without entries of dead processes (a
+        process killed with players queued leaves their entries behind): if there were any,
+        the live players go back to the head of the queue and the table is taken again."""
+        while taken := await self.store.take(mode, SEATS[mode]):
+            others = sorted({e[2] for e in taken} - {self.cluster.pid})
+            dead = {pid for pid, up in (await self.cluster.alive(others)).items() if not up}
+            if not dead:
+                return taken
+            await self.store.requeue(mode, [e for e in taken if e[2] not in dead])
+        return []
+
+    async def dequeue(self, conn: Member) -> bool:
+        """Take a connection out of its quick-match queue; True if it was queued."""
+        if conn.queued is None:
+            return False
+        mode, entry = conn.queued
+        conn.queued = None
+        removed = await self.store.dequeue(mode, entry)
+        self.cluster.lobby_changed()
+        return removed
+
+    # -- leaving -----------------------------------------------------------------------
+    async def leave(self, conn: Member) -> None:
+        """Leave the queue, stop watching, or give up the seat (resigning a live match)."""
+        sid = self.sid(conn)
+        if await self.dequeue(conn):
+            conn.send({"t": "left", "room": None})
+            return
+        room = conn.room or self.lobby.room_of(sid)
+        if room is None:
+            raise LobbyError("no_room", "You are not in a room.")
+        if room.seat_of(sid) is not None:
+            room.leave(sid, time.time())
+        self.stage.leave_audience(conn)
+        self.stage.lobby_changed = True
+        await self.stage.flush(room)
+        # after the commit: the seat is free in Redis, wherever the client acts next
+        conn.send({"t": "left", "room": room.id})

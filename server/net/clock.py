@@ -1,0 +1,77 @@
+"""The clock loop (every `--tick-seconds`, 0.1 s): the rooms' clocks, the lobby list pushed to
+its subscribers (at most every 0.5 s), and once a second the upkeep: idle connections closed,
+unused sessions forgotten, the paced cycle collection (server/gc_policy.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from server import gc_policy
+from server.lobby.service import LobbyService
+from server.net import protocol as p
+from server.net.conn import Conn, Connections
+from server.net.gateway import Gateway
+from server.net.runtime import RoomRuntime
+from server.net.sessions import Sessions
+
+log = logging.getLogger("novuss.clock")
+
+LOBBY_PUSH = 0.5  # seconds between lobby pushes at most
+
+
+class Clock:
+    """What runs on time rather than on a message."""
+
+    def __init__(
+        self,
+        runtime: RoomRuntime,
+        service: LobbyService,
+        sessions: Sessions,
+        gateway: Gateway,
+        conns: Connections,
+        period: float,
+    ):
+        self.runtime = runtime
+        self.service = service
+        self.sessions = sessions
+        self.gateway = gateway
+        self.conns = conns
+        self.period = period
+        self.collections = gc_policy.Pace()  # memory flat (server/gc_policy.py)
+        self._last_lobby = 0.0
+        self._last_upkeep = 0.0
+
+    async def run(self) -> None:
+        """Tick for ever."""
+        while True:
+            await asyncio.sleep(self.period)
+            try:
+                await self.tick(time.time())
+            except Exception:  # the loop must outlive any one room's failure
+                log.exception("tick failed")
+
+    async def tick(self, now: float) -> None:
+        """Run every room's clocks, retry unsaved rooms, push the lobby and watcher counts,
+        close idle connections."""
+        if now - self._last_upkeep >= 1.0:
+            self._last_upkeep = now
+            self.gateway.close_idle()
+            self.sessions.forget()
+            self.collections.maintain(time.monotonic())
+        await self.runtime.tick(now)
+        if self.runtime.lobby_changed and now - self._last_lobby >= LOBBY_PUSH:
+            self._last_lobby = now
+            self.runtime.lobby_changed = False
+            subscribers = [conn for conn in self.conns.all if conn.lobby]
+            if subscribers:
+                view = p.encode(await self.service.view())
+                for conn in subscribers:
+                    conn.send(view, droppable=True)
+
+    async def subscribe(self, conn: Conn, on: bool) -> None:
+        """Subscribe a connection to the lobby list (answered now and on every change)."""
+        conn.lobby = on
+        if on:
+            conn.send(await self.service.view())

@@ -1,0 +1,84 @@
+"""A websocket connection of this process, and the registry of all of them."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from server.cluster.remote import Link
+from server.lobby.members import QueueEntry, Session
+from server.lobby.room import Room, new_id
+from server.net import protocol as p
+from server.net.fanout import Packet, Wire
+from server.net.limits import ConnGuard
+
+
+@dataclass(eq=False)
+class Conn:
+    """One websocket connection and the room it is in (as a player or a watcher); a
+    `Member` of the lobby (server/lobby/members.py)."""
+
+    ws: web.WebSocketResponse
+    limit: int  # send_queue: the unsent backlog, in KiB, past which the reader is dropped
+    guard: ConnGuard  # its rate budgets and idle time (server/net/limits.py)
+    wire: Wire | None = None  # its socket, written directly (server/net/fanout.py)
+    closing: asyncio.Future[bool] | None = None  # the polite close after shutdown()
+    session: Session | None = None
+    room: Room | None = None
+    watching: bool = False
+    lobby: bool = False
+    closed: bool = False
+    cid: str = field(default_factory=lambda: new_id("c"))  # its id on the bus (server/cluster)
+    remote: Link | None = None  # the room it is in when another process owns that room
+    queued: tuple[str, QueueEntry] | None = None  # (mode, entry) while in a quick-match queue
+    transport: asyncio.Transport | None = None  # to drop a hopelessly slow reader at once
+
+    def send(self, msg: dict[str, Any] | bytes | Packet, droppable: bool = False) -> None:
+        """Write a message to the socket now. A reader that falls behind loses frames
+        (droppable), never events: one too slow even for those is dropped (its client
+        resyncs when it reconnects)."""
+        if self.closed or self.wire is None:
+            return
+        data = p.encode(msg) if isinstance(msg, dict) else msg
+        if not self.wire.send(data, droppable):
+            self.shutdown(abort=True)
+
+    def shutdown(self, abort: bool = False) -> None:
+        """Stop sending and close the socket. `abort` drops it at once: a reader too slow for
+        the events would hold a polite close up behind its backlog, and it resyncs when it
+        reconnects anyway."""
+        if self.closed:
+            return
+        self.closed = True
+        if abort and self.transport is not None:
+            self.transport.abort()
+        else:
+            self.closing = asyncio.ensure_future(self.ws.close())
+
+    def may_create(self) -> None:
+        """Allow one room creation or raise `rate_limited` (server/net/limits.py)."""
+        self.guard.may_create()
+
+
+class Connections:
+    """Every websocket connection of this process, and each by its id on the bus."""
+
+    def __init__(self) -> None:
+        self.all: set[Conn] = set()
+        self.by_cid: dict[str, Conn] = {}
+
+    def add(self, conn: Conn) -> None:
+        """A connection accepted."""
+        self.all.add(conn)
+        self.by_cid[conn.cid] = conn
+
+    def discard(self, conn: Conn) -> None:
+        """A connection ended."""
+        self.all.discard(conn)
+        self.by_cid.pop(conn.cid, None)
+
+    def __len__(self) -> int:
+        return len(self.all)

@@ -1,0 +1,104 @@
+"""The dispatcher: decode a client frame, check it, and route it to its handler.
+
+It holds no game or lobby logic: every message type maps to one call of the part that owns
+it (sessions, the lobby service, the table, the relay to another process's room), and every
+refusal those raise becomes one `error` reply (docs/protocol.md) with nothing changed.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from server.lobby.members import Member
+from server.lobby.room import LobbyError
+from server.lobby.service import LobbyService
+from server.match import MatchRefused
+from server.net import protocol as p
+from server.net.conn import Conn
+from server.net.play import Table
+from server.net.relay import LOCAL_MESSAGES, Relay
+from server.net.sessions import Sessions
+from server.sim import Shot
+
+log = logging.getLogger("novuss.dispatch")
+
+Route = Callable[[Any, Any], Awaitable[None]]
+
+
+class Dispatcher:
+    """One message of one connection (of this process, or forwarded by another's) at a time."""
+
+    def __init__(
+        self,
+        sessions: Sessions,
+        service: LobbyService,
+        table: Table,
+        relay: Relay,
+        subscribe: Callable[[Conn, bool], Awaitable[None]],
+        max_frame_bytes: int,
+        max_speed: float,
+    ):
+        self.sessions = sessions
+        self.relay = relay
+        self.max_frame_bytes = max_frame_bytes
+        self.max_speed = max_speed
+        lob, tab = service, table
+        # after hello; Create, Quick and LobbySub only ever come from this process's
+        # connections (the relay forwards none of them)
+        self.routes: dict[type, Route] = {
+            p.LobbySub: lambda c, m: subscribe(c, m.on),
+            p.Create: lambda c, m: lob.create(c, m.mode, m.sets, m.clock, m.private),
+            p.Join: lambda c, m: lob.join(c, m.room, m.invite, m.seat, m.team),
+            p.Watch: lambda c, m: lob.watch(c, m.room, m.invite, m.since),
+            p.Resume: lambda c, m: lob.resume(c, m.room, m.since),
+            p.Quick: lambda c, m: lob.quick(c, m.mode),
+            p.Leave: lambda c, m: lob.leave(c),
+            p.Ready: lambda c, m: tab.ready(c, m.ready),
+            p.Rematch: lambda c, m: tab.rematch(c),
+            p.Aim: lambda c, m: tab.aim(c, m.x, m.y, m.angle, m.power),
+            p.Strike: lambda c, m: tab.strike(c, Shot(m.x, m.y, m.angle, m.speed)),
+            p.Pass: lambda c, m: tab.pass_turn(c),
+            p.Resign: lambda c, m: tab.resign(c),
+            p.Chat: lambda c, m: tab.chat(c, m.text, m.team),
+        }
+
+    async def handle(self, conn: Member, data: bytes | str) -> None:
+        """Decode and act on one message (of a local connection, or of a remote one whose
+        process forwarded it to this room owner: the limits were applied there)."""
+        ref = None
+        try:
+            env = p.decode(data, self.max_frame_bytes, self.max_speed)
+            ref = env.ref
+            if isinstance(conn, Conn) and await self.relay.forward(conn, env.msg, data):
+                return
+            await self.dispatch(conn, env.msg)
+        except p.ProtocolError as e:
+            e.ref = e.ref if e.ref is not None else ref
+            conn.send(e.reply())
+        except (LobbyError, MatchRefused) as e:
+            rule, reason = getattr(e, "rule", ""), getattr(e, "reason", "")
+            conn.send(p.ProtocolError(e.code, e.message, ref, rule, reason).reply())
+        except Exception:  # a bug must cost one reply, not the connection or the process
+            log.exception("handling a message failed")
+            conn.send(
+                p.ProtocolError("internal", "The server failed on this message.", ref).reply()
+            )
+
+    async def dispatch(self, conn: Member, msg: p.ClientMessage) -> None:
+        """Route a typed message to its handler."""
+        if isinstance(msg, p.Ping):
+            conn.send({"t": "pong", "n": msg.n, "time": time.time()})
+            return
+        if not isinstance(conn, Conn) and isinstance(msg, LOCAL_MESSAGES):
+            # the relay forwards none of these: a process that sent one is not ours to obey
+            raise p.ProtocolError("not_now", "This message is for the connection's process.")
+        if isinstance(msg, p.Hello):
+            assert isinstance(conn, Conn)
+            await self.sessions.hello(conn, msg.name, msg.token)
+            return
+        if conn.session is None:
+            raise p.ProtocolError("hello_first", "Say hello (with your name) first.")
+        await self.routes[type(msg)](conn, msg)

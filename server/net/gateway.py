@@ -1,0 +1,99 @@
+"""The gateway: websocket connections from accept to close, and their limits.
+
+Each connection is read by its own task; before a frame reaches the dispatcher the
+connection's budgets are charged (server/net/limits.py: message rates, abuse, idle time), and
+the connections per address are counted at the door.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+
+from aiohttp import WSMsgType, web
+
+from server.net import protocol as p
+from server.net.conn import Conn, Connections
+from server.net.dispatch import Dispatcher
+from server.net.fanout import Wire, deflate_modes
+from server.net.limits import AddressCounter, ConnGuard, Limits
+
+HARD_FRAME_LIMIT = 65536  # above this aiohttp closes the socket; below, oversize gets an error
+
+
+class Gateway:
+    """Accepts websockets, reads them, and hands each frame to the dispatcher."""
+
+    def __init__(
+        self,
+        conns: Connections,
+        limits: Limits,
+        dispatcher: Dispatcher,
+        ended: Callable[[Conn], Awaitable[None]],
+        send_queue: int,
+    ):
+        self.conns = conns
+        self.limits = limits
+        self.addresses = AddressCounter(limits.conns_per_address)
+        self.dispatcher = dispatcher
+        self.ended = ended
+        self.send_queue = send_queue
+
+    async def serve(self, request: web.Request) -> web.WebSocketResponse:
+        """One websocket connection from accept to close."""
+        ws = web.WebSocketResponse(max_msg_size=HARD_FRAME_LIMIT, heartbeat=20.0)
+        await ws.prepare(request)
+        address = request.remote or ""
+        if not self.addresses.admit(address):
+            refusal = p.ProtocolError(
+                "too_many_connections",
+                f"At most {self.limits.conns_per_address} connections per address.",
+            )
+            await ws.send_bytes(p.encode(refusal.reply()))
+            await ws.close(code=1008, message=b"too many connections")
+            return ws
+        conn = Conn(ws, self.send_queue, guard=ConnGuard(self.limits))
+        conn.transport = request.transport
+        if request.transport is not None:
+            modes = deflate_modes(ws.headers.get("Sec-WebSocket-Extensions", ""))
+            conn.wire = Wire(request.transport, modes, conn.limit * 1024)
+        self.conns.add(conn)
+        try:
+            async for msg in ws:
+                if msg.type in (WSMsgType.BINARY, WSMsgType.TEXT):
+                    await self.receive(conn, msg.data)
+                if conn.closed:
+                    break
+        finally:
+            self.addresses.release(address)
+            self.conns.discard(conn)
+            await self.ended(conn)
+            await ws.close()
+        return ws
+
+    async def receive(self, conn: Conn, data: bytes | str) -> None:
+        """Charge one client message to its connection's budgets, then dispatch it;
+        refusals become error replies."""
+        refusal = conn.guard.heard()
+        if refusal is not None:
+            if conn.guard.abusive:
+                conn.send(p.ProtocolError("abuse", "Flooding: this connection is closed.").reply())
+                conn.shutdown()
+            else:
+                conn.send(refusal.reply())
+            return
+        await self.dispatcher.handle(conn, data)
+
+    def close_idle(self) -> None:
+        """Close connections that said nothing for longer than the idle limit."""
+        mono = time.monotonic()
+        for conn in list(self.conns.all):
+            if not conn.closed and conn.guard.idle(mono):
+                limit = self.limits.idle_seconds
+                conn.send(p.ProtocolError("idle", f"Nothing heard for {limit:g} s.").reply())
+                conn.shutdown()
+
+    async def close_all(self) -> None:
+        """Close every websocket at shutdown (clients reconnect and resume after the restart)."""
+        for conn in list(self.conns.all):
+            await conn.ws.close(code=1001, message=b"server shutting down")

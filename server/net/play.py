@@ -1,0 +1,80 @@
+"""At the table: ready, rematch, aim, strike, pass, resign and chat (docs/protocol.md).
+
+Each finds the player's room, hands the move to the room and its match (server/lobby/room.py,
+server/match.py: they check it and may refuse it), and has the runtime store and deliver what
+came of it; a strike's motion is played out once its stroke is stored.
+"""
+
+from __future__ import annotations
+
+import time
+
+from server.lobby.lobby import Lobby
+from server.lobby.members import Member
+from server.lobby.room import LobbyError, Room
+from server.net.runtime import RoomRuntime
+from server.sim import Shot
+
+
+class Table:
+    """The moves of a player (or a watcher's chat) in the room they are in."""
+
+    def __init__(self, lobby: Lobby, runtime: RoomRuntime):
+        self.lobby = lobby
+        self.runtime = runtime
+
+    def _room(self, conn: Member) -> tuple[Room, str]:
+        assert conn.session is not None  # the dispatcher checks hello first
+        sid = conn.session.sid
+        room = conn.room or self.lobby.room_of(sid)
+        if room is None:
+            raise LobbyError("no_room", "You are not in a room.")
+        return room, sid
+
+    async def ready(self, conn: Member, ready: bool) -> None:
+        """Ready for the match."""
+        room, sid = self._room(conn)
+        room.set_ready(sid, ready, time.time())
+        self.runtime.lobby_changed = True
+        await self.runtime.flush(room)
+
+    async def rematch(self, conn: Member) -> None:
+        """Offer or accept a rematch."""
+        room, sid = self._room(conn)
+        room.offer_rematch(sid, time.time())
+        self.runtime.lobby_changed = True
+        await self.runtime.flush(room)
+
+    async def aim(self, conn: Member, x: float, y: float, angle: float, power: float) -> None:
+        """Forward an aim preview (rate limited by the match); never stored."""
+        room, sid = self._room(conn)
+        room.aim(sid, x, y, angle, power, time.time())
+        self.runtime.deliver_transient(room)
+
+    async def strike(self, conn: Member, shot: Shot) -> None:
+        """A strike: judged by the match, stored, then played out."""
+        room, sid = self._room(conn)
+        step = room.strike(sid, shot, time.time())
+        self.runtime.play(room, step.motion)  # played out once stored (see flush)
+        await self.runtime.flush(room)
+
+    async def pass_turn(self, conn: Member) -> None:
+        """Pass the strike right."""
+        room, sid = self._room(conn)
+        room.pass_turn(sid, time.time())
+        await self.runtime.flush(room)
+
+    async def resign(self, conn: Member) -> None:
+        """Resign the match."""
+        room, sid = self._room(conn)
+        room.resign(sid, time.time())
+        self.runtime.lobby_changed = True
+        await self.runtime.flush(room)
+
+    async def chat(self, conn: Member, text: str, team: bool) -> None:
+        """Room or team chat."""
+        room, sid = self._room(conn)
+        assert conn.session is not None
+        seated = sid if room.seat_of(sid) is not None else None
+        room.chat(seated, conn.session.name, text, team)
+        await self.runtime.flush(room)

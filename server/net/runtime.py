@@ -1,0 +1,323 @@
+"""The room runtime: who watches each room, the commit-then-deliver of what a room produced,
+and the play-out of its motions.
+
+`flush(room)` is the one way anything a room produced reaches anybody: its events, log entries
+and checkpoint are stored in one fenced commit (server/store), and only then delivered, in
+order, to the room's audience (connections of this process, written through
+server/net/fanout.py, and stand-ins for other processes' connections, server/cluster/remote.py).
+A motion's frames run on the loop's timer (server/net/playout.py) after its stroke is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from server.cluster.bus import Bus
+from server.cluster.remote import RemoteConn
+from server.lobby.lobby import Lobby
+from server.lobby.members import Member
+from server.lobby.room import Event, Room
+from server.match import Motion, Out, Settings
+from server.net import protocol as p
+from server.net.conn import Conn, Connections
+from server.net.fanout import Stream
+from server.net.playout import PlayOut
+from server.store.redis_store import Commit, LeaseLost, Store, StoredEvent
+
+log = logging.getLogger("novuss.runtime")
+
+WATCHERS_PUSH = 1.0  # watcher counts are batched about once a second
+
+
+def room_commit(
+    room: Room,
+    outbox: list[Out | Event],
+    logs: list[Any],
+    records: list[Any],
+    before: dict[str, int],
+    now: float,
+) -> tuple[Commit, dict[str, int]]:
+    """What one flush stores for what the room produced: its checkpoint, the events in
+    `outbox`, its log entries and record headers, its lobby summary, and who sits where if
+    that changed since `before` (the seats last stored). Also the seats now: the next flush's
+    `before`. bench/commit.py times the store on these very commits."""
+    seated = {} if room.closed else {s.sid: i for i, s in room.seated()}
+    commit = Commit(
+        rid=room.id,
+        checkpoint=None if room.closed else room.to_dict(now),
+        events=[StoredEvent(o.seq, o.audience, o.packed) for o in outbox if isinstance(o, Event)],
+        log=logs,
+        records=records,
+        summary=None if room.private or room.closed else room.summary(),
+        seated=seated if seated != before else {},
+        unseated=[sid for sid in before if sid not in seated],
+        invite=room.invite,
+    )
+    return commit, seated
+
+
+class RoomRuntime:
+    """The rooms of this process at run time (the `Stage` of server/lobby/members.py)."""
+
+    def __init__(
+        self,
+        lobby: Lobby,
+        store: Store,
+        settings: Settings,
+        bus: Bus,
+        conns: Connections,
+    ):
+        self.lobby = lobby
+        self.store = store
+        self.settings = settings
+        self.bus = bus
+        self.pid = bus.pid
+        self.conns = conns
+        self.audience: dict[str, set[Member]] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.playing: dict[str, PlayOut] = {}
+        self.to_play: dict[str, Motion] = {}
+        self.unsaved: set[str] = set()
+        self.watchers_changed: set[str] = set()
+        self.lobby_changed = True
+        self.seated: dict[str, dict[str, int]] = {}  # room -> its seats as last committed
+        self.listed: dict[str, dict[str, Any] | None] = {}  # room -> its last committed summary
+        self.saved_seq: dict[str, int] = {}  # room -> the seq of its last committed checkpoint
+        self.on_forget: list[Callable[[str], None]] = []  # others' per-room state to drop
+        self.commits = 0
+        self.errors = 0
+        self._last_watchers = 0.0
+
+    # -- the audience ------------------------------------------------------------------
+    def enter(self, member: Member, room: Room, watching: bool) -> None:
+        """Put a connection in a room's audience (as a player or a watcher)."""
+        self.leave_audience(member)
+        member.room = room
+        member.watching = watching
+        self.audience.setdefault(room.id, set()).add(member)
+        if isinstance(member, RemoteConn):
+            self.bus.send(member.pid, ["enter", member.cid, room.id, self.pid])
+        if watching:
+            room.watchers += 1
+            self.watchers_changed.add(room.id)
+
+    def leave_audience(self, member: Member) -> None:
+        """Take a connection out of whatever room's audience it is in (here, or the remote
+        room its process forwards to)."""
+        if isinstance(member, Conn) and member.remote is not None:
+            self.bus.send(member.remote.owner, ["detach", self.pid, member.cid])
+            member.remote = None
+        room = member.room
+        if room is None:
+            return
+        if isinstance(member, RemoteConn):
+            self.bus.send(member.pid, ["leave", member.cid, room.id])
+        self.audience.get(room.id, set()).discard(member)
+        if member.watching:
+            room.watchers -= 1
+            self.watchers_changed.add(room.id)
+        member.room = None
+        member.watching = False
+
+    def personal(self, message: dict[str, Any], member: Member) -> dict[str, Any]:
+        """A `room` event as one connection sees it: with its role and (players) the invite."""
+        if message.get("t") != "room" or member.room is None or member.session is None:
+            return message
+        seat = member.room.seat_of(member.session.sid)
+        role = "watcher" if seat is None else "player"
+        invite = member.room.invite if seat is not None else None
+        return {**message, "you": {"role": role, "seat": seat}, "invite": invite}
+
+    def _team(self, member: Member, room: Room) -> int | None:
+        if member.session is None:
+            return None
+        seat = room.seat_of(member.session.sid)
+        return None if seat is None else seat % 2
+
+    # -- commit and delivery -----------------------------------------------------------
+    async def flush(self, room: Room) -> None:
+        """Store what the room produced (one MULTI/EXEC), then deliver it in order. If Redis
+        fails, nothing is delivered: the items wait in the room and the tick loop retries."""
+        lock = self.locks.setdefault(room.id, asyncio.Lock())
+        async with lock:
+            if room.empty and not room.closed and not self._busy(room):
+                self._close(room)
+            outbox, logs, records = room.outbox, room.log, room.records
+            room.outbox, room.log, room.records = [], [], []
+            before = self.seated.get(room.id, {})
+            commit, seated = room_commit(room, outbox, logs, records, before, time.time())
+            try:
+                await self.store.commit(commit, owner=self.pid)
+            except LeaseLost:
+                self.lost(room)
+                return
+            except Exception:  # any store failure: keep everything and retry on the next tick
+                log.exception("commit of room %s failed; will retry", room.id)
+                self.errors += 1
+                room.outbox[:0], room.log[:0], room.records[:0] = outbox, logs, records
+                self.unsaved.add(room.id)
+                return
+            self.commits += 1
+            self.unsaved.discard(room.id)
+            self.seated[room.id] = seated
+            self.saved_seq[room.id] = room.seq
+            if self.listed.get(room.id) != commit.summary:
+                self.listed[room.id] = commit.summary
+                self.bus.lobby_changed()
+            for item in outbox:
+                self._deliver(room, item)
+            motion = self.to_play.pop(room.id, None)
+            if motion is not None and not room.closed:
+                play = self.playing[room.id] = self._play_out(room, motion)
+                play.start()
+            if room.closed:
+                self._evict(room)
+
+    def deliver_transient(self, room: Room) -> None:
+        """Deliver what needs no commit (aim previews, clock repeats) when nothing else
+        waits before it."""
+        outs = [o for o in room.outbox if isinstance(o, Out)]
+        if len(outs) == len(room.outbox):
+            room.outbox.clear()
+            for out in outs:
+                self._deliver(room, out)
+
+    def _deliver(self, room: Room, item: Out | Event) -> None:
+        members = list(self.audience.get(room.id, ()))
+        if isinstance(item, Out):
+            data = p.encode({"t": item.kind, **item.data})
+            if item.kind == "aim":  # a preview: droppable, the next one supersedes it
+                aimer = room.seats[item.data["seat"]]
+                for m in members:  # not back to the aimer, who drew it (docs/protocol.md)
+                    if aimer is None or m.session is None or m.session.sid != aimer.sid:
+                        m.send(data, True)
+                return
+            for m in members:
+                m.send(data)
+            return
+        if item.kind == "room":
+            message = item.message
+            for m in members:
+                m.send(self.personal(message, m))
+            return
+        data = item.packed
+        hidden = p.encode(item.visible_to(None)) if item.audience is not None else data
+        for m in members:
+            mine = item.audience is None or self._team(m, room) == item.audience
+            m.send(data if mine else hidden)
+
+    # -- motion ------------------------------------------------------------------------
+    def play(self, room: Room, motion: Motion | None) -> None:
+        """Play a motion out once the flush that follows has stored its stroke."""
+        if motion is not None:
+            self.to_play[room.id] = motion
+
+    def _play_out(self, room: Room, motion: Motion) -> PlayOut:
+        """Send the motion's frames at real speed (times the speed factor), then the ruling."""
+        stream = Stream()  # the frames: one deflate stream for the whole room (fanout.py)
+        relay = f"{room.id} {motion.stroke} {motion.started}"  # the stream elsewhere
+
+        def emit(k: int) -> bool:
+            if room.closed or room.match is None or room.match.motion is not motion:
+                return False
+            data = p.encode(motion.frame(k, self.settings))
+            packet = stream.packet(data)
+            for m in list(self.audience.get(room.id, ())):
+                if isinstance(m, Conn):
+                    m.send(packet, droppable=True)
+                elif isinstance(m, RemoteConn):
+                    m.send(data, droppable=True, stream=relay)
+            return True
+
+        async def finish(play: PlayOut) -> None:
+            room.finish_motion(time.time())
+            self.lobby_changed = True
+            await self.flush(room)
+            if self.playing.get(room.id) is play:
+                del self.playing[room.id]
+
+        return PlayOut(motion.started, motion.frames, self.settings.frame_rate, emit, finish)
+
+    # -- rooms closing or lost ---------------------------------------------------------
+    def _busy(self, room: Room) -> bool:
+        return room.match is not None and room.match.motion is not None
+
+    def _close(self, room: Room) -> None:
+        self.lobby.remove(room)
+        self.lobby_changed = True
+
+    def _evict(self, room: Room) -> None:
+        for m in list(self.audience.pop(room.id, ())):
+            m.send({"t": "left", "room": room.id})
+            if isinstance(m, RemoteConn):
+                self.bus.send(m.pid, ["leave", m.cid, room.id])
+            m.room = None
+            m.watching = False
+        self._forget(room.id)
+
+    def lost(self, room: Room) -> None:
+        """Another process owns the room now (this one was cut off or paused past its lease):
+        stop acting on it at once. Its connections here are closed; their clients reconnect
+        and resume from the new owner."""
+        log.warning("process %s lost the lease of room %s", self.pid, room.id)
+        play = self.playing.pop(room.id, None)
+        if play is not None:
+            play.cancel()
+        self.lobby.remove(room)
+        self.unsaved.discard(room.id)
+        for m in list(self.audience.pop(room.id, ())):
+            m.room = None
+            m.shutdown()
+        for conn in list(self.conns.all):
+            if conn.room is room:
+                conn.room = None
+        self._forget(room.id)
+
+    def _forget(self, rid: str) -> None:
+        # else one entry per room ever closed here
+        self.locks.pop(rid, None)
+        self.seated.pop(rid, None)
+        self.listed.pop(rid, None)
+        self.to_play.pop(rid, None)
+        self.saved_seq.pop(rid, None)
+        for forget in self.on_forget:
+            forget(rid)
+
+    # -- the rooms' clocks -------------------------------------------------------------
+    async def tick(self, now: float) -> None:
+        """Run every room's clocks (stroke clock, grace, aim previews), retrying the commit
+        of rooms left unsaved; batch watcher counts about once a second."""
+        for room in list(self.lobby.rooms.values()):
+            before = room.status
+            room.tick(now)
+            if room.status != before:
+                self.lobby_changed = True
+            durable = any(isinstance(o, Event) for o in room.outbox) or room.log or room.records
+            if durable or room.id in self.unsaved or room.empty:
+                await self.flush(room)
+            elif room.outbox:
+                self.deliver_transient(room)
+        if now - self._last_watchers >= WATCHERS_PUSH and self.watchers_changed:
+            self._last_watchers = now
+            changed, self.watchers_changed = self.watchers_changed, set()
+            for rid in changed:
+                watched = self.lobby.rooms.get(rid)
+                if watched is not None:
+                    msg = p.encode({"t": "watchers", "room": rid, "n": watched.watchers})
+                    for m in list(self.audience.get(rid, ())):
+                        m.send(msg, droppable=True)
+                    await self.flush(watched)  # the lobby hash shows the count to every process
+            self.lobby_changed = True
+
+    async def stop(self) -> None:
+        """Cancel every play-out (the rooms are stored: another process, or this one after a
+        restart, plays on from the checkpoint)."""
+        tasks = [play.finishing for play in self.playing.values() if play.finishing]
+        for play in self.playing.values():
+            play.cancel()
+        if tasks:
+            await asyncio.wait(tasks)

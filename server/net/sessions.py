@@ -1,0 +1,141 @@
+"""Sessions: who a connection is, across reconnects.
+
+`hello` starts a session (a public id, the name, a secret resume token kept in Redis) or
+resumes one by its token, and gives a seated player the seat back, wherever its room lives;
+a connection that ends leaves its queue and its audience, and a seated player's seat waits
+the grace time (004 § 22 (3)). Sessions with no connection and no seat here are forgotten
+from memory (their tokens stay in Redis).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+from server.cluster.bus import Bus
+from server.cluster.remote import Link
+from server.cluster.router import Router
+from server.config import Config
+from server.lobby.lobby import Lobby
+from server.lobby.members import Member, Session
+from server.lobby.room import new_id
+from server.lobby.service import LobbyService
+from server.match import Settings
+from server.net import protocol as p
+from server.net.conn import Conn
+from server.net.runtime import RoomRuntime
+from server.store.redis_store import Store
+
+
+class Sessions:
+    """Every session this process knows, and hello and goodbye."""
+
+    def __init__(
+        self,
+        sessions: dict[str, Session],
+        store: Store,
+        lobby: Lobby,
+        service: LobbyService,
+        runtime: RoomRuntime,
+        router: Router,
+        bus: Bus,
+        config: Config,
+        settings: Settings,
+    ):
+        self.sessions = sessions
+        self.store = store
+        self.lobby = lobby
+        self.service = service
+        self.runtime = runtime
+        self.router = router
+        self.bus = bus
+        self.pid = bus.pid
+        self.config = config
+        self.settings = settings
+        self.stopping = False  # at shutdown: a dropped connection does not start a grace
+
+    async def hello(self, conn: Conn, name: str, token: str | None) -> None:
+        """Start or resume a session; a resumed player gets the seat back."""
+        if conn.session is not None:
+            raise p.ProtocolError("not_now", "This connection has already said hello.")
+        session = await self._session(name, token)
+        if session.conn is not None and session.conn is not conn:
+            old = session.conn
+            old.send({"t": "error", "code": "replaced", "message": "You connected elsewhere."})
+            old.session = None
+            self.runtime.leave_audience(old)
+            old.shutdown()
+        session.conn = conn
+        conn.session = session
+        room = self.lobby.room_of(session.sid)
+        where = None if room is not None else await self.store.seat_of(session.sid)
+        if where is not None:
+            owner = await self.router.owner(where[0])
+            if owner == self.pid:
+                room = self.lobby.rooms.get(where[0])  # taken over just now
+            elif owner is not None:  # another process's room: its owner hears of the return
+                conn.remote = Link(where[0], owner)
+                self.bus.send(owner, ["back", self.pid, conn.cid, session.sid, session.name])
+            else:
+                where = None  # the room is gone
+        if room is not None:
+            conn.room = room
+            room.back(session.sid, time.time())
+            where = (room.id, room.seat_of(session.sid) or 0)
+        conn.send({
+            "t": "welcome",
+            "session": session.sid,
+            "token": session.token,
+            "name": session.name,
+            "seat": None if where is None else {"room": where[0], "seat": where[1]},
+            "frame_rate": self.settings.frame_rate,
+            "speed_factor": self.settings.speed_factor,
+            "grace": self.config.grace_seconds,
+        })  # fmt: skip
+        if room is not None:
+            await self.runtime.flush(room)
+
+    async def _session(self, name: str, token: str | None) -> Session:
+        if token is None:
+            session = Session(new_id("s"), name, secrets.token_urlsafe(24))
+            await self.store.save_session(session.token, {"sid": session.sid, "name": session.name})
+            self.sessions[session.sid] = session
+            return session
+        saved = await self.store.load_session(token)
+        if saved is None:
+            raise p.ProtocolError(
+                "bad_token", "This resume token is not known; say hello without it."
+            )
+        known = self.sessions.get(saved["sid"])
+        if known is None:
+            known = self.sessions[saved["sid"]] = Session(saved["sid"], saved["name"], token)
+        known.token = token  # a session first seen from another process has none yet
+        return known
+
+    async def disconnected(self, conn: Member) -> None:
+        """A connection ended: leave the queue; a player's seat waits the grace time."""
+        conn.closed = True
+        session = conn.session
+        if isinstance(conn, Conn):
+            await self.service.dequeue(conn)
+            if conn.remote is not None:  # the owner of its room does the rest
+                self.bus.send(conn.remote.owner, ["closed", self.pid, conn.cid])
+                conn.remote = None
+        room = conn.room
+        self.runtime.leave_audience(conn)
+        if session is None or session.conn is not conn:
+            return
+        session.conn = None
+        if self.stopping:
+            return
+        if room is not None and not room.closed and room.seat_of(session.sid) is not None:
+            room.drop(session.sid, time.time())
+            await self.runtime.flush(room)
+
+    def forget(self) -> None:
+        """Forget sessions with no connection and no seat here: their tokens stay in Redis, so
+        a later hello reloads them, and without this the dict grows by one per visitor."""
+        seated = {s.sid for room in self.lobby.rooms.values() for _, s in room.seated()}
+        for sid in [sid for sid, s in self.sessions.items() if s.conn is None]:
+            if sid not in seated:
+                del self.sessions[sid]
