@@ -4,7 +4,7 @@ times a second while nothing happens at it.
     python -m bench.tick [--rooms 500] [--passes 5]
 
 Seats two players at each of --rooms singles tables, starts their matches, and then runs
-`Room.tick` over every room as the hub's clock loop does (server/net/hub.py `tick`), 0.1 s
+`Room.tick` over every room as the clock loop does (server/net/runtime.py `tick`), 0.1 s
 of wall time apart, timed in CPU seconds of this process, best pass of --passes (the
 machine is shared: other processes only ever slow a pass down). A pass is 30 s of the loop,
 in which every room also sends its clock repeat every 5 s: the usual mix. The stroke clock

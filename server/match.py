@@ -2,7 +2,7 @@
 
 Every method takes the current time `now` (seconds since the epoch) and returns a Step: the
 messages to emit (sequenced ones are kept for resume), the entries to append to the match log
-and, after an accepted strike, the Motion to play out. The caller (server/net/hub.py) stores a
+and, after an accepted strike, the Motion to play out. The caller (server/net/runtime.py) stores a
 Step before it delivers it, so a stroke whose motion anybody saw is already in the log.
 
 The referee is server.rules, the physics server.sim; this module only decides *when* they are

@@ -2,7 +2,7 @@
 
 The values come from server/config.py (each has a command-line option and a NOVUSS_ variable);
 this module holds the mechanisms: token buckets for message and room-creation rates, a counter
-of connections per address, and the error a refusal sends. The hub (server/net/hub.py) calls
+of connections per address, and the error a refusal sends. The gateway (server/net/gateway.py) calls
 them; docs/reliability.md lists the values and why.
 """
 
