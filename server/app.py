@@ -86,7 +86,9 @@ def make_app(config: Config) -> web.Application:
     app[CONFIG] = config
 
     async def lifecycle(app: web.Application):
-        url = config.redis_url or start_embedded(config.data_dir, config.appendfsync)
+        url = config.redis_url or start_embedded(
+            config.data_dir, config.appendfsync, config.redis_maxmemory
+        )
         store = Store(url, config.event_buffer)
         await store.ping()
         settings = Settings(

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from server.net.proxy import parse_networks
+
 
 @dataclass(frozen=True, slots=True)
 class Config:
@@ -31,6 +33,14 @@ class Config:
     create_rate: float = 0.1  # rooms a connection may create per second, sustained
     create_burst: float = 5.0  # ... in one burst
     conns_per_address: int = 32  # open websockets per client address
+    # new sessions (hello without a token) per client address: a household or a club behind
+    # one address starts a few at once; a script making thousands is refused
+    session_rate: float = 0.2
+    session_burst: float = 20.0
+    session_ttl: float = 600.0  # a session lives this long after its last connection ends
+    trusted_proxy: str = ""  # addresses/networks of reverse proxies whose X-Forwarded-For counts
+    redis_maxmemory: str = "256mb"  # the embedded Redis's limit (noeviction)
+    memory_refuse: float = 0.9  # from this fraction of Redis's limit, new sessions/rooms wait
     idle_seconds: float = 60.0  # silent this long (the web client pings every 10 s): closed
     tick_seconds: float = 0.1  # the clock loop's period
     recent_matches: int = 50  # records listed by GET /api/matches
@@ -61,6 +71,12 @@ _HELP = {
     "create_rate": "rooms a connection may create per second (sustained)",
     "create_burst": "rooms a connection may create in one burst",
     "conns_per_address": "open websockets allowed per client address",
+    "session_rate": "new sessions per second from one client address (sustained)",
+    "session_burst": "new sessions from one client address in one burst",
+    "session_ttl": "seconds a session (its resume token) lives after its last connection",
+    "trusted_proxy": "comma-separated proxy addresses/networks whose X-Forwarded-For is used",
+    "redis_maxmemory": "maxmemory of the embedded Redis (policy noeviction), e.g. 256mb",
+    "memory_refuse": "fraction of Redis's maxmemory from which new sessions and rooms are refused",
     "idle_seconds": "close a connection that sends nothing (not even ping) this long",
     "tick_seconds": "period of the clock loop",
     "recent_matches": "records listed by GET /api/matches",
@@ -97,4 +113,8 @@ def parse_config(argv: Sequence[str] | None = None, env: dict[str, str] | None =
     args = parser.parse_args(argv)
     if args.event_loop not in EVENT_LOOPS:
         parser.error(f"--event-loop must be one of {', '.join(EVENT_LOOPS)}")
+    try:
+        parse_networks(args.trusted_proxy)
+    except ValueError as e:
+        parser.error(f"--trusted-proxy: {e}")
     return Config(**vars(args))

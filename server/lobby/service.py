@@ -17,14 +17,18 @@ from typing import Any
 from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
 from server.lobby.room import SEATS, LobbyError, Room
+from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 
 
 class LobbyService:
     """The lobby's side of a process: rooms entered and left, and the quick-match queue."""
 
-    def __init__(self, lobby: Lobby, store: Store, stage: Stage, cluster: Cluster):
+    def __init__(
+        self, lobby: Lobby, store: Store, stage: Stage, cluster: Cluster, memory: MemoryWatch
+    ):
         self.lobby = lobby
+        self.memory = memory
         self.store = store
         self.stage = stage
         self.cluster = cluster
@@ -35,6 +39,14 @@ class LobbyService:
         """The session id of a connection that said hello (the dispatcher checks it did)."""
         assert member.session is not None
         return member.session.sid
+
+    def room_for_more(self) -> None:
+        """Refuse a new room (or a place in a queue, which makes one) when Redis is nearly
+        full: what is left is kept for the matches being played (server/store/memory.py)."""
+        if self.memory.full:
+            raise LobbyError(
+                "server_full", "The server is full just now; please try again in a few minutes."
+            )
 
     async def free(self, member: Member) -> None:
         """Refuse if the session holds a seat in any room of any process."""
@@ -55,6 +67,7 @@ class LobbyService:
     async def create(self, conn: Client, mode: str, sets: int, clock: float, private: bool) -> None:
         """Create a room and take seat 0."""
         await self.free(conn)
+        self.room_for_more()
         conn.may_create()
         room = self.lobby.new_room(mode, sets, clock, private)
         await self.cluster.claim(room.id)  # a fresh random id: nobody else holds it
@@ -142,6 +155,7 @@ class LobbyService:
         """Queue for a quick match (one queue per mode in Redis, shared by every process);
         whoever completes a table seats it in a new room of this process, and it starts."""
         await self.free(conn)
+        self.room_for_more()
         sess = conn.session
         assert sess is not None
         self.stage.leave_audience(conn)

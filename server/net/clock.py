@@ -15,10 +15,13 @@ from server.net.conn import Conn, Connections
 from server.net.gateway import Gateway
 from server.net.runtime import RoomRuntime
 from server.net.sessions import Sessions
+from server.store.memory import MemoryWatch
+from server.store.redis_store import Store
 
 log = logging.getLogger("novuss.clock")
 
 LOBBY_PUSH = 0.5  # seconds between lobby pushes at most
+SESSIONS_REFRESH = 60.0  # connected sessions' lives renewed this often (at most a third of it)
 
 
 class Clock:
@@ -32,6 +35,9 @@ class Clock:
         gateway: Gateway,
         conns: Connections,
         period: float,
+        store: Store,
+        memory: MemoryWatch,
+        session_ttl: float,
     ):
         self.runtime = runtime
         self.service = service
@@ -39,6 +45,10 @@ class Clock:
         self.gateway = gateway
         self.conns = conns
         self.period = period
+        self.store = store
+        self.memory = memory
+        self.refresh_every = min(SESSIONS_REFRESH, session_ttl / 3)
+        self._last_refresh = 0.0
         self.collections = gc_policy.Pace()  # memory flat (server/gc_policy.py)
         self._last_lobby = 0.0
         self._last_upkeep = 0.0
@@ -60,6 +70,7 @@ class Clock:
             self.gateway.close_idle()
             self.sessions.forget()
             self.collections.maintain(time.monotonic())
+            await self._upkeep(now)
         await self.runtime.tick(now)
         if self.runtime.lobby_changed and now - self._last_lobby >= LOBBY_PUSH:
             self._last_lobby = now
@@ -69,6 +80,14 @@ class Clock:
                 view = p.encode(await self.service.view())
                 for conn in subscribers:
                     conn.send(view, droppable=True)
+
+    async def _upkeep(self, now: float) -> None:
+        """Read Redis's memory; renew the lives of the connected sessions now and then."""
+        self.memory.update(*await self.store.memory())
+        if now - self._last_refresh >= self.refresh_every:
+            self._last_refresh = now
+            tokens = [c.session.token for c in self.conns.all if c.session and c.session.token]
+            await self.sessions.refresh(tokens)
 
     async def subscribe(self, conn: Conn, on: bool) -> None:
         """Subscribe a connection to the lobby list (answered now and on every change)."""

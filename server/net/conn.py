@@ -24,6 +24,7 @@ class Conn:
     ws: web.WebSocketResponse
     limit: int  # send_queue: the unsent backlog, in KiB, past which the reader is dropped
     guard: ConnGuard  # its rate budgets and idle time (server/net/limits.py)
+    address: str = ""  # the client's address (behind a trusted proxy: the forwarded one)
     wire: Wire | None = None  # its socket, written directly (server/net/fanout.py)
     closing: asyncio.Future[bool] | None = None  # the polite close after shutdown()
     session: Session | None = None

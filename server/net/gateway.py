@@ -17,6 +17,7 @@ from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.fanout import Wire, deflate_modes
 from server.net.limits import AddressCounter, ConnGuard, Limits
+from server.net.proxy import Network, client_address
 
 HARD_FRAME_LIMIT = 65536  # above this aiohttp closes the socket; below, oversize gets an error
 
@@ -31,6 +32,7 @@ class Gateway:
         dispatcher: Dispatcher,
         ended: Callable[[Conn], Awaitable[None]],
         send_queue: int,
+        trusted: tuple[Network, ...] = (),
     ):
         self.conns = conns
         self.limits = limits
@@ -38,12 +40,13 @@ class Gateway:
         self.dispatcher = dispatcher
         self.ended = ended
         self.send_queue = send_queue
+        self.trusted = trusted
 
     async def serve(self, request: web.Request) -> web.WebSocketResponse:
         """One websocket connection from accept to close."""
         ws = web.WebSocketResponse(max_msg_size=HARD_FRAME_LIMIT, heartbeat=20.0)
         await ws.prepare(request)
-        address = request.remote or ""
+        address = client_address(request.remote or "", request.headers, self.trusted)
         if not self.addresses.admit(address):
             refusal = p.ProtocolError(
                 "too_many_connections",
@@ -52,7 +55,7 @@ class Gateway:
             await ws.send_bytes(p.encode(refusal.reply()))
             await ws.close(code=1008, message=b"too many connections")
             return ws
-        conn = Conn(ws, self.send_queue, guard=ConnGuard(self.limits))
+        conn = Conn(ws, self.send_queue, guard=ConnGuard(self.limits), address=address)
         conn.transport = request.transport
         if request.transport is not None:
             modes = deflate_modes(ws.headers.get("Sec-WebSocket-Extensions", ""))

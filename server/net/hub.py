@@ -40,9 +40,11 @@ from server.net.dispatch import Dispatcher
 from server.net.gateway import Gateway
 from server.net.limits import Limits
 from server.net.play import Table
+from server.net.proxy import parse_networks
 from server.net.relay import Relay
 from server.net.runtime import RoomRuntime
 from server.net.sessions import Sessions
+from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 
 log = logging.getLogger("novuss.hub")
@@ -57,6 +59,7 @@ class Hub:
         self.pid = new_id("p")  # this process on the bus and in the room leases
         self.lobby = Lobby(settings, config.grace_seconds, config.event_buffer)
         self.conns = Connections()
+        self.memory = MemoryWatch(refuse_at=config.memory_refuse)
         self.sessions: dict[str, Session] = {}
         self.bus = Bus(store.redis, self.pid, self._on_bus)
         self.leases = Leases(store.redis, self.pid, config.lease_seconds)
@@ -72,7 +75,7 @@ class Hub:
             config.lease_seconds,
         )
         self.runtime = RoomRuntime(self.lobby, store, settings, self.bus, self.conns)
-        self.service = LobbyService(self.lobby, store, self.runtime, self.router)
+        self.service = LobbyService(self.lobby, store, self.runtime, self.router, self.memory)
         self.runtime.on_forget.append(self.service.forget)
         self.session_service = Sessions(
             self.sessions,
@@ -84,6 +87,7 @@ class Hub:
             self.bus,
             config,
             settings,
+            self.memory,
         )
         self.relay = Relay(
             self.conns, self.router, self.runtime, self.lobby, self.service, store, self.bus
@@ -104,6 +108,7 @@ class Hub:
             self.dispatcher,
             self.session_service.disconnected,
             config.send_queue,
+            parse_networks(config.trusted_proxy),
         )
         self.clock = Clock(
             self.runtime,
@@ -112,6 +117,9 @@ class Hub:
             self.gateway,
             self.conns,
             config.tick_seconds,
+            store,
+            self.memory,
+            config.session_ttl,
         )
         self.router.stage = self.runtime
         self.router.handle = self.dispatcher.handle
@@ -133,6 +141,7 @@ class Hub:
         lone process) and start the clock and cluster loops."""
         await self.bus.start()
         await self.leases.renew([])
+        self.memory.update(*await self.store.memory())
         for rid in await self.store.room_ids():
             await self.router.take_over(rid)
         self._ticker = asyncio.create_task(self.clock.run())
@@ -177,6 +186,7 @@ class Hub:
             "unsaved_rooms": len(self.runtime.unsaved),
             "uptime": round(time.time() - self.started, 1),
             "gc": gc_policy.STATS.view(),
+            "redis_memory": self.memory.view(),
         }
 
     # -- the cluster loop --------------------------------------------------------------

@@ -27,6 +27,8 @@ class Limits:
     create_rate: float  # rooms a connection may create per second, sustained
     create_burst: float  # ... and in one burst
     conns_per_address: int  # open websockets per client address
+    session_rate: float  # new sessions per second from one client address, sustained
+    session_burst: float  # ... and in one burst
     idle_seconds: float  # a connection that sends nothing (not even ping) this long is closed
     send_queue: int  # messages queued per client before frames are dropped
 
@@ -41,6 +43,8 @@ class Limits:
             create_rate=config.create_rate,
             create_burst=config.create_burst,
             conns_per_address=config.conns_per_address,
+            session_rate=config.session_rate,
+            session_burst=config.session_burst,
             idle_seconds=config.idle_seconds,
             send_queue=config.send_queue,
         )
@@ -139,3 +143,32 @@ class AddressCounter:
             self.open[address] = n
         else:
             self.open.pop(address, None)
+
+
+class AddressBuckets:
+    """A token bucket per client address (new sessions per address). Buckets that have
+    refilled are dropped by `prune`, so the table holds only addresses active lately."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic):
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str) -> bool:
+        """True (and one token spent) if `address` may do the action now."""
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            bucket = self.buckets[address] = TokenBucket(self.rate, self.burst, self.clock)
+        return bucket.take()
+
+    def prune(self) -> None:
+        """Forget the addresses whose bucket is full again (as if never seen)."""
+        now = self.clock()
+        full = [
+            a
+            for a, b in self.buckets.items()
+            if b.tokens + (now - b.stamp) * self.rate >= self.burst
+        ]
+        for address in full:
+            del self.buckets[address]

@@ -23,7 +23,9 @@ from server.lobby.service import LobbyService
 from server.match import Settings
 from server.net import protocol as p
 from server.net.conn import Conn
+from server.net.limits import AddressBuckets
 from server.net.runtime import RoomRuntime
+from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 
 
@@ -41,6 +43,7 @@ class Sessions:
         bus: Bus,
         config: Config,
         settings: Settings,
+        memory: MemoryWatch,
     ):
         self.sessions = sessions
         self.store = store
@@ -52,13 +55,15 @@ class Sessions:
         self.pid = bus.pid
         self.config = config
         self.settings = settings
+        self.memory = memory
+        self.new_sessions = AddressBuckets(config.session_rate, config.session_burst)
         self.stopping = False  # at shutdown: a dropped connection does not start a grace
 
     async def hello(self, conn: Conn, name: str, token: str | None) -> None:
         """Start or resume a session; a resumed player gets the seat back."""
         if conn.session is not None:
             raise p.ProtocolError("not_now", "This connection has already said hello.")
-        session = await self._session(name, token)
+        session = await self._session(name, token, conn.address)
         if session.conn is not None and session.conn is not conn:
             old = session.conn
             old.send({"t": "error", "code": "replaced", "message": "You connected elsewhere."})
@@ -95,10 +100,27 @@ class Sessions:
         if room is not None:
             await self.runtime.flush(room)
 
-    async def _session(self, name: str, token: str | None) -> Session:
+    def _admit(self, address: str) -> None:
+        """Refuse a new session when Redis is nearly full, or when its address started too
+        many lately (a session costs Redis nothing much, but a script makes thousands)."""
+        if self.memory.full:
+            raise p.ProtocolError(
+                "server_full", "The server is full just now; please try again in a few minutes."
+            )
+        if not self.new_sessions.take(address):
+            raise p.ProtocolError(
+                "rate_limited",
+                f"Too many new sessions from your address: at most"
+                f" {self.config.session_burst:g} at once, then one every"
+                f" {1 / self.config.session_rate:g} s. Say hello with your token to resume.",
+            )
+
+    async def _session(self, name: str, token: str | None, address: str) -> Session:
         if token is None:
+            self._admit(address)
             session = Session(new_id("s"), name, secrets.token_urlsafe(24))
-            await self.store.save_session(session.token, {"sid": session.sid, "name": session.name})
+            record = {"sid": session.sid, "name": session.name}
+            await self.store.save_session(session.token, record, self.config.session_ttl)
             self.sessions[session.sid] = session
             return session
         saved = await self.store.load_session(token)
@@ -110,6 +132,7 @@ class Sessions:
         if known is None:
             known = self.sessions[saved["sid"]] = Session(saved["sid"], saved["name"], token)
         known.token = token  # a session first seen from another process has none yet
+        await self.store.touch_sessions([token], self.config.session_ttl)  # used: kept on
         return known
 
     async def disconnected(self, conn: Member) -> None:
@@ -132,6 +155,11 @@ class Sessions:
             room.drop(session.sid, time.time())
             await self.runtime.flush(room)
 
+    async def refresh(self, connected: list[str]) -> None:
+        """Keep the sessions of these tokens (this process's connections) alive: a session
+        lives `--session-ttl` after its last connection ended, wherever that was."""
+        await self.store.touch_sessions(connected, self.config.session_ttl)
+
     def forget(self) -> None:
         """Forget sessions with no connection and no seat here: their tokens stay in Redis, so
         a later hello reloads them, and without this the dict grows by one per visitor."""
@@ -139,3 +167,4 @@ class Sessions:
         for sid in [sid for sid, s in self.sessions.items() if s.conn is None]:
             if sid not in seated:
                 del self.sessions[sid]
+        self.new_sessions.prune()

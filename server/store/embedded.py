@@ -42,13 +42,17 @@ def _answers(sock: Path) -> bool:
         return False
 
 
-def start_embedded(data_dir: Path, appendfsync: str = "everysec", timeout: float = 10.0) -> str:
-    """Start (or reuse) the embedded redis-server for data_dir; return its redis URL."""
+def start_embedded(
+    data_dir: Path, appendfsync: str = "everysec", maxmemory: str = "256mb", timeout: float = 10.0
+) -> str:
+    """Start (or reuse) the embedded redis-server for data_dir; return its redis URL. It runs
+    with `maxmemory` and the `noeviction` policy (server/store/memory.py says why)."""
     data_dir = data_dir.resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
     sock = data_dir / "redis.sock"
     url = f"unix://{sock}"
     if _answers(sock):
+        _limit(sock, maxmemory)  # a reused one takes the limit of this start
         return url
     sock.unlink(missing_ok=True)
     command = [
@@ -61,6 +65,8 @@ def start_embedded(data_dir: Path, appendfsync: str = "everysec", timeout: float
         "--appendonly", "yes",
         "--appendfilename", "novuss.aof",
         "--appendfsync", appendfsync,
+        "--maxmemory", maxmemory,
+        "--maxmemory-policy", "noeviction",
         "--daemonize", "yes",
         "--pidfile", str(data_dir / "redis.pid"),
         "--logfile", str(data_dir / "redis.log"),
@@ -72,6 +78,17 @@ def start_embedded(data_dir: Path, appendfsync: str = "everysec", timeout: float
             return url
         time.sleep(0.05)
     raise EmbeddedRedisError(f"redis-server did not start; see {data_dir / 'redis.log'}")
+
+
+def _limit(sock: Path, maxmemory: str) -> None:
+    import redis  # the synchronous client, at start-up only
+
+    client = redis.Redis(unix_socket_path=str(sock))
+    try:
+        client.config_set("maxmemory", maxmemory)
+        client.config_set("maxmemory-policy", "noeviction")
+    finally:
+        client.close()
 
 
 async def stop_embedded(store_redis: Any) -> None:

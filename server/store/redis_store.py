@@ -13,7 +13,8 @@ Keys (prefix "nv:"):
   invites          hash invite -> room id (a private room is found from any process)
   queue:{mode}     list of quick-match entries (msgpack [sid, name, process id, connection id])
   lease:{rid}      the id of the process that owns the room (SET NX PX, see server/cluster)
-  sess:{sha256}    a session by the hash of its resume token (the token itself is not stored)
+  sess:{sha256}    a session by the hash of its resume token (the token itself is not stored);
+                   it lives --session-ttl (10 min) after its last connection (docs/reliability.md)
 
 A commit made with an `owner` runs as one Lua script that first checks `lease:{rid}` holds that
 owner: a process that lost its lease (paused, cut off) can never overwrite the new owner's room.
@@ -30,7 +31,6 @@ import redis.asyncio as aioredis
 from redis.exceptions import DataError, NoScriptError, ResponseError
 
 P = "nv:"
-SESSION_TTL = 7 * 24 * 3600
 
 # The fenced commit: KEYS[1] is the room's lease, ARGV[1] the committing process, ARGV[2] the
 # commands as one msgpack array of arrays of words (every word a msgpack str, see _words). Scripts
@@ -301,9 +301,23 @@ class Store:
         raw = await self.redis.eval(_TAKE, 1, P + "queue:" + mode, n)
         return [_unpack(b) for b in raw]
 
-    async def save_session(self, token: str, session: dict[str, Any]) -> None:
-        """Remember a session under its token's hash (expires after a week unused)."""
-        await self.redis.set(token_key(token), _pack(session), ex=SESSION_TTL)
+    async def save_session(self, token: str, session: dict[str, Any], ttl: float) -> None:
+        """Remember a session under its token's hash for `ttl` seconds (see touch_sessions)."""
+        await self.redis.set(token_key(token), _pack(session), px=max(1, int(ttl * 1000)))
+
+    async def touch_sessions(self, tokens: list[str], ttl: float) -> None:
+        """Keep these sessions `ttl` seconds more from now (the ones still connected)."""
+        if not tokens:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for token in tokens:
+                pipe.pexpire(token_key(token), max(1, int(ttl * 1000)))
+            await pipe.execute()
+
+    async def memory(self) -> tuple[int, int]:
+        """Redis's used memory and its `maxmemory` (0: no limit), in bytes."""
+        info = await self.redis.info("memory")
+        return int(info.get("used_memory", 0)), int(info.get("maxmemory", 0))
 
     async def load_session(self, token: str) -> dict[str, Any] | None:
         """The session a token resumes, or None."""

@@ -36,6 +36,11 @@ def test_compose_runs_redis_three_servers_and_a_proxy(game_cluster):
         config = parse_config(command[3:], env={})
         assert config.redis_url == "redis://redis:6379" and config.host == "0.0.0.0"
         assert game["build"] == "." and game["depends_on"]["redis"]["condition"]
+        # the per-address limits hold per client: nginx (and only nginx) names the client
+        env = {"NOVUSS_" + k.removeprefix("NOVUSS_"): v for k, v in game["environment"].items()}
+        behind = parse_config(command[3:], env=env)
+        assert behind.conns_per_address == parse_config([], env={}).conns_per_address
+        assert behind.trusted_proxy == services["proxy"]["networks"]["novuss"]["ipv4_address"]
     assert (ROOT / "Dockerfile").is_file()
     proxy = services["proxy"]
     assert "nginx" in proxy["image"]
@@ -45,3 +50,6 @@ def test_compose_runs_redis_three_servers_and_a_proxy(game_cluster):
     assert "proxy_set_header Upgrade $http_upgrade;" in conf
     assert "proxy_set_header Connection $connection_upgrade;" in conf
     assert "proxy_http_version 1.1;" in conf
+    assert conf.count("proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;") == 2
+    assert "proxy_set_header X-Real-IP $remote_addr;" in conf
+    assert "noeviction" in redis["command"] and "--maxmemory" in redis["command"]

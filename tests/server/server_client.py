@@ -39,12 +39,19 @@ class Client:
         self.result: Msg | None = None
         self.strokes_seen: list[int] = []
 
+    async def open(
+        self, ws_url: str, headers: dict[str, str] | None = None, local_addr: str | None = None
+    ) -> None:
+        """Open the socket (from `local_addr`, a loopback address, if given), saying nothing."""
+        connector = aiohttp.TCPConnector(local_addr=(local_addr, 0) if local_addr else None)
+        self.session = aiohttp.ClientSession(connector=connector)
+        OPEN.append(self)
+        self.ws = await self.session.ws_connect(ws_url, headers=headers)
+        self.reader = asyncio.create_task(self._read())
+
     async def connect(self, ws_url: str, token: str | None = None) -> Msg:
         """Open the socket and say hello; returns the welcome."""
-        self.session = aiohttp.ClientSession()
-        OPEN.append(self)
-        self.ws = await self.session.ws_connect(ws_url)
-        self.reader = asyncio.create_task(self._read())
+        await self.open(ws_url)
         await self.send("hello", name=self.name, **({"token": token} if token else {}))
         welcome = await self.expect("welcome")
         self.token = welcome["token"]

@@ -31,7 +31,7 @@ async def test_commit_reload_sessions_and_records(redis_server):
         await store.commit(Commit("r1", None, [], [], [], None))
         assert await store.load_rooms() == []
         assert await store.match_record("m1") is not None, "records outlive their room"
-        await store.save_session("secret-token", {"sid": "s1", "name": "A"})
+        await store.save_session("secret-token", {"sid": "s1", "name": "A"}, 600)
         assert await store.load_session("secret-token") == {"sid": "s1", "name": "A"}
         assert await store.load_session("other") is None
         keys = [k.decode() for k in await store.redis.keys("*")]

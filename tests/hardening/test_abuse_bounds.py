@@ -1,0 +1,186 @@
+"""What one client can make the server keep is bounded (docs/reliability.md, "What a client
+can make the server keep"): new sessions per address, sessions that expire when unused, the
+real client address behind a trusted proxy only, and Redis's memory watched against its
+limit, with new sessions and rooms refused before Redis would refuse a live match's writes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+from urllib.request import urlopen
+
+import redis
+from server_client import Client
+from test_server_match_e2e import seat_singles
+
+from server.net.limits import AddressBuckets
+from server.net.proxy import client_address, parse_networks
+from server.store.memory import MemoryWatch
+
+
+def health(srv: Any) -> dict[str, Any]:
+    with urlopen(srv.url + "/healthz", timeout=5) as r:
+        return json.loads(r.read())
+
+
+def session_keys(srv: Any) -> int:
+    return sum(1 for _ in redis.Redis.from_url(srv.redis_url).scan_iter("nv:sess:*"))
+
+
+async def hello(srv: Any, token: str | None = None, **open_args: Any) -> tuple[Client, dict]:
+    """A connection that said hello: its welcome or its error."""
+    c = Client("Flood")
+    await c.open(srv.ws_url, **open_args)
+    await c.send("hello", name="Flood", **({"token": token} if token else {}))
+    while True:
+        msg = await c.inbox.get()
+        if msg["t"] in ("welcome", "error"):
+            return c, msg
+
+
+# -- new sessions per address ------------------------------------------------------------
+def test_address_buckets_refill_and_forget_quiet_addresses():
+    now = [0.0]
+    buckets = AddressBuckets(rate=1.0, burst=2.0, clock=lambda: now[0])
+    assert [buckets.take("a") for _ in range(3)] == [True, True, False]
+    assert buckets.take("b"), "each address has its own budget"
+    now[0] += 1.0
+    buckets.prune()
+    assert set(buckets.buckets) == {"a"}, "b refilled: forgotten; a not yet"
+    assert buckets.take("a") and not buckets.take("a")
+
+
+async def test_a_session_flood_from_one_address_is_refused_and_keeps_redis_bounded(game_server):
+    srv = game_server(session_burst=5, session_rate=0.01)
+    replies = [(await hello(srv))[1] for _ in range(12)]
+    welcomed = [r for r in replies if r["t"] == "welcome"]
+    refused = [r for r in replies if r["t"] == "error"]
+    assert len(welcomed) == 5
+    assert {r["code"] for r in refused} == {"rate_limited"}
+    assert "new sessions from your address" in refused[0]["message"]
+    assert session_keys(srv) == 5, "a refused hello stores nothing"
+    # a session that exists is resumed with its token whatever the address's budget
+    _c, back = await hello(srv, token=welcomed[0]["token"])
+    assert back["t"] == "welcome" and back["session"] == welcomed[0]["session"]
+    # another address has its own budget
+    _c, other = await hello(srv, local_addr="127.0.0.2")
+    assert other["t"] == "welcome"
+
+
+# -- sessions live while used ------------------------------------------------------------
+async def test_an_unused_session_expires_and_a_connected_one_does_not(game_server):
+    srv = game_server(session_ttl=2.0)
+    gone, welcome = await hello(srv)
+    kept, kept_welcome = await hello(srv)
+    await gone.close()
+    await asyncio.sleep(3.5)  # past the ttl; the connected one is renewed every ttl / 3
+    _c, reply = await hello(srv, token=welcome["token"])
+    assert reply["t"] == "error" and reply["code"] == "bad_token", "expired after its last use"
+    await kept.close()
+    _c, reply = await hello(srv, token=kept_welcome["token"])
+    assert reply["t"] == "welcome", "kept alive while connected, and resumable after"
+    ttl = redis.Redis.from_url(srv.redis_url).pttl(
+        next(iter(redis.Redis.from_url(srv.redis_url).scan_iter("nv:sess:*")))
+    )
+    assert 0 < ttl <= 2000, "no session is kept longer than --session-ttl"
+
+
+async def test_a_seated_player_keeps_the_session_through_a_match_longer_than_its_ttl(
+    game_server,
+):
+    srv = game_server(session_ttl=1.5)
+    a, _b, rid = await seat_singles(srv)
+    await asyncio.sleep(2.5)
+    await a.close()
+    back = Client("Anu")
+    welcome = await back.connect(srv.ws_url, token=a.token)
+    assert welcome["seat"] == {"room": rid, "seat": a.seat}
+
+
+# -- the client's address behind a trusted proxy -----------------------------------------
+def test_the_forwarded_address_counts_only_from_a_trusted_proxy():
+    trusted = parse_networks("10.0.0.5, 172.28.0.0/16")
+    xff = {"X-Forwarded-For": "6.6.6.6, 203.0.113.9, 172.28.0.3"}
+    assert client_address("10.0.0.5", xff, trusted) == "203.0.113.9", "right-most untrusted hop"
+    assert client_address("198.51.100.1", xff, trusted) == "198.51.100.1", "forged: ignored"
+    assert client_address("10.0.0.5", {"X-Real-IP": "203.0.113.7"}, trusted) == "203.0.113.7"
+    assert client_address("10.0.0.5", {"X-Forwarded-For": "junk"}, trusted) == "10.0.0.5"
+    assert client_address("10.0.0.5", xff, ()) == "10.0.0.5", "no proxy trusted: the peer"
+
+
+async def test_behind_a_trusted_proxy_each_client_has_its_own_limits(game_server):
+    srv = game_server(trusted_proxy="127.0.0.1", conns_per_address=2)
+    clients = []
+    for i in range(4):  # four clients through the proxy on 127.0.0.1: not one address
+        c, reply = await hello(srv, headers={"X-Forwarded-For": f"203.0.113.{i}"})
+        assert reply["t"] == "welcome"
+        clients.append(c)
+    # one forwarded address is still capped
+    _c1, reply1 = await hello(srv, headers={"X-Forwarded-For": "203.0.113.0"})
+    _c2, reply2 = await hello(srv, headers={"X-Forwarded-For": "203.0.113.0"})
+    assert reply1["t"] == "welcome"
+    assert reply2["t"] == "error" and reply2["code"] == "too_many_connections"
+
+
+async def test_a_forged_header_from_an_untrusted_peer_is_ignored(game_server):
+    srv = game_server(trusted_proxy="127.0.0.1", conns_per_address=2)
+    replies = []
+    for i in range(3):  # 127.0.0.9 is not the proxy: its X-Forwarded-For means nothing
+        _c, reply = await hello(
+            srv, local_addr="127.0.0.9", headers={"X-Forwarded-For": f"203.0.113.{i}"}
+        )
+        replies.append(reply)
+    assert [r["t"] for r in replies] == ["welcome", "welcome", "error"]
+    assert replies[2]["code"] == "too_many_connections"
+
+
+# -- Redis's memory ------------------------------------------------------------------------
+def test_the_memory_watch_refuses_from_its_threshold_and_not_without_a_limit():
+    watch = MemoryWatch(refuse_at=0.9)
+    watch.update(950, 0)
+    assert not watch.full, "no maxmemory: nothing to protect"
+    watch.update(850, 1000)
+    assert not watch.full and watch.warned
+    watch.update(900, 1000)
+    assert watch.full and watch.view() == {"used": 900, "limit": 1000, "fraction": 0.9}
+
+
+async def test_at_its_memory_limit_the_server_refuses_new_rooms_while_live_matches_finish(
+    game_server, redis_server
+):
+    srv = game_server(memory_refuse=0.5)  # refused from half: Redis's own use wobbles
+    a, b, _rid = await seat_singles(srv)
+    _c, earlier = await hello(srv)  # a session made before the limit was reached
+    lobby = Client("Lea")
+    await lobby.connect(srv.ws_url)
+    admin = redis.Redis(port=redis_server.port)
+    used = int(admin.info("memory")["used_memory"])
+    try:
+        admin.config_set("maxmemory", int(used / 0.7))  # at 70 %: past the server's 50 %
+        deadline = time.monotonic() + 5
+        while health(srv)["redis_memory"]["fraction"] < 0.5:
+            assert time.monotonic() < deadline, f"not seen full: {health(srv)['redis_memory']}"
+            await asyncio.sleep(0.2)
+        _c, reply = await hello(srv)
+        assert reply["t"] == "error" and reply["code"] == "server_full"
+        for ask in ({"t": "create", "mode": "singles", "sets": 1, "clock": 60}, {"t": "quick"}):
+            await lobby.send(**{**ask, "mode": "singles"})
+            refusal = await lobby.expect("error")
+            assert refusal["code"] == "server_full" and "full" in refusal["message"]
+        _c, back = await hello(srv, token=earlier["token"])
+        assert back["t"] == "welcome", "a known session still comes back"
+        # the live match goes on: its strokes are stored and delivered, and it finishes
+        for _ in range(2):
+            mover = a if a.my_turn() else b
+            await mover.strike_once("singles")
+            while not (a.my_turn() or b.my_turn()):
+                await asyncio.sleep(0.05)
+        await a.send("resign")
+        result = await b.expect("result")
+        assert result["cause"] == "resign" and result["winner"] == b.seat % 2
+        record = await asyncio.to_thread(health, srv)
+        assert record["store_errors"] == 0, "no commit was refused by Redis"
+    finally:
+        admin.config_set("maxmemory", 0)
