@@ -9,6 +9,7 @@ from pathlib import Path
 from aiohttp import web
 
 from server.config import Config
+from server.lobby.room import record_for
 from server.match import Settings
 from server.net.hub import Hub
 from server.store.embedded import start_embedded, stop_embedded
@@ -19,6 +20,8 @@ log = logging.getLogger("novuss.app")
 # Browsers refuse ES modules served with a non-JavaScript type; .mjs is unknown to some systems.
 mimetypes.add_type("text/javascript", ".mjs")
 mimetypes.add_type("text/javascript", ".js")
+
+NAME_MAX = 255  # the longest file name a file system allows: longer segments are refused
 
 HUB = web.AppKey("hub", Hub)
 STORE = web.AppKey("store", Store)
@@ -32,11 +35,17 @@ def _static(web_dir: Path):
 
     async def handler(request: web.Request) -> web.StreamResponse:
         rel = request.match_info.get("path", "")
-        target = (root / rel).resolve()
-        if target.is_relative_to(root) and target.is_file():
-            return web.FileResponse(target)
-        if target.is_relative_to(root) and target.is_dir() and (target / "index.html").is_file():
-            return web.FileResponse(target / "index.html")
+        if "\x00" in rel or any(len(part) > NAME_MAX for part in rel.split("/")):
+            raise web.HTTPBadRequest(text="Not a path this server has.")
+        try:
+            target = (root / rel).resolve()
+            inside = target.is_relative_to(root)
+            if inside and target.is_file():
+                return web.FileResponse(target)
+            if inside and target.is_dir() and (target / "index.html").is_file():
+                return web.FileResponse(target / "index.html")
+        except (OSError, ValueError):  # a name the file system refuses: not ours to serve
+            raise web.HTTPBadRequest(text="Not a path this server has.") from None
         if Path(rel).suffix and not rel.startswith("r/"):
             raise web.HTTPNotFound()
         index = root / "index.html"
@@ -68,8 +77,11 @@ async def matches(request: web.Request) -> web.Response:
 
 
 async def match_record(request: web.Request) -> web.Response:
-    """One match: players, settings, result and its whole log (every stroke and ruling)."""
+    """One match: players, settings, result and its whole log (every stroke and ruling); a
+    private room's match only with the room's invite (`?invite=`)."""
     record = await request.app[STORE].match_record(request.match_info["mid"])
+    if record is not None:
+        record = record_for(record, request.query.get("invite"))
     if record is None:
         raise web.HTTPNotFound(text="No such match.")
     return web.json_response(record)

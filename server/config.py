@@ -31,7 +31,9 @@ class Config:
     msg_burst: float = 60.0  # ... in one burst
     abuse_limit: int = 20  # rate-limit refusals before the connection is closed
     create_rate: float = 0.1  # rooms a connection may create per second, sustained
-    create_burst: float = 5.0  # ... in one burst
+    create_burst: float = 5.0  # ... in one burst (a session, across its connections, too)
+    address_create_rate: float = 0.4  # rooms created per second from one client address
+    address_create_burst: float = 20.0  # ... in one burst (a club's players behind one address)
     conns_per_address: int = 32  # open websockets per client address
     # new sessions (hello without a token) per client address: a household or a club behind
     # one address starts a few at once; a script making thousands is refused
@@ -69,7 +71,9 @@ _HELP = {
     "msg_burst": "messages a connection may send in one burst",
     "abuse_limit": "rate-limit refusals before a flooding connection is closed",
     "create_rate": "rooms a connection may create per second (sustained)",
-    "create_burst": "rooms a connection may create in one burst",
+    "create_burst": "rooms a connection (or a session) may create in one burst",
+    "address_create_rate": "rooms created per second from one client address (sustained)",
+    "address_create_burst": "rooms created from one client address in one burst",
     "conns_per_address": "open websockets allowed per client address",
     "session_rate": "new sessions per second from one client address (sustained)",
     "session_burst": "new sessions from one client address in one burst",

@@ -15,6 +15,7 @@ from server.match import Settings, Step
 
 QUICK_SETS = 1  # quick matches are short: one set, the standard stroke clock
 QUICK_CLOCK = 30.0
+LOBBY_LIST = 100  # rooms and live matches listed at most in the `lobby` message, each
 
 
 class Lobby:
@@ -88,11 +89,18 @@ class Lobby:
 
 
 def lobby_view(summaries: list[dict[str, Any]], queue: dict[str, int]) -> dict[str, Any]:
-    """The `lobby` message from every process's public room summaries and the queue lengths."""
-    summaries = sorted(summaries, key=lambda r: r["id"])
+    """The `lobby` message from every process's public room summaries and the queue lengths:
+    at most LOBBY_LIST open tables (the fullest first: the nearest to starting) and live
+    matches (the most watched first), with how many there are in all, so that its size is
+    bounded however many rooms exist."""
+    rooms = [r for r in summaries if r["status"] == "open"]
+    live = [r for r in summaries if r["status"] == "playing"]
+    rooms.sort(key=lambda r: (-sum(p is not None for p in r["players"]), r["id"]))
+    live.sort(key=lambda r: (-r["watchers"], r["id"]))
     return {
         "t": "lobby",
-        "rooms": [r for r in summaries if r["status"] == "open"],
-        "live": [r for r in summaries if r["status"] == "playing"],
+        "rooms": rooms[:LOBBY_LIST],
+        "live": live[:LOBBY_LIST],
+        "counts": {"rooms": len(rooms), "live": len(live)},
         "queue": {m: queue.get(m, 0) for m in SEATS},
     }

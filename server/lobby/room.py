@@ -7,6 +7,7 @@ in a bounded buffer so a client that reconnects gets exactly what it missed.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections import deque
 from dataclasses import dataclass
@@ -76,6 +77,23 @@ class Event:
         if self.audience is None or self.audience == team:
             return self.message
         return {"t": "hidden", "seq": self.seq}
+
+
+WAITING_GRACE = 20.0  # seconds an absent player keeps a seat when no match is being played
+
+
+def invite_hash(invite: str) -> str:
+    """What a private match's record keeps of its room's invite: a check, not the invite."""
+    return hashlib.sha256(("invite:" + invite).encode()).hexdigest()
+
+
+def record_for(record: dict[str, Any], invite: str | None) -> dict[str, Any] | None:
+    """A stored match record as served: a private match's only to who has its room's invite
+    (to anybody else it does not exist), and never with its invite check."""
+    access = record.pop("access", None)
+    if access is not None and (invite is None or invite_hash(invite) != access):
+        return None
+    return record
 
 
 def new_id(prefix: str) -> str:
@@ -214,6 +232,9 @@ class Room:
     def apply(self, step: Step) -> Step:
         """Queue a match step's messages and log entries; return it for its motion."""
         for out in step.out:
+            if out.kind == "result" and self.private and self.invite:  # its record's link
+                record = f"{out.data['record']}?invite={self.invite}"  # works with the invite
+                out = Out(out.kind, {**out.data, "record": record}, out.sequenced, out.audience)
             self.emit(out)
         if self.match is not None:
             self.log.extend((self.match.id, entry) for entry in step.log)
@@ -243,6 +264,8 @@ class Room:
             "strokes": m.strokes,
             "score": m.score(),
             "result": m.state.match_result,
+            "private": self.private,
+            **({"access": invite_hash(self.invite)} if self.private and self.invite else {}),
         }
 
     # -- seats -----------------------------------------------------------------------
@@ -350,13 +373,16 @@ class Room:
 
     # -- presence --------------------------------------------------------------------
     def drop(self, sid: str, now: float) -> Step:
-        """A player's connection dropped: the seat is kept for the grace time (004 § 22 (3))."""
+        """A player's connection dropped: the seat is kept for the grace time (004 § 22 (3)),
+        or, with no match being played, for a reload's time (WAITING_GRACE): a table nobody
+        is at is neither listed nor kept for two minutes."""
         seat = self.seat_of(sid)
         s = self.seats[seat] if seat is not None else None
         if s is None or s.away_until is not None:
             return Step()
-        s.away_until = now + self.grace
-        self.emit(Out("gone", {"seat": seat, "name": s.name, "grace": self.grace}))
+        grace = self.grace if self.status == "playing" else min(self.grace, WAITING_GRACE)
+        s.away_until = now + grace
+        self.emit(Out("gone", {"seat": seat, "name": s.name, "grace": grace}))
         if self.match is None:
             return Step()
         return self.apply(self.match.set_away(seat, True, now))
@@ -391,6 +417,15 @@ class Room:
             if ticked.out or ticked.log:  # most visits of the clock loop find nothing due
                 step.extend(self.apply(ticked))
         return step
+
+    @property
+    def listed(self) -> bool:
+        """Shown in the lobby: public, and (unless its match is being played) somebody is at
+        the table."""
+        if self.private or self.closed:
+            return False
+        present = any(s.away_until is None for _, s in self.seated())
+        return present or self.status == "playing"
 
     @property
     def empty(self) -> bool:

@@ -13,7 +13,7 @@ from server.lobby.members import QueueEntry, Session
 from server.lobby.room import Room, new_id
 from server.net import protocol as p
 from server.net.fanout import Packet, Wire
-from server.net.limits import ConnGuard
+from server.net.limits import ConnGuard, CreateBudgets
 
 
 @dataclass(eq=False)
@@ -25,6 +25,7 @@ class Conn:
     limit: int  # send_queue: the unsent backlog, in KiB, past which the reader is dropped
     guard: ConnGuard  # its rate budgets and idle time (server/net/limits.py)
     address: str = ""  # the client's address (behind a trusted proxy: the forwarded one)
+    creates: CreateBudgets | None = None  # the budgets its address and session share
     wire: Wire | None = None  # its socket, written directly (server/net/fanout.py)
     closing: asyncio.Future[bool] | None = None  # the polite close after shutdown()
     session: Session | None = None
@@ -60,8 +61,11 @@ class Conn:
             self.closing = asyncio.ensure_future(self.ws.close())
 
     def may_create(self) -> None:
-        """Allow one room creation or raise `rate_limited` (server/net/limits.py)."""
+        """Allow one room creation or raise `rate_limited` (server/net/limits.py): within the
+        connection's own budget and those of its address and session."""
         self.guard.may_create()
+        if self.creates is not None and self.session is not None:
+            self.creates.take(self.address, self.session.sid)
 
 
 class Connections:

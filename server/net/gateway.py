@@ -7,6 +7,7 @@ the connections per address are counted at the door.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 
@@ -16,7 +17,7 @@ from server.net import protocol as p
 from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.fanout import Wire, deflate_modes
-from server.net.limits import AddressCounter, ConnGuard, Limits
+from server.net.limits import AddressCounter, ConnGuard, CreateBudgets, Limits
 from server.net.proxy import Network, client_address
 
 HARD_FRAME_LIMIT = 65536  # above this aiohttp closes the socket; below, oversize gets an error
@@ -37,6 +38,7 @@ class Gateway:
         self.conns = conns
         self.limits = limits
         self.addresses = AddressCounter(limits.conns_per_address)
+        self.creates = CreateBudgets(limits)
         self.dispatcher = dispatcher
         self.ended = ended
         self.send_queue = send_queue
@@ -44,7 +46,9 @@ class Gateway:
 
     async def serve(self, request: web.Request) -> web.WebSocketResponse:
         """One websocket connection from accept to close."""
-        ws = web.WebSocketResponse(max_msg_size=HARD_FRAME_LIMIT, heartbeat=20.0)
+        # autoping off: a client's PING frames are messages like any other, charged to its
+        # budget before they are answered (else a ping flood bypasses the limits)
+        ws = web.WebSocketResponse(max_msg_size=HARD_FRAME_LIMIT, heartbeat=20.0, autoping=False)
         await ws.prepare(request)
         address = client_address(request.remote or "", request.headers, self.trusted)
         if not self.addresses.admit(address):
@@ -55,7 +59,8 @@ class Gateway:
             await ws.send_bytes(p.encode(refusal.reply()))
             await ws.close(code=1008, message=b"too many connections")
             return ws
-        conn = Conn(ws, self.send_queue, guard=ConnGuard(self.limits), address=address)
+        guard = ConnGuard(self.limits)
+        conn = Conn(ws, self.send_queue, guard, address=address, creates=self.creates)
         conn.transport = request.transport
         if request.transport is not None:
             modes = deflate_modes(ws.headers.get("Sec-WebSocket-Extensions", ""))
@@ -65,30 +70,42 @@ class Gateway:
             async for msg in ws:
                 if msg.type in (WSMsgType.BINARY, WSMsgType.TEXT):
                     await self.receive(conn, msg.data)
+                elif msg.type is WSMsgType.PING and self.admit(conn):
+                    await ws.pong(msg.data)
                 if conn.closed:
                     break
+        except ConnectionResetError:  # the peer went away mid-write (a pong): nothing to say
+            pass
         finally:
             self.addresses.release(address)
             self.conns.discard(conn)
             await self.ended(conn)
-            await ws.close()
+            with contextlib.suppress(ConnectionResetError):
+                await ws.close()
         return ws
 
-    async def receive(self, conn: Conn, data: bytes | str) -> None:
-        """Charge one client message to its connection's budgets, then dispatch it;
-        refusals become error replies."""
+    def admit(self, conn: Conn) -> bool:
+        """Charge one client message (or PING frame) to its connection's budget: False if it
+        is refused (answered with `rate_limited`, or `abuse` and closed when it goes on)."""
         refusal = conn.guard.heard()
-        if refusal is not None:
-            if conn.guard.abusive:
-                conn.send(p.ProtocolError("abuse", "Flooding: this connection is closed.").reply())
-                conn.shutdown()
-            else:
-                conn.send(refusal.reply())
-            return
-        await self.dispatcher.handle(conn, data)
+        if refusal is None:
+            return True
+        if conn.guard.abusive:
+            conn.send(p.ProtocolError("abuse", "Flooding: this connection is closed.").reply())
+            conn.shutdown()
+        else:
+            conn.send(refusal.reply())
+        return False
+
+    async def receive(self, conn: Conn, data: bytes | str) -> None:
+        """Charge one client message to its connection's budgets, then dispatch it."""
+        if self.admit(conn):
+            await self.dispatcher.handle(conn, data)
 
     def close_idle(self) -> None:
-        """Close connections that said nothing for longer than the idle limit."""
+        """Close connections that said nothing for longer than the idle limit (and forget
+        the create budgets that are full again)."""
+        self.creates.prune()
         mono = time.monotonic()
         for conn in list(self.conns.all):
             if not conn.closed and conn.guard.idle(mono):

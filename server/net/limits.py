@@ -26,6 +26,8 @@ class Limits:
     abuse_limit: int  # `rate_limited` refusals a connection gets before it is closed
     create_rate: float  # rooms a connection may create per second, sustained
     create_burst: float  # ... and in one burst
+    address_create_rate: float  # rooms created per second from one client address
+    address_create_burst: float  # ... and in one burst
     conns_per_address: int  # open websockets per client address
     session_rate: float  # new sessions per second from one client address, sustained
     session_burst: float  # ... and in one burst
@@ -42,6 +44,8 @@ class Limits:
             abuse_limit=config.abuse_limit,
             create_rate=config.create_rate,
             create_burst=config.create_burst,
+            address_create_rate=config.address_create_rate,
+            address_create_burst=config.address_create_burst,
             conns_per_address=config.conns_per_address,
             session_rate=config.session_rate,
             session_burst=config.session_burst,
@@ -145,9 +149,9 @@ class AddressCounter:
             self.open.pop(address, None)
 
 
-class AddressBuckets:
-    """A token bucket per client address (new sessions per address). Buckets that have
-    refilled are dropped by `prune`, so the table holds only addresses active lately."""
+class KeyedBuckets:
+    """A token bucket per key (a client address, a session id). Buckets that have refilled
+    are dropped by `prune`, so the table holds only the keys active lately."""
 
     def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic):
         self.rate = rate
@@ -155,20 +159,51 @@ class AddressBuckets:
         self.clock = clock
         self.buckets: dict[str, TokenBucket] = {}
 
-    def take(self, address: str) -> bool:
-        """True (and one token spent) if `address` may do the action now."""
-        bucket = self.buckets.get(address)
+    def take(self, key: str) -> bool:
+        """True (and one token spent) if `key` may do the action now."""
+        bucket = self.buckets.get(key)
         if bucket is None:
-            bucket = self.buckets[address] = TokenBucket(self.rate, self.burst, self.clock)
+            bucket = self.buckets[key] = TokenBucket(self.rate, self.burst, self.clock)
         return bucket.take()
 
     def prune(self) -> None:
-        """Forget the addresses whose bucket is full again (as if never seen)."""
+        """Forget the keys whose bucket is full again (as if never seen)."""
         now = self.clock()
         full = [
             a
             for a, b in self.buckets.items()
             if b.tokens + (now - b.stamp) * self.rate >= self.burst
         ]
-        for address in full:
-            del self.buckets[address]
+        for key in full:
+            del self.buckets[key]
+
+
+class CreateBudgets:
+    """Room creations per client address and per session, across connections: a client that
+    reconnects (or opens its 32 connections) does not get a fresh budget."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.per_address = KeyedBuckets(limits.address_create_rate, limits.address_create_burst)
+        self.per_session = KeyedBuckets(limits.create_rate, limits.create_burst)
+
+    def take(self, address: str, sid: str) -> None:
+        """Allow one room creation or raise `rate_limited`."""
+        if not self.per_session.take(sid):
+            raise ProtocolError(
+                "rate_limited",
+                f"Too many rooms created: at most {self.limits.create_burst:g} at once, then one"
+                f" every {1 / self.limits.create_rate:g} s.",
+            )
+        if not self.per_address.take(address):
+            raise ProtocolError(
+                "rate_limited",
+                f"Too many rooms created from your address: at most"
+                f" {self.limits.address_create_burst:g} at once, then one every"
+                f" {1 / self.limits.address_create_rate:g} s.",
+            )
+
+    def prune(self) -> None:
+        """Forget addresses and sessions whose budgets are full again."""
+        self.per_address.prune()
+        self.per_session.prune()

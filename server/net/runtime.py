@@ -52,7 +52,7 @@ def room_commit(
         events=[StoredEvent(o.seq, o.audience, o.packed) for o in outbox if isinstance(o, Event)],
         log=logs,
         records=records,
-        summary=None if room.private or room.closed else room.summary(),
+        summary=room.summary() if room.listed else None,
         seated=seated if seated != before else {},
         unseated=[sid for sid in before if sid not in seated],
         invite=room.invite,

@@ -23,7 +23,7 @@ from server.lobby.service import LobbyService
 from server.match import Settings
 from server.net import protocol as p
 from server.net.conn import Conn
-from server.net.limits import AddressBuckets
+from server.net.limits import KeyedBuckets
 from server.net.runtime import RoomRuntime
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
@@ -56,7 +56,7 @@ class Sessions:
         self.config = config
         self.settings = settings
         self.memory = memory
-        self.new_sessions = AddressBuckets(config.session_rate, config.session_burst)
+        self.new_sessions = KeyedBuckets(config.session_rate, config.session_burst)
         self.stopping = False  # at shutdown: a dropped connection does not start a grace
 
     async def hello(self, conn: Conn, name: str, token: str | None) -> None:

@@ -175,7 +175,8 @@ class Store:
             ops.append(["XADD", P + "log:" + mid, "*", "m", _pack(entry)])
         for rec in c.records:
             ops.append(["SET", P + "match:" + rec["id"], _pack(rec)])
-            ops.append(["ZADD", P + "matches", _number(rec["started"]), rec["id"]])
+            if not rec.get("private"):  # a private match is served to its invite only
+                ops.append(["ZADD", P + "matches", _number(rec["started"]), rec["id"]])
         if c.events:
             ev_key, maxlen = P + "ev:" + rid, self._maxlen
             for ev in c.events:

@@ -15,7 +15,7 @@ import redis
 from server_client import Client
 from test_server_match_e2e import seat_singles
 
-from server.net.limits import AddressBuckets
+from server.net.limits import KeyedBuckets
 from server.net.proxy import client_address, parse_networks
 from server.store.memory import MemoryWatch
 
@@ -43,7 +43,7 @@ async def hello(srv: Any, token: str | None = None, **open_args: Any) -> tuple[C
 # -- new sessions per address ------------------------------------------------------------
 def test_address_buckets_refill_and_forget_quiet_addresses():
     now = [0.0]
-    buckets = AddressBuckets(rate=1.0, burst=2.0, clock=lambda: now[0])
+    buckets = KeyedBuckets(rate=1.0, burst=2.0, clock=lambda: now[0])
     assert [buckets.take("a") for _ in range(3)] == [True, True, False]
     assert buckets.take("b"), "each address has its own budget"
     now[0] += 1.0

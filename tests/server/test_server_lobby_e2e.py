@@ -157,7 +157,13 @@ async def test_aim_previews_reach_watchers_rate_limited(game_server):
 async def test_a_new_room_is_never_closed_before_its_creator_sits_down(game_server):
     """A created room is the creator's, seat 0, until they leave: the clock loop (here every
     millisecond) closes empty rooms and once closed fresh ones while their lease was taken."""
-    srv = game_server(tick_seconds=0.001, create_burst=100, msg_rate=1000, msg_burst=1000)
+    srv = game_server(
+        tick_seconds=0.001,
+        create_burst=100,
+        address_create_burst=100,
+        msg_rate=1000,
+        msg_burst=1000,
+    )
     (host,) = await connected(srv.ws_url, "Host")
     for k in range(40):
         await host.send("create", mode="singles", sets=1, clock=60, private=False)
