@@ -99,6 +99,8 @@ class Sessions:
         })  # fmt: skip
         if room is not None:
             await self.runtime.flush(room)
+        if token is not None:  # used: kept on (after the handover, which must not wait)
+            await self.store.touch_sessions([token], self.config.session_ttl)
 
     def _admit(self, address: str) -> None:
         """Refuse a new session when Redis is nearly full, or when its address started too
@@ -132,7 +134,6 @@ class Sessions:
         if known is None:
             known = self.sessions[saved["sid"]] = Session(saved["sid"], saved["name"], token)
         known.token = token  # a session first seen from another process has none yet
-        await self.store.touch_sessions([token], self.config.session_ttl)  # used: kept on
         return known
 
     async def disconnected(self, conn: Member) -> None:
