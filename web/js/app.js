@@ -8,6 +8,7 @@ import { inviteCode, LobbyView, RoomView } from "./lobby.js";
 import { Connection, socketUrl } from "./net.js";
 import { Playback } from "./playback.js";
 import { Renderer } from "./render.js";
+import { toWorld as toWorldOf } from "./geometry.js";
 import { COMPETITION, tableFrom } from "./table.js";
 
 const STORE = { name: "novuss.name", token: "novuss.token" };
@@ -210,9 +211,22 @@ function sendAim() {
 function updateAimer() {
   const me = mySeat();
   const mine = me !== null && state.phase === "play" && state.turn === me && !playback.active && !state.result;
-  if (mine && !aimer.enabled) aimer.start(state.table, mySide(), state.discs);
+  if (mine && !aimer.enabled) aimer.start(state.table, mySide(), state.discs, me);
   else if (!mine && aimer.enabled) aimer.stop();
   else if (mine) aimer.pucks = state.discs;
+}
+
+/** The side a seat strikes from this set. */
+function sideOf(seat) {
+  return state.room?.seats[seat]?.side || "S";
+}
+
+/** Seconds left on the stroke clock, and its full length. */
+function clockLeft(now) {
+  const c = state.clock;
+  if (!c || state.phase === "over") return null;
+  const left = c.running ? c.remaining - (now - c.at) / 1000 : c.remaining;
+  return { seat: c.seat, left: Math.max(0, left), total: state.room?.clock || c.remaining || 30, running: c.running };
 }
 
 function scene(now) {
@@ -220,14 +234,20 @@ function scene(now) {
   const discs = moving ? playback.sample(now) : state.discs;
   const striker = discs.find((d) => d.id === 0);
   const mine = aimer.enabled ? aimer.aim : null;
+  const ghost = !moving && !mine && state.ghost && state.ghost.seat === state.turn ? state.ghost : null;
+  const playing = !moving && state.phase === "play" && state.turn !== null && state.turn !== undefined;
+  const clock = clockLeft(now);
   return {
     table: state.table,
     side: mySide(),
     below: mySeat() === null ? 30 : CUE_ROOM_MM,
     pucks: discs.filter((d) => d.id !== 0),
-    striker: mine ? { ...mine, illegal: !mine.legal } : striker || null,
+    striker: mine ? { ...mine, illegal: !mine.legal } : striker || (ghost ? { x: ghost.x, y: ghost.y, ghost: true } : null),
     aim: mine,
-    ghost: !moving && !mine && state.ghost && state.ghost.seat === state.turn ? state.ghost : null,
+    ghost,
+    // Blind pucks and the first touch, for whoever holds the turn (004 § 21).
+    blind: playing ? { side: sideOf(state.turn), seat: state.turn } : null,
+    clock: playing && clock && clock.seat === state.turn ? clock : null,
     highlights: state.highlights.filter((h) => now - h.since < HIGHLIGHT_MS),
     players: (state.room?.seats || [])
       .filter((s) => s?.side)
@@ -248,16 +268,81 @@ function frame(now) {
   hud.renderClock(state.phase === "over" ? null : state.clock, now, names);
   hud.renderDropped([...state.dropped.values()], now);
   const a = aimer.enabled ? aimer.aim : null;
-  $("power").hidden = !a;
-  if (a) {
-    const fill = $("power-fill").style;
-    fill.height = `${Math.round(a.power * 100)}%`;
-    fill.background = `hsl(${Math.round(120 * (1 - a.power))} 75% 45%)`; // green to red
-  }
+  placePower(a, now);
   const hint = $("place-hint");
   const reason = a && !a.legal ? a.reason : null;
   hint.hidden = !reason;
   if (reason) hint.textContent = reason === "touching" ? "The striker touches a puck: move it" : "Place the striker inside your zone";
+  tickClock(now);
+}
+
+/**
+ * The power control beside the striker, in the room in front of the player's rail,
+ * with a number and what a release does now; and a word about the aim near it.
+ */
+function placePower(a, now) {
+  const box = $("power");
+  const note = $("aim-note");
+  box.hidden = !a;
+  const text = a?.note && a.note.until > now ? a.note.text : "";
+  note.hidden = !text;
+  if (!a) return;
+  const view = renderer.view;
+  const t = state.table;
+  const [sx, sy] = view.toScreen(a.x, a.y);
+  const [, railY] = view.toScreen(...toWorldOf(mySide(), t.size / 2, -t.railWidth));
+  const pct = Math.round(a.power * 100);
+  $("power-fill").style.width = `${pct}%`;
+  $("power-fill").style.background = `hsl(${Math.round(120 * (1 - a.power))} 75% 45%)`; // green to red
+  $("power-num").textContent = `${pct}%`;
+  const g = aimer.gesture;
+  $("power-hint").textContent =
+    g === "pull" ? (a.power > 0 ? "release to strike · back or Esc to cancel" : "pull back") : g === "place" ? "moving the striker" : "";
+  box.dataset.gesture = g;
+  // Below the rail, on the side of the striker away from the cue's butt.
+  const cueGoesRight = Math.cos(view.screenAngle(a.angle) + Math.PI) > 0;
+  const w = box.offsetWidth || 120;
+  const room = view.height - railY;
+  const top = railY + Math.max(2, (room - box.offsetHeight) / 2);
+  let left = cueGoesRight ? sx - w - 18 : sx + 18;
+  left = Math.max(4, Math.min(view.width - w - 4, left));
+  box.style.left = `${Math.round(left)}px`;
+  box.style.top = `${Math.round(top)}px`;
+  if (text) {
+    if (note.textContent !== text) note.textContent = text;
+    const nw = note.offsetWidth || 200;
+    note.style.left = `${Math.round(Math.max(4, Math.min(view.width - nw - 4, sx - nw / 2)))}px`;
+    note.style.top = `${Math.round(sy - t.strikerRadius * view.scale - 44 - note.offsetHeight)}px`;
+  }
+}
+
+// The last five seconds of the player's own stroke clock: a short tick each second.
+let tickedAt = null;
+let audio = null;
+function tickClock(now) {
+  const c = clockLeft(now);
+  const me = mySeat();
+  if (!c || !c.running || me === null || c.seat !== me || state.phase !== "play" || c.left > 5 || c.left <= 0) {
+    tickedAt = null;
+    return;
+  }
+  const second = Math.ceil(c.left);
+  if (second === tickedAt) return;
+  tickedAt = second;
+  $("table-wrap").dataset.ticks = String(Number($("table-wrap").dataset.ticks || 0) + 1);
+  try {
+    audio ??= new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = second <= 2 ? 1040 : 880;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.13);
+  } catch {
+    // No sound here: the ring still pulses.
+  }
 }
 
 // ---- the protocol ---------------------------------------------------------------
@@ -566,6 +651,10 @@ window.__novuss = Object.freeze({
       ruling: state.ruling,
       result: state.result,
       aim: aimer.enabled ? { ...aimer.aim } : null,
+      gesture: aimer.gesture,
+      preview: renderer.preview ? { kind: renderer.preview.kind, id: renderer.preview.id, legal: renderer.preview.legal, reason: renderer.preview.reason } : null,
+      blind: renderer.blindIds ? [...renderer.blindIds] : [],
+      clockRing: renderer.clockDrawn ? { ...renderer.clockDrawn } : null,
       ghost: state.ghost,
       side: mySide(),
       connected: !!conn?.open,
