@@ -1,0 +1,190 @@
+"""Aiming that forgives and warns (issue 23): moving the striker and striking are
+distinct gestures, a pull can be let go, a click aims at the puck clicked, blind pucks
+are marked and the guide line shows a foul before it is made, the stroke clock counts
+down at the striker, and on a phone the power control stays off the table."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+from playwright.sync_api import Page, WebSocketRoute
+from webtools import page_xy, px_per_mm, state, to_world, wait_state
+
+TABLE = 1080.0
+RAIL = 40.0
+
+
+def quick_pair(
+    base: str,
+    new_page: Callable[..., Page],
+    patch: Callable[[dict[str, Any]], None] | None = None,
+    **kw: Any,
+) -> tuple[Page, Page, list[dict[str, Any]]]:
+    """Two players in a quick singles match; the first (opened with `kw`, its incoming
+    messages passed through `patch`) holds the turn. Returns it, the other, and the
+    messages the first page sent."""
+    me = new_page(**kw)
+    other = new_page()
+    if patch is not None:
+        me.context.route_web_socket("**/ws", lambda ws: _patched(ws, patch))
+    sent: list[dict[str, Any]] = []
+    me.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(msgpack.unpackb(f))))
+    for page, name in ((me, "Liis"), (other, "Mart")):
+        page.goto(base)
+        page.fill("#name-input", name)
+        page.click("#name-form button[type=submit]")
+        page.wait_for_selector("#screen-lobby:not([hidden])")
+        page.click("#quick-singles")
+    for page in (me, other):
+        wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
+    if state(other)["aim"] is not None:  # the first page strikes: the other gives up the turn
+        other.click("#pass-btn")
+    wait_state(me, "s.aim !== null && !s.moving && s.held === 0")
+    return me, other, sent
+
+
+def _patched(ws: WebSocketRoute, patch: Callable[[dict[str, Any]], None]) -> None:
+    server = ws.connect_to_server()
+
+    def down(message: str | bytes) -> None:
+        msg = msgpack.unpackb(message) if isinstance(message, bytes) else message
+        if isinstance(msg, dict):
+            patch(msg)
+            ws.send(msgpack.packb(msg))
+        else:
+            ws.send(message)
+
+    server.on_message(down)
+
+
+def strikes(page: Page, sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    page.wait_for_timeout(300)  # a strike would have been sent by now
+    return [m for m in sent if m["t"] == "strike"]
+
+
+def local_dir(side: str, du: float, dv: float) -> tuple[float, float]:
+    """A direction in the player's frame as a world vector."""
+    x0, y0 = to_world(side, 0.0, 0.0)
+    x1, y1 = to_world(side, du, dv)
+    return x1 - x0, y1 - y0
+
+
+def test_a_sideways_drag_near_the_rim_moves_the_striker(web_server, new_page):
+    me, _, sent = quick_pair(web_server, new_page)
+    s = state(me)
+    side, aim = s["side"], s["aim"]
+    sx, sy = page_xy(me, aim["x"], aim["y"])
+    k = px_per_mm(me)
+    # Along the rail in screen pixels: the player's own rail is at the bottom of his view.
+    for press_px in (20.0, 24.0 * k + 14.0, 24.0 * k + 30.0):
+        before = state(me)["aim"]
+        me.mouse.move(sx, sy - press_px)  # just beyond the rim, towards the table
+        me.mouse.down()
+        me.mouse.move(sx + 90, sy - press_px, steps=10)
+        assert state(me)["gesture"] == "place", press_px
+        me.mouse.up()
+        after = state(me)["aim"]
+        moved = math.hypot(after["x"] - before["x"], after["y"] - before["y"])
+        assert moved > 60 / k, (press_px, before, after)
+        assert after["power"] == 0
+        sx, sy = page_xy(me, after["x"], after["y"])
+        me.mouse.move(sx, sy)
+        me.mouse.down()
+        me.mouse.move(sx - 90, sy, steps=6)  # and back, by the striker itself
+        me.mouse.up()
+        sx, sy = page_xy(me, *(lambda a: (a["x"], a["y"]))(state(me)["aim"]))
+    assert not strikes(me, sent)
+    assert state(me)["aim"] is not None  # still the player's turn
+    assert side == state(me)["side"]
+
+
+def test_a_cancelled_pull_sends_nothing(web_server, new_page):
+    me, _, sent = quick_pair(web_server, new_page)
+    aim = state(me)["aim"]
+    sx, sy = page_xy(me, aim["x"], aim["y"])
+    cancels = {
+        "escape": lambda: me.keyboard.press("Escape"),
+        "right click": lambda: me.mouse.down(button="right"),
+        "back on the striker": lambda: me.mouse.move(sx, sy, steps=8),
+        "back to zero power": lambda: me.mouse.move(sx, sy + 60, steps=8),
+    }
+    for why, cancel in cancels.items():
+        me.mouse.move(sx, sy + 60)  # below the striker: the cue's side
+        me.mouse.down()
+        me.mouse.move(sx, sy + 200, steps=10)
+        pulled = state(me)
+        assert pulled["gesture"] == "pull" and pulled["aim"]["power"] > 0.2, (why, pulled)
+        assert me.is_visible("#power") and "%" in me.inner_text("#power-num")
+        cancel()
+        me.mouse.up()
+        if why == "right click":
+            me.mouse.up(button="right")
+        assert state(me)["aim"]["power"] == 0, why
+        assert not strikes(me, sent), why
+    # A pull released with power does strike.
+    me.mouse.move(sx, sy + 60)
+    me.mouse.down()
+    me.mouse.move(sx, sy + 160, steps=10)
+    me.mouse.up()
+    assert len(strikes(me, sent)) == 1
+
+
+def mover(spots_local: list[tuple[float, float]]) -> tuple[Callable[[dict[str, Any]], None], dict]:
+    """A patch (display only) that puts the player's first pucks at local spots."""
+    # Display only: one of the player's pucks in the centre circle, straight ahead.
+    patch, spots = mover([(TABLE / 2, TABLE / 2), (300.0, 700.0)])
+    me, _, _ = quick_pair(web_server, new_page, patch)
+    s = wait_state(me, "s.blind.length > 0")
+    centre = next(pid for pid, xy in spots.items() if xy == (TABLE / 2, TABLE / 2))
+    assert s["blind"] == [centre], s["blind"]
+    # The default aim straight ahead meets the blind puck: a foul before it is made.
+    me.mouse.click(*page_xy(me, TABLE / 2, TABLE / 2))
+    pv = state(me)["preview"]
+    assert pv == {"kind": "puck", "id": centre, "legal": False, "reason": "blind"}, pv
+    me.screenshot(path=str(artifacts / "aim-blind-foul.png"))
+    # An opponent's puck first: a foul too (004 § 24 (1) 2)).
+    opp = [d for d in state(me)["discs"] if d["owner"] != s["room"]["you"]["seat"]]
+    o = max(opp, key=lambda d: math.hypot(d["x"] - s["aim"]["x"], d["y"] - s["aim"]["y"]))
+    me.mouse.click(*page_xy(me, o["x"], o["y"]))
+    pv = state(me)["preview"]
+    if pv["kind"] == "puck" and pv["id"] == o["id"]:
+        assert pv["legal"] is False and pv["reason"] == "opponent", pv
+    # The free own puck: legal.
+    free = next(pid for pid in spots if pid != centre)
+    me.mouse.click(*page_xy(me, *spots[free]))
+    pv = state(me)["preview"]
+    assert pv == {"kind": "puck", "id": free, "legal": True, "reason": "own"}, pv
+    me.screenshot(path=str(artifacts / "aim-legal.png"))
+
+
+def test_the_clock_ring_counts_down_at_the_striker(web_server, new_page):
+    me, _, _ = quick_pair(web_server, new_page)
+    first = wait_state(me, "s.clockRing !== null")["clockRing"]
+    me.wait_for_timeout(1500)
+    later = state(me)["clockRing"]
+    assert later["left"] < first["left"] - 1.0, (first, later)
+    assert 0 < later["frac"] < 1
+
+
+def test_on_a_phone_the_power_control_stays_off_the_table(web_server, new_page, artifacts):
+    me, _, _ = quick_pair(
+        web_server, new_page, viewport=(390, 844), scale=2, has_touch=True, is_mobile=True
+    )
+    box = me.locator("#power").bounding_box()
+    assert box is not None
+    x0, y0 = page_xy(me, *to_world(state(me)["side"], -RAIL, -RAIL))
+    x1, y1 = page_xy(me, *to_world(state(me)["side"], TABLE + RAIL, TABLE + RAIL))
+    table = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    overlap = not (
+        box["x"] + box["width"] <= table[0]
+        or box["x"] >= table[2]
+        or box["y"] + box["height"] <= table[1]
+        or box["y"] >= table[3]
+    )
+    assert not overlap, (box, table)
+    # The pucks are large enough to see and to tap.
+    assert 2 * 14.0 * px_per_mm(me) >= 11, px_per_mm(me)
+    me.screenshot(path=str(artifacts / "phone-aim.png"))
