@@ -134,6 +134,49 @@ def test_a_cancelled_pull_sends_nothing(web_server, new_page):
 
 def mover(spots_local: list[tuple[float, float]]) -> tuple[Callable[[dict[str, Any]], None], dict]:
     """A patch (display only) that puts the player's first pucks at local spots."""
+    spots: dict[int, tuple[float, float]] = {}
+
+    def patch(msg: dict[str, Any]) -> None:
+        if msg.get("t") == "room" and msg.get("you", {}).get("role") == "player":
+            seat = msg["you"]["seat"]
+            side = msg["seats"][seat]["side"]
+            mine = sorted(d["id"] for d in msg["discs"] if d.get("owner") == seat)
+            for pid, (u, v) in zip(mine, spots_local, strict=False):
+                spots[pid] = to_world(side, u, v)
+        for d in msg.get("discs") or []:
+            if d.get("id") in spots:
+                d["x"], d["y"] = spots[d["id"]]
+
+    return patch, spots
+
+
+def test_clicking_a_puck_aims_at_it(web_server, new_page):
+    patch, spots = mover([(760.0, 640.0)])
+    me, _, _ = quick_pair(web_server, new_page, patch)
+    s = state(me)
+    aim = s["aim"]
+    ((pid, (tx, ty)),) = spots.items()
+    me.mouse.click(*page_xy(me, tx, ty))
+    after = state(me)
+    want = math.atan2(ty - aim["y"], tx - aim["x"])
+    assert abs(after["aim"]["angle"] - want) < 1e-9, (after["aim"], want)
+    assert after["aim"]["pocket"] is None
+    assert after["preview"] == {"kind": "puck", "id": pid, "legal": True, "reason": "own"}
+    # Clicking the same puck again aims to pot it: the striker meets it at the ghost point.
+    me.mouse.click(*page_xy(me, tx, ty))
+    again = state(me)
+    assert again["aim"]["pocket"] in ("SW", "SE", "NE", "NW"), again["aim"]
+    assert again["aim"]["angle"] != after["aim"]["angle"]
+    assert again["preview"]["id"] == pid
+    # A point the cue cannot reach (behind the striker): the aim stays legal and says why.
+    bx, by = local_dir(s["side"], 1.0, -1.0)
+    me.mouse.click(*page_xy(me, aim["x"] + 200 * bx, aim["y"] + 30 * by))
+    assert me.is_visible("#aim-note") and "own rail" in me.inner_text("#aim-note")
+
+
+def test_blind_pucks_are_marked_and_a_foul_is_seen_before_it_is_made(
+    web_server, new_page, artifacts
+):
     # Display only: one of the player's pucks in the centre circle, straight ahead.
     patch, spots = mover([(TABLE / 2, TABLE / 2), (300.0, 700.0)])
     me, _, _ = quick_pair(web_server, new_page, patch)
@@ -185,6 +228,23 @@ def test_on_a_phone_the_power_control_stays_off_the_table(web_server, new_page, 
         or box["y"] >= table[3]
     )
     assert not overlap, (box, table)
-    # The pucks are large enough to see and to tap.
-    assert 2 * 14.0 * px_per_mm(me) >= 11, px_per_mm(me)
+    # The pucks are small on a phone: a tap on one aims at it (a finger-wide target) and
+    # a magnifier shows, enlarged, where the striker will touch first.
+    s = state(me)
+    seat, aim = s["room"]["you"]["seat"], s["aim"]
+    mine = [d for d in s["discs"] if d["owner"] == seat]
+    target = min(mine, key=lambda d: abs(d["x"] - aim["x"]) + abs(d["y"] - aim["y"]))
+    tx, ty = page_xy(me, target["x"], target["y"])
+    me.touchscreen.tap(tx + 2, ty + 3)  # a finger is not exact
+    after = state(me)
+    assert after["preview"]["kind"] == "puck" and after["preview"]["id"] == target["id"], after
+    loupe = me.locator("#loupe")
+    assert loupe.is_visible()
+    assert 2 * 14.0 * float(loupe.get_attribute("data-scale")) >= 20  # a puck in it, px across
+    lb = loupe.bounding_box()
+    assert lb is not None
+    assert not (
+        lb["x"] - 20 < tx < lb["x"] + lb["width"] + 20
+        and lb["y"] - 20 < ty < lb["y"] + lb["height"] + 20
+    )
     me.screenshot(path=str(artifacts / "phone-aim.png"))

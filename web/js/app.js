@@ -8,8 +8,9 @@ import { inviteCode, LobbyView, RoomView } from "./lobby.js";
 import { Connection, socketUrl } from "./net.js";
 import { Playback } from "./playback.js";
 import { Renderer } from "./render.js";
-import { toWorld as toWorldOf } from "./geometry.js";
-import { COMPETITION, tableFrom } from "./table.js";
+import { humanize, ownerOfPuck, whosePucks } from "./rulings.js";
+import { firstTouch, toWorld as toWorldOf } from "./geometry.js";
+import { COMPETITION, pocketCentres, tableFrom } from "./table.js";
 
 const STORE = { name: "novuss.name", token: "novuss.token" };
 const AIM_EVERY_MS = 70; // the server coalesces aims to 15 a second
@@ -31,7 +32,9 @@ const state = {
   debts: [],
   clock: null,
   dropped: new Map(), // seat -> {seat, name, until}
-  ruling: null, // {lines, legal}
+  ruling: null, // {lines, legal, seat, ...}
+  history: [], // earlier rulings as read: [{title, lines, legal}]
+  lastSeen: new Map(), // puck id -> where the motion last showed it (for "in the hole" marks)
   result: null,
   ghost: null, // the striking player's live aim, seen by everybody else
   highlights: [],
@@ -167,11 +170,29 @@ function showRoomScreen() {
   else renderHud();
 }
 
+/** A ruling's lines as a player reads them: names for sides and seats, whose pucks. */
+function readRuling(r) {
+  if (!r) return [];
+  return humanize(r.lines, { seats: state.room?.seats || [], mode: state.room?.mode, seat: r.seat, me: mySeat() });
+}
+
+function rulingTitle(r) {
+  const who = state.room?.seats[r.seat]?.name;
+  return r.stroke ? `Stroke ${r.stroke}${who ? ` · ${who}` : ""}` : who || "";
+}
+
+/** The ids of the pucks a ruling says went into the holes. */
+function pocketedIds(ruling) {
+  const p = ruling?.pocketed;
+  if (!Array.isArray(p)) return [];
+  return p.map((x) => (Array.isArray(x) ? x[0] : typeof x === "object" && x ? x.id : x)).filter((x) => typeof x === "number");
+}
+
 function renderHud() {
   const r = state.room;
   if (!r?.match) return;
   hud.render({ room: r, discs: state.discs, turn: state.turn, phase: state.phase, me: mySeat(), score: state.score, debts: state.debts, set: state.set });
-  hud.renderRuling(state.ruling?.lines, state.ruling?.legal);
+  hud.renderRuling(readRuling(state.ruling), state.ruling?.legal, state.history);
   hud.renderResult(state.result, r, mySeat(), r.rematch);
 }
 
@@ -274,6 +295,45 @@ function frame(now) {
   hint.hidden = !reason;
   if (reason) hint.textContent = reason === "touching" ? "The striker touches a puck: move it" : "Place the striker inside your zone";
   tickClock(now);
+  drawLoupe(a, now);
+}
+
+const LOUPE_ZOOM = 2.6;
+
+/**
+ * On a touch screen the finger hides the discs and they are small: while a finger
+ * aims (and a moment after a tap) a magnifier in a top corner shows, enlarged, what
+ * matters: the striker while it moves, else where the striker first touches.
+ */
+function drawLoupe(a, now) {
+  const loupe = $("loupe");
+  const drag = aimer.drag;
+  const on = !!a && ((drag && drag.kind === "touch") || aimer.loupeUntil > now);
+  if (loupe.hidden !== !on) loupe.hidden = !on;
+  if (!on) return;
+  const view = renderer.view;
+  const g = renderer.preview?.guide;
+  const [fx, fy] = aimer.gesture === "place" || !g ? view.toScreen(a.x, a.y) : view.toScreen(g.x, g.y);
+  const size = loupe.offsetWidth || 150;
+  const dpr = renderer.dpr;
+  if (loupe.width !== Math.round(size * dpr)) {
+    loupe.width = Math.round(size * dpr);
+    loupe.height = Math.round(size * dpr);
+  }
+  // In the corner away from the focus (and the finger over it).
+  const right = fx < view.width / 2;
+  const low = fy < view.height / 2;
+  loupe.style.left = right ? "" : "0.4rem";
+  loupe.style.right = right ? "0.4rem" : "";
+  loupe.style.top = low ? "" : "0.4rem";
+  loupe.style.bottom = low ? "0.4rem" : "";
+  const span = size / LOUPE_ZOOM;
+  const ctx = loupe.getContext("2d");
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, loupe.width, loupe.height);
+  ctx.drawImage(canvas, (fx - span / 2) * dpr, (fy - span / 2) * dpr, span * dpr, span * dpr, 0, 0, loupe.width, loupe.height);
+  loupe.dataset.zoom = String(LOUPE_ZOOM);
+  loupe.dataset.scale = String(view.scale * LOUPE_ZOOM); // px a mm inside the loupe
 }
 
 /**
@@ -492,6 +552,8 @@ const HANDLERS = {
   frame(m) {
     if (m.stroke !== state.motionStroke) return;
     playback.push(m.time, m.discs, performance.now());
+    for (const d of m.discs || []) if (Array.isArray(d)) state.lastSeen.set(d[0], [d[1], d[2]]);
+    for (const d of m.discs || []) if (d && !Array.isArray(d) && d.id !== undefined) state.lastSeen.set(d.id, [d.x, d.y]);
     state.framesSeen += 1;
     if (m.k === m.n - 1) playback.complete = true;
   },
@@ -506,16 +568,37 @@ const HANDLERS = {
       state.set = m.set ?? state.set;
       state.phase = m.turn === null ? "over" : "play";
       state.debts = m.ruling?.debts ?? state.debts;
+      if (state.ruling) {
+        state.history.push({ title: rulingTitle(state.ruling), lines: readRuling(state.ruling), legal: state.ruling.legal });
+        if (state.history.length > 30) state.history.shift();
+      }
       state.ruling = { lines: m.lines, legal: !!m.ruling?.legal, seat: m.seat, cause: m.cause, stroke: m.stroke, seq: m.seq };
       state.motionStroke = null;
       if (Array.isArray(m.sides)) m.sides.forEach((side, i) => state.room.seats[i] && (state.room.seats[i].side = side));
       const marks = [];
+      const names = (i) => state.room?.seats[i]?.name ?? `seat ${i + 1}`;
+      const whose = (id) => whosePucks([id], names, mySeat());
+      const words = { restored: "put back", respotted: "re-spotted", penalty: "penalty puck" };
       for (const kind of ["restored", "respotted", "penalty_placed"]) {
-        for (const [id, x, y] of m.ruling?.[kind] || []) marks.push({ id, x, y, kind: kind === "penalty_placed" ? "penalty" : kind, since: now });
+        for (const [id, x, y] of m.ruling?.[kind] || []) {
+          const k = kind === "penalty_placed" ? "penalty" : kind;
+          marks.push({ id, x, y, kind: k, label: k === "penalty" ? `penalty: ${whose(id)}` : `${words[k]}: ${whose(id)}`, since: now });
+        }
+      }
+      // Pocketed pucks: marked at the hole they went into.
+      const pockets = pocketCentres(state.table);
+      for (const id of pocketedIds(m.ruling)) {
+        const at = state.lastSeen.get(id);
+        if (!at) continue;
+        const [, [px, py]] = Object.entries(pockets).reduce((best, e) =>
+          Math.hypot(e[1][0] - at[0], e[1][1] - at[1]) < Math.hypot(best[1][0] - at[0], best[1][1] - at[1]) ? e : best,
+        );
+        marks.push({ id, x: px, y: py, kind: "pocketed", label: `in: ${whose(id)}`, since: now, owner: ownerOfPuck(id) });
       }
       state.highlights = marks;
+      state.lastSeen.clear();
       renderHud();
-      hud.flashRuling(m.lines);
+      hud.flashRuling(readRuling(state.ruling));
     });
   },
 
@@ -634,6 +717,14 @@ function start() {
   conn.connect();
 }
 
+/** The first-touch preview of this player's aim now (what the guide line shows). */
+function previewNow() {
+  if (!aimer.enabled) return null;
+  const a = aimer.aim;
+  const r = firstTouch(state.table, mySide(), mySeat(), a.x, a.y, a.angle, state.discs, pocketCentres(state.table));
+  return { kind: r.kind, id: r.id, legal: r.legal, reason: r.reason };
+}
+
 // A read-only window for tests and curious players: what this page believes.
 window.__novuss = Object.freeze({
   get state() {
@@ -652,7 +743,7 @@ window.__novuss = Object.freeze({
       result: state.result,
       aim: aimer.enabled ? { ...aimer.aim } : null,
       gesture: aimer.gesture,
-      preview: renderer.preview ? { kind: renderer.preview.kind, id: renderer.preview.id, legal: renderer.preview.legal, reason: renderer.preview.reason } : null,
+      preview: previewNow(),
       blind: renderer.blindIds ? [...renderer.blindIds] : [],
       clockRing: renderer.clockDrawn ? { ...renderer.clockDrawn } : null,
       ghost: state.ghost,

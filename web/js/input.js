@@ -72,6 +72,7 @@ export class AimController {
     // {mode: "press"|"place"|"pull", pointerId, type, pressPx, pressAt, offset, samples}
     this.drag = null;
     this.lastClick = null; // {id, index}: clicking the same puck again tries its next pot
+    this.loupeUntil = 0; // a touch shows the magnifier until then
     canvas.addEventListener("pointerdown", (e) => this.down(e));
     canvas.addEventListener("pointermove", (e) => this.move(e));
     canvas.addEventListener("pointerup", (e) => this.up(e));
@@ -213,6 +214,7 @@ export class AimController {
     if (!drag || e.pointerId !== drag.pointerId) return;
     this.drag = null;
     this.setCursor("crosshair");
+    if (drag.kind === "touch") this.loupeUntil = performance.now() + 1800; // a finger hid what it touched
     if (drag.mode === "press") {
       this.clickAt(this.pointerWorld(e));
       return;

@@ -119,7 +119,7 @@ export class RoomView {
     seats.className = `seats ${room.mode}`;
     seats.replaceChildren(el("div", { class: "mini-table", title: "the table" }), ...room.seats.map((s, i) => this.seatCard(room, s, i, seated)));
     const missing = room.seats
-      .map((s, i) => (!s ? `seat ${i + 1} (team ${teamLetter(i % 2)}) is free` : !s.ready ? `${s.name} is not ready` : null))
+      .map((s, i) => (!s ? `seat ${i + 1} (Team ${teamLetter(i % 2)}) is free` : !s.ready ? `${s.name} is not ready` : null))
       .filter(Boolean);
     $("room-missing").textContent = missing.length ? `Waiting: ${missing.join("; ")}.` : "Everybody is ready.";
     const me = this.mySeat();

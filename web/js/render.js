@@ -99,10 +99,10 @@ export class Renderer {
     for (const p of pucks) {
       if (teamOf(p.owner ?? 0) !== team || !blindFor(t, blind.side, p)) continue;
       this.blindIds.push(p.id);
-      const r = t.puckRadius + 4;
+      const r = t.puckRadius + 6;
       ctx.save();
       ctx.strokeStyle = COLOURS.blind;
-      ctx.lineWidth = 2.5;
+      ctx.lineWidth = 3.5;
       ctx.setLineDash([5, 4]);
       ctx.lineDashOffset = -((now || 0) / 80) % 9;
       ctx.beginPath();
@@ -156,7 +156,12 @@ export class Renderer {
     ctx.font = "700 12px system-ui, sans-serif";
     const w = ctx.measureText(text).width + 10;
     const h = 18;
-    let box = { x: px - w / 2, y: py - t.strikerRadius * view.scale - h - 4, w, h };
+    // Beside the striker's outline at the touch, on the viewer's side of it: the pucks
+    // there stay in sight.
+    const r = t.strikerRadius * view.scale;
+    const [sx] = view.toScreen(pv.from.x, pv.from.y);
+    const x = px >= sx ? px - r - w - 4 : px + r + 4;
+    let box = { x: Math.max(2, Math.min(this.cssW - w - 2, x)), y: py + r * 0.3, w, h };
     box = this.clear(box, taken);
     ctx.fillStyle = pv.legal === true ? COLOURS.legal : pv.legal === false ? COLOURS.foul : "rgba(30,30,30,0.8)";
     ctx.fillRect(box.x, box.y, box.w, box.h);
@@ -343,6 +348,7 @@ export class Renderer {
       ? firstTouch(t, who.side, who.seat, aim.x, aim.y, aim.angle, pucks, pockets)
       : { guide: guideLine(t, aim.x, aim.y, aim.angle, pucks, pockets), legal: null, reason: null };
     const g = pv.guide;
+    pv.from = { x: aim.x, y: aim.y };
     const colour = ghost ? COLOURS.ghost : pv.legal === true ? COLOURS.legal : pv.legal === false ? COLOURS.foul : COLOURS.guide;
     ctx.save();
     ctx.beginPath();
