@@ -8,6 +8,7 @@ import { inviteCode, LobbyView, RoomView } from "./lobby.js";
 import { Connection, socketUrl } from "./net.js";
 import { Playback } from "./playback.js";
 import { Renderer } from "./render.js";
+import { showRecord } from "./record.js";
 import { humanize, ownerOfPuck, whosePucks } from "./rulings.js";
 import { firstTouch, toWorld as toWorldOf } from "./geometry.js";
 import { COMPETITION, pocketCentres, tableFrom } from "./table.js";
@@ -42,6 +43,7 @@ const state = {
   motionStroke: null,
   framesSeen: 0, // frames of the last stroke that reached this page
   pendingIntent: intentFromUrl(),
+  joinedByLink: false, // the room was reached by an invite or a shared link
   invite: null, // {code, ref} of the last invite used: a full room is watched with it
   strikeRef: null,
   leaving: false, // the player asked to leave: the `left` that follows is no news
@@ -53,8 +55,10 @@ let nextRef = 1;
 function intentFromUrl() {
   const m = location.pathname.match(/^\/r\/([^/]+)/);
   if (m) return { t: "join", invite: inviteCode(location.pathname) };
-  const room = new URLSearchParams(location.search).get("room");
-  return room ? { t: "watch", room } : null;
+  const q = new URLSearchParams(location.search);
+  // A public room's shareable link (/?join=<id>): take a seat, or watch if it is full.
+  if (q.get("join")) return { t: "join", room: q.get("join") };
+  return q.get("room") ? { t: "watch", room: q.get("room") } : null;
 }
 
 /** Send a message; a player's action while the link is down is not silently lost. */
@@ -166,7 +170,7 @@ function showRoomScreen() {
     chat.mount($(inMatch ? "match-chat-slot" : "room-chat-slot"));
   }
   chat.setTeamChat(r.mode === "doubles" && mySeat() !== null);
-  if (!inMatch) roomView.render(r, r.invite ? `${location.origin}/r/${r.invite}` : null);
+  if (!inMatch) roomView.render(r, r.invite ? `${location.origin}/r/${r.invite}` : `${location.origin}/?join=${encodeURIComponent(r.id)}`, invitedBy());
   else renderHud();
 }
 
@@ -186,6 +190,14 @@ function pocketedIds(ruling) {
   const p = ruling?.pocketed;
   if (!Array.isArray(p)) return [];
   return p.map((x) => (Array.isArray(x) ? x[0] : typeof x === "object" && x ? x.id : x)).filter((x) => typeof x === "number");
+}
+
+/** Who invited this player, when the room was reached by an invite or a shared link. */
+function invitedBy() {
+  const r = state.room;
+  if (!state.joinedByLink || !r) return null;
+  const host = r.seats.find((s, i) => s && i !== mySeat());
+  return host ? host.name : null;
 }
 
 function renderHud() {
@@ -478,9 +490,12 @@ const HANDLERS = {
     } else if (state.room && state.room.you?.role === "watcher") {
       askSince(state.last);
     } else if (state.pendingIntent?.invite) {
+      state.joinedByLink = true;
       joinByInvite(state.pendingIntent.invite);
     } else if (state.pendingIntent) {
-      send(state.pendingIntent);
+      state.joinedByLink = state.pendingIntent.t === "join";
+      state.joinRef = state.joinedByLink ? nextRef : null;
+      send(state.joinedByLink ? { ...state.pendingIntent, ref: nextRef++ } : state.pendingIntent);
     } else {
       state.room = null;
       showLobby();
@@ -681,6 +696,11 @@ const HANDLERS = {
       send({ t: "hello", name: state.name });
       return;
     }
+    if (state.joinRef && m.ref === state.joinRef && ["room_full", "seat_taken", "not_now"].includes(m.code)) {
+      send({ t: "watch", room: state.pendingRoom ?? new URLSearchParams(location.search).get("join") });
+      toast("The table is full: you are watching.");
+      return;
+    }
     if (state.invite && m.ref === state.invite.ref && ["room_full", "seat_taken", "not_now"].includes(m.code)) {
       send({ t: "watch", invite: state.invite.code });
       toast("The table is full: you are watching.");
@@ -700,7 +720,7 @@ const HANDLERS = {
 function setConnState(s) {
   const c = $("conn");
   c.dataset.state = s;
-  c.textContent = { connecting: "connecting…", open: "online", reconnecting: "reconnecting…", closed: "offline" }[s] || s;
+  c.textContent = { idle: "", connecting: "connecting…", open: "online", reconnecting: "reconnecting…", closed: "offline" }[s] ?? s;
 }
 
 function start() {
@@ -761,9 +781,21 @@ window.__novuss = Object.freeze({
 });
 
 requestAnimationFrame(frame);
-if (state.name) start();
+const recordId = new URLSearchParams(location.search).get("match");
+if (recordId) {
+  // A finished match's record: a page to read, no seat taken.
+  showScreen("screen-record");
+  setConnState("idle");
+  showRecord(recordId);
+} else if (state.name) start();
 else {
   showScreen("screen-name");
-  setConnState("closed");
+  setConnState("idle"); // nothing tried yet: no red "offline" for a newcomer
+  if (state.pendingIntent?.t === "join") {
+    $("name-invite").hidden = false;
+    $("name-invite").textContent = state.pendingIntent.invite
+      ? "You have been invited to a match. Give your name to take your seat."
+      : "You have a link to a room. Give your name to join it.";
+  }
   $("name-input").focus();
 }

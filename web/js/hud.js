@@ -171,7 +171,9 @@ export class MatchHud {
     const record = $("result-record");
     const path = typeof result.record === "string" && /^\/(?!\/)/.test(result.record) ? result.record : null;
     record.hidden = !path;
-    if (path) record.href = path; // only a path on this server
+    // A readable page of the record (the client renders /api/matches/<id>).
+    const id = path && path.match(/^\/api\/matches\/([^/?#]+)$/)?.[1];
+    if (path) record.href = id ? `/?match=${encodeURIComponent(id)}` : path; // only a path on this server
     const player = me !== null && me !== undefined;
     const offered = rematchSeats || [];
     $("rematch-btn").hidden = !player;

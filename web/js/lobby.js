@@ -107,12 +107,17 @@ export class RoomView {
     return r.seats[r.you.seat];
   }
 
-  render(room, inviteUrl) {
+  render(room, inviteUrl, invitedBy = null) {
     this.room = room;
     const mode = MODE_NAMES[room.mode] || room.mode;
-    $("room-title").textContent = `${mode} · ${plural(room.sets, "set")} · ${room.clock} s stroke clock${room.private ? " · private" : ""}`;
+    const what = `${mode} · ${plural(room.sets, "set")} · ${room.clock} s stroke clock${room.private ? " · private" : ""}`;
+    $("room-title").textContent = what;
+    const invited = $("room-invited");
+    invited.hidden = !invitedBy;
+    if (invitedBy) invited.textContent = `${invitedBy} invited you to ${mode.toLowerCase()}: ${plural(room.sets, "set")}, ${room.clock} s a stroke.`;
     $("invite-box").hidden = !inviteUrl;
     if (inviteUrl) $("invite-link").value = inviteUrl;
+    $("invite-label").textContent = room.private ? "Invite link (private: only with this link)" : "Link to this room";
     const seated = room.you?.role === "player";
     // Seats around a small table, clockwise from the bottom: partners face each other.
     const seats = $("seats");
