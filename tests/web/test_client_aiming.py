@@ -11,7 +11,7 @@ from typing import Any
 
 import msgpack
 from playwright.sync_api import Page, WebSocketRoute
-from webtools import page_xy, px_per_mm, state, to_world, wait_state
+from webtools import enter, page_xy, px_per_mm, state, to_world, wait_state
 
 TABLE = 1080.0
 RAIL = 40.0
@@ -204,12 +204,30 @@ def test_blind_pucks_are_marked_and_a_foul_is_seen_before_it_is_made(
 
 
 def test_the_clock_ring_counts_down_at_the_striker(web_server, new_page):
-    me, _, _ = quick_pair(web_server, new_page)
+    host, guest = new_page(), new_page()
+    enter(host, web_server, "Maret")
+    host.wait_for_selector("#screen-lobby:not([hidden])")
+    host.select_option("select[name=clock]", "15")
+    host.click("#create-btn")
+    host.wait_for_selector("#screen-room:not([hidden])")
+    guest.goto(web_server + "/?join=" + state(host)["room"]["id"])
+    guest.fill("#name-input", "Jaan")
+    guest.click("#name-form button[type=submit]")
+    guest.wait_for_selector("#screen-room:not([hidden])")
+    for page in (host, guest):
+        page.click("#ready-btn")
+    for page in (host, guest):
+        wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
+    me = host if state(host)["aim"] is not None else guest
     first = wait_state(me, "s.clockRing !== null")["clockRing"]
     me.wait_for_timeout(1500)
     later = state(me)["clockRing"]
     assert later["left"] < first["left"] - 1.0, (first, later)
     assert 0 < later["frac"] < 1
+    # The last five seconds: the ring pulses red and a tick sounds each second.
+    wait_state(me, "s.clockRing.left < 3.5", timeout=20_000)
+    ticks = int(me.get_attribute("#table-wrap", "data-ticks") or 0)
+    assert ticks >= 2, ticks
 
 
 def test_on_a_phone_the_power_control_stays_off_the_table(web_server, new_page, artifacts):
@@ -248,3 +266,46 @@ def test_on_a_phone_the_power_control_stays_off_the_table(web_server, new_page, 
         and lb["y"] - 20 < ty < lb["y"] + lb["height"] + 20
     )
     me.screenshot(path=str(artifacts / "phone-aim.png"))
+
+
+def test_on_a_phone_rulings_keep_pass_and_resign_in_sight(web_server, new_page, artifacts):
+    """Doubles on a 390 x 844 phone: after several rulings Pass and Resign are still on
+    screen without scrolling, the rulings name players by name, and the ruling banner
+    does not cover the player's own edge zone."""
+    phone = new_page(viewport=(390, 844), scale=2, has_touch=True, is_mobile=True)
+    others = [new_page() for _ in range(3)]
+    pages = [phone, *others]
+    for page, name in zip(pages, ("Pia", "Dan", "Eva", "Oli"), strict=True):
+        page.goto(web_server)
+        page.fill("#name-input", name)
+        page.click("#name-form button[type=submit]")
+        page.wait_for_selector("#screen-lobby:not([hidden])")
+        page.click("#quick-doubles")
+    for page in pages:
+        wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
+    by_seat = {state(p)["room"]["you"]["seat"]: p for p in pages}
+    me = state(phone)["room"]["you"]["seat"]
+    names = {seat: state(p)["room"]["seats"][seat]["name"] for seat, p in by_seat.items()}
+    # Passes by the others until it is the phone's turn after a few rulings.
+    rulings = 0
+    while True:
+        s = wait_state(phone, "!s.moving && s.held === 0 && s.phase === 'play'")
+        if s["turn"] == me and rulings >= 3:
+            break
+        by_seat[s["turn"]].click("#pass-btn")
+        rulings += 1
+        wait_state(phone, f"s.ruling && s.ruling.seq >= {s['room']['seq'] + 1}")
+    phone.wait_for_selector("#ruling-banner:not([hidden])")
+    for sel in ("#pass-btn", "#resign-btn"):
+        box = phone.locator(sel).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 844, (sel, box)
+    text = phone.inner_text("#ruling")
+    assert any(n in text for seat, n in names.items() if seat != me), text
+    assert "team 1" not in text.lower() and "#" not in text
+    # The banner stays off the player's own edge zone (where the striker is placed).
+    side = state(phone)["side"]
+    corners = [page_xy(phone, *to_world(side, u, v)) for u in (0.0, TABLE) for v in (0.0, 120.0)]
+    zone_top = min(y for _, y in corners)
+    banner = phone.locator("#ruling-banner").bounding_box()
+    assert banner is not None and banner["y"] + banner["height"] < zone_top, (banner, zone_top)
+    phone.screenshot(path=str(artifacts / "phone-doubles.png"))
