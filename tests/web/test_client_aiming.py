@@ -11,7 +11,7 @@ from typing import Any
 
 import msgpack
 from playwright.sync_api import Page, WebSocketRoute
-from webtools import enter, page_xy, px_per_mm, state, to_world, wait_state
+from webtools import enter, page_xy, publish, px_per_mm, state, to_world, wait_state
 
 TABLE = 1080.0
 RAIL = 40.0
@@ -101,7 +101,7 @@ def test_a_sideways_drag_near_the_rim_moves_the_striker(web_server, new_page):
     assert side == state(me)["side"]
 
 
-def test_a_cancelled_pull_sends_nothing(web_server, new_page):
+def test_a_cancelled_pull_sends_nothing(web_server, new_page, artifacts):
     me, _, sent = quick_pair(web_server, new_page)
     aim = state(me)["aim"]
     sx, sy = page_xy(me, aim["x"], aim["y"])
@@ -118,6 +118,9 @@ def test_a_cancelled_pull_sends_nothing(web_server, new_page):
         pulled = state(me)
         assert pulled["gesture"] == "pull" and pulled["aim"]["power"] > 0.2, (why, pulled)
         assert me.is_visible("#power") and "%" in me.inner_text("#power-num")
+        if why == "escape":
+            me.screenshot(path=str(artifacts / "aim-pull.png"))
+            publish(artifacts / "aim-pull.png", "client-pull.png")
         cancel()
         me.mouse.up()
         if why == "right click":
@@ -188,6 +191,7 @@ def test_blind_pucks_are_marked_and_a_foul_is_seen_before_it_is_made(
     pv = state(me)["preview"]
     assert pv == {"kind": "puck", "id": centre, "legal": False, "reason": "blind"}, pv
     me.screenshot(path=str(artifacts / "aim-blind-foul.png"))
+    publish(artifacts / "aim-blind-foul.png", "client-foul-preview.png")
     # An opponent's puck first: a foul too (004 § 24 (1) 2)).
     opp = [d for d in state(me)["discs"] if d["owner"] != s["room"]["you"]["seat"]]
     o = max(opp, key=lambda d: math.hypot(d["x"] - s["aim"]["x"], d["y"] - s["aim"]["y"]))
@@ -266,6 +270,7 @@ def test_on_a_phone_the_power_control_stays_off_the_table(web_server, new_page, 
         and lb["y"] - 20 < ty < lb["y"] + lb["height"] + 20
     )
     me.screenshot(path=str(artifacts / "phone-aim.png"))
+    publish(artifacts / "phone-aim.png", "client-phone-aim.png")
 
 
 def test_on_a_phone_rulings_keep_pass_and_resign_in_sight(web_server, new_page, artifacts):
@@ -309,3 +314,39 @@ def test_on_a_phone_rulings_keep_pass_and_resign_in_sight(web_server, new_page, 
     banner = phone.locator("#ruling-banner").bounding_box()
     assert banner is not None and banner["y"] + banner["height"] < zone_top, (banner, zone_top)
     phone.screenshot(path=str(artifacts / "phone-doubles.png"))
+    publish(artifacts / "phone-doubles.png", "client-phone-doubles.png")
+
+
+def test_marked_pucks_are_labelled_by_whose_over_no_name(web_server, new_page, artifacts):
+    """A ruling's restored and penalty pucks are marked on the table with whose they are;
+    the labels cover neither the players' names on the rails nor each other (the pucks
+    by the middle of a rail lie right under a name)."""
+
+    def patch(msg: dict[str, Any]) -> None:
+        if msg.get("t") == "ruling" and msg.get("discs"):
+            # Display only: mark the two pucks nearest the middle of each home row.
+            rows = sorted(
+                msg["discs"], key=lambda d: abs(d["x"] - TABLE / 2) + abs(d["y"] - TABLE / 2)
+            )
+            middle = sorted(
+                msg["discs"], key=lambda d: min(abs(d["x"] - TABLE / 2), abs(d["y"] - TABLE / 2))
+            )
+            a, b, c = middle[0], middle[1], rows[-1]
+            msg["ruling"]["restored"] = [[a["id"], a["x"], a["y"]]]
+            msg["ruling"]["penalty_placed"] = [[b["id"], b["x"], b["y"]], [c["id"], c["x"], c["y"]]]
+
+    me, _, _ = quick_pair(web_server, new_page, patch)
+    me.click("#pass-btn")
+    s = wait_state(me, "s.labels.filter((b) => b.what === 'penalty').length === 2")
+    labels = s["labels"]
+    assert {b["what"] for b in labels} >= {"name", "restored", "penalty"}, labels
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            apart = (
+                a["x"] + a["w"] <= b["x"]
+                or b["x"] + b["w"] <= a["x"]
+                or a["y"] + a["h"] <= b["y"]
+                or b["y"] + b["h"] <= a["y"]
+            )
+            assert apart, (a, b)
+    me.screenshot(path=str(artifacts / "marks.png"))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import base64
 import math
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,15 @@ from websockets.sync.client import connect
 
 TABLE = 1080.0
 TIMEOUT_MS = 20_000
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def publish(shot: Path, name: str) -> None:
+    """Copy a screenshot to docs/img/`name` when NOVUSS_UPDATE_SCREENSHOTS is set (or the
+    picture is missing), so that a plain test run leaves git clean."""
+    target = DOCS_IMG / name
+    if os.environ.get("NOVUSS_UPDATE_SCREENSHOTS") or not target.exists():
+        shutil.copy(shot, target)
 
 
 def state(page: Page) -> dict[str, Any]:

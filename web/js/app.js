@@ -766,6 +766,7 @@ window.__novuss = Object.freeze({
       preview: previewNow(),
       blind: renderer.blindIds ? [...renderer.blindIds] : [],
       clockRing: renderer.clockDrawn ? { ...renderer.clockDrawn } : null,
+      labels: (renderer.labels || []).map((b) => ({ ...b })),
       ghost: state.ghost,
       side: mySide(),
       connected: !!conn?.open,

@@ -82,9 +82,10 @@ export class Renderer {
     if (scene.aim) this.preview = this.drawAim(t, scene.aim, scene.pucks, false, scene);
     ctx.restore();
     // Labels go on in screen space: text drawn in the table's frame would be mirrored.
-    const taken = (scene.players || []).map((p) => this.drawRailName(view, t, p));
+    const taken = (scene.players || []).map((p) => ({ ...this.drawRailName(view, t, p), what: "name" }));
     if (this.preview) taken.push(this.drawTouchLabel(view, t, this.preview, taken));
-    for (const h of scene.highlights || []) taken.push(this.drawLabel(view, t, h, taken));
+    for (const h of scene.highlights || []) taken.push({ ...this.drawLabel(view, t, h, taken), what: h.kind });
+    this.labels = taken.filter(Boolean); // the boxes drawn, for tests: none covers another
   }
 
   /**
@@ -401,7 +402,7 @@ export class Renderer {
     const { ctx } = this;
     const dx = Math.cos(aim.angle);
     const dy = Math.sin(aim.angle);
-    const gap = t.strikerRadius + 6 + 160 * (aim.power || 0);
+    const gap = t.strikerRadius + 6 + 70 * (aim.power || 0); // the number beside it says the power exactly
     const len = 420;
     const tipX = aim.x - dx * gap;
     const tipY = aim.y - dy * gap;
@@ -436,7 +437,8 @@ export class Renderer {
     const age = Math.max(0, (now - h.since) / 1000);
     const pulse = 1 + 0.25 * Math.sin(age * 6);
     ctx.beginPath();
-    ctx.arc(h.x, h.y, (t.puckRadius + 9) * pulse, 0, 2 * Math.PI);
+    const r = h.kind === "pocketed" ? t.pocketRadius + 5 : t.puckRadius + 9; // around the hole itself
+    ctx.arc(h.x, h.y, r * pulse, 0, 2 * Math.PI);
     ctx.strokeStyle = COLOURS.highlight[h.kind] || COLOURS.highlight.penalty;
     ctx.lineWidth = 4;
     ctx.stroke();
