@@ -174,7 +174,8 @@ def test_clicking_a_puck_aims_at_it(web_server, new_page):
     # A point the cue cannot reach (behind the striker): the aim stays legal and says why.
     bx, by = local_dir(s["side"], 1.0, -1.0)
     me.mouse.click(*page_xy(me, aim["x"] + 200 * bx, aim["y"] + 30 * by))
-    assert me.is_visible("#aim-note") and "own rail" in me.inner_text("#aim-note")
+    me.wait_for_function("document.getElementById('aim-note').textContent.includes('own rail')")
+    assert me.is_visible("#aim-note")
 
 
 def test_blind_pucks_are_marked_and_a_foul_is_seen_before_it_is_made(
@@ -261,7 +262,7 @@ def test_on_a_phone_the_power_control_stays_off_the_table(web_server, new_page, 
     after = state(me)
     assert after["preview"]["kind"] == "puck" and after["preview"]["id"] == target["id"], after
     loupe = me.locator("#loupe")
-    assert loupe.is_visible()
+    loupe.wait_for(state="visible")
     assert 2 * 14.0 * float(loupe.get_attribute("data-scale")) >= 20  # a puck in it, px across
     lb = loupe.bounding_box()
     assert lb is not None
