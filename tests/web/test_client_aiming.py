@@ -281,12 +281,23 @@ def test_on_a_phone_rulings_keep_pass_and_resign_in_sight(web_server, new_page, 
     phone = new_page(viewport=(390, 844), scale=2, has_touch=True, is_mobile=True)
     others = [new_page() for _ in range(3)]
     pages = [phone, *others]
-    for page, name in zip(pages, ("Pia", "Dan", "Eva", "Oli"), strict=True):
-        page.goto(web_server)
+    # A private doubles room: the phone creates it, the others come by its invite link.
+    enter(phone, web_server, "Pia")
+    phone.wait_for_selector("#screen-lobby:not([hidden])")
+    phone.check("input[name=mode][value=doubles]")
+    phone.select_option("select[name=sets]", "1")
+    phone.check("input[name=private]")
+    phone.click("#create-btn")
+    phone.wait_for_selector("#invite-box:not([hidden])")
+    link = phone.input_value("#invite-link")
+    for page, name in zip(others, ("Dan", "Eva", "Oli"), strict=True):
+        page.goto(link)
         page.fill("#name-input", name)
         page.click("#name-form button[type=submit]")
-        page.wait_for_selector("#screen-lobby:not([hidden])")
-        page.click("#quick-doubles")
+    for page in pages:
+        wait_state(page, "s.screen === 'screen-room' && s.room.seats.every((x) => x)")
+    for page in pages:
+        page.click("#ready-btn")
     for page in pages:
         wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
     by_seat = {state(p)["room"]["you"]["seat"]: p for p in pages}

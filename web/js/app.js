@@ -516,6 +516,7 @@ const HANDLERS = {
     $("rename").hidden = true;
     if (newRoom) {
       chat.clear();
+      state.history = [];
       send({ t: "lobby", on: false });
       lobbyView.setQuickStatus("");
       history.replaceState(null, "", `/?room=${encodeURIComponent(m.id)}`);
