@@ -1,7 +1,8 @@
 """The client's foul preview agrees with the referee: on a few hundred random positions
 and aims, what web/js/geometry.js firstTouch says the striker touches first (a puck, a
 rail, a hole) and whether that first touch is legal is what server/rules judges after
-the real physics ran the stroke (004 § 21, § 24 (1) 2), 4), 8), 11))."""
+the real physics ran the stroke (004 § 21, § 24 (1) 2), 4), 8), 11)); and the pucks the
+client marks blind are those server/rules/judge.py blind_for finds."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from server.rules.geometry import (
     striking_field,
     to_world,
 )
+from server.rules.judge import blind_for
 from server.rules.state import Puck, team_of
 from server.sim import COMPETITION, Shot, simulate
 
@@ -138,7 +140,7 @@ def referee(state, seat: int, shot: Shot):
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_preview_agrees_with_referee() -> None:
     rng = random.Random(23)
-    cases, expected = [], []
+    cases, expected, blind = [], [], []
     while len(cases) < 400:
         state, seat, side, pucks = random_state(rng, rng.choice(["singles", "doubles"]))
         spot = striker_spot(rng, side, pucks)
@@ -158,6 +160,13 @@ def test_preview_agrees_with_referee() -> None:
             continue
         shot = Shot(x, y, angle, SPEED)
         expected.append(referee(state, seat, shot))
+        blind.append(
+            sorted(
+                p.id
+                for p in pucks
+                if team_of(p.owner) == team_of(seat) and blind_for(state, side, p)
+            )
+        )
         cases.append(
             {
                 "side": side,
@@ -195,8 +204,11 @@ def test_preview_agrees_with_referee() -> None:
         kinds[(kind, legal)] = kinds.get((kind, legal), 0) + 1
         if (got["kind"], got["id"], got["legal"]) != (kind, pid, legal):
             mismatches.append((case, want, got))
-    print(kinds)
+
     assert not mismatches, f"{len(mismatches)} disagreements, first: {mismatches[0]}"
+    # The pucks the client marks blind are the referee's blind pucks (004 § 21 (1), (3)).
+    assert [sorted(g["blind"]) for g in previews] == blind
+    assert sum(len(b) for b in blind) > 100
     # The sample covers every verdict the preview can give.
     assert kinds.get(("puck", True), 0) > 20
     assert kinds.get(("puck", False), 0) > 20

@@ -65,8 +65,7 @@ export class MatchHud {
           el("span", {
             class: "detail",
             text: [
-              room.mode === "doubles" ? `team ${teamLetter(team)}` : null,
-              s?.side ? `side ${s.side}` : null,
+              room.mode === "doubles" ? `Team ${teamLetter(team)}` : null,
               `${left[i]} pucks left`,
               debts && debts[i] ? `owes ${debts[i]} penalty puck${debts[i] > 1 ? "s" : ""}` : null,
             ]
