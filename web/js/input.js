@@ -289,7 +289,11 @@ export class AimController {
     a.angle = o.angle;
     a.pocket = o.pocket;
     this.lastClick = { id: best.id, index, angle: a.angle };
-    if (o.pocket) this.notify(`Aimed to pot it in the ${o.pocket} hole · click again for the next`, 2500);
+    if (o.pocket && !options[0].allowed) {
+      this.notify(`Straight at it is out of reach (004 § 20 (5)): aimed to pot it in the ${o.pocket} hole`, 3500);
+    } else if (o.pocket) {
+      this.notify(`Aimed to pot it in the ${o.pocket} hole · click again for the next`, 2500);
+    }
     this.onChange?.(a);
   }
 
