@@ -137,6 +137,7 @@ def test_singles_through_the_interface(web_server, new_page, artifacts):
     page_text = record.inner_text("#screen-record")
     assert "Maret" in page_text and "Jaan" in page_text and "Stroke 1" in page_text, page_text
     assert not re.search(r"\b(South|North)\b|#\d", page_text), page_text
+    record.screenshot(path=str(artifacts / "client-record.png"))
 
     # Both offer a rematch: a new match starts in the same room.
     maret.click("#rematch-btn")

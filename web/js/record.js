@@ -39,7 +39,7 @@ export function renderRecord(rec) {
       .join(" & ");
   const title = rec.mode === "doubles" ? `${names(0)} v ${names(1)} (doubles)` : `${names(0)} v ${names(1)}`;
   $("record-title").textContent = title;
-  const score = Array.isArray(rec.score) ? `sets ${rec.score[0]}–${rec.score[1]}` : "";
+  const score = Array.isArray(rec.score) && rec.score[0] + rec.score[1] > 0 ? `sets ${rec.score[0]}–${rec.score[1]}` : "";
   const winner = rec.result?.winner;
   const result = winner === null || winner === undefined ? (rec.ended ? "no winner" : "not finished") : `${names(winner)} won`;
   $("record-summary").textContent = [result, score, `${rec.strokes ?? 0} strokes`, when(rec.started)].filter(Boolean).join(" · ");
