@@ -31,7 +31,12 @@ def test_create_while_redis_is_slow(game_server, new_page):
     # The room is real on the server: a guest with the invite link takes the other seat.
     guest = new_page()
     guest.goto(host.input_value("#invite-link"))
+    # A newcomer is not greeted by a red "offline", and knows there is an invitation.
+    assert not guest.is_visible("#conn")
+    assert "invited" in guest.inner_text("#name-invite")
     guest.fill("#name-input", "Jaan")
     guest.click("#name-form button[type=submit]")
     for page in (host, guest):
         wait_state(page, "s.screen === 'screen-room' && s.room.seats.every((x) => x)")
+    # The invitee sees who invited them, and to what.
+    assert "Maret invited you to singles" in guest.inner_text("#room-invited")

@@ -6,6 +6,7 @@ the middle of a game and the result are saved and checked."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -37,6 +38,8 @@ def test_singles_through_the_interface(web_server, new_page, artifacts):
     maret.click("#create-btn")
     maret.wait_for_selector("#screen-room:not([hidden])")
     room_id = state(maret)["room"]["id"]
+    # A public room has a link to share too.
+    assert maret.input_value("#invite-link").endswith(f"/?join={room_id}")
     maret.click("#ready-btn")
 
     # Jaan finds it in the lobby and joins it.
@@ -98,8 +101,14 @@ def test_singles_through_the_interface(web_server, new_page, artifacts):
             assert s["ruling"]["lines"], s["ruling"]
             assert s["framesSeen"] > 5, "the motion was played from the server's frames"
         text = maret.inner_text("#ruling")
-        assert "§" in text, text
         assert text == jaan.inner_text("#ruling") == watcher.inner_text("#ruling")
+        # Players by name, not by compass side; no puck numbers; neutral words.
+        assert not re.search(r"\b(South|North|East|West|he|his|him)\b|#\d", text), text
+        # The rules' paragraphs on demand.
+        assert "§" not in text
+        maret.click("#cite-toggle")
+        assert "§" in maret.inner_text("#ruling")
+        maret.click("#cite-toggle")
 
     # Everybody ends with the server's positions.
     truth = {d["id"]: (d["x"], d["y"]) for d in server_room(base, room_id)["discs"]}
@@ -119,6 +128,16 @@ def test_singles_through_the_interface(web_server, new_page, artifacts):
     assert "lost" in jaan.inner_text("#result-title")
     assert maret.is_visible("#rematch-btn")
     maret.screenshot(path=str(artifacts / "client-result.png"))
+    # The match record is a page to read, not raw JSON.
+    href = maret.get_attribute("#result-record", "href")
+    assert href and href.startswith("/?match="), href
+    record = new_page()
+    record.goto(base + href)
+    record.wait_for_selector("#record-log li")
+    page_text = record.inner_text("#screen-record")
+    assert "Maret" in page_text and "Jaan" in page_text and "Stroke 1" in page_text, page_text
+    assert not re.search(r"\b(South|North)\b|#\d", page_text), page_text
+    record.screenshot(path=str(artifacts / "client-record.png"))
 
     # Both offer a rematch: a new match starts in the same room.
     maret.click("#rematch-btn")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import base64
 import math
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,15 @@ from websockets.sync.client import connect
 
 TABLE = 1080.0
 TIMEOUT_MS = 20_000
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+def publish(shot: Path, name: str) -> None:
+    """Copy a screenshot to docs/img/`name` when NOVUSS_UPDATE_SCREENSHOTS is set (or the
+    picture is missing), so that a plain test run leaves git clean."""
+    target = DOCS_IMG / name
+    if os.environ.get("NOVUSS_UPDATE_SCREENSHOTS") or not target.exists():
+        shutil.copy(shot, target)
 
 
 def state(page: Page) -> dict[str, Any]:
@@ -69,15 +80,24 @@ def place_striker(page: Page, u: float, v: float = 60.0) -> dict[str, Any]:
     return state(page)["aim"]
 
 
+def px_per_mm(page: Page) -> float:
+    """The table's scale on the page."""
+    x0, y0 = page_xy(page, 0.0, 0.0)
+    x1, y1 = page_xy(page, 100.0, 0.0)
+    return math.hypot(x1 - x0, y1 - y0) / 100.0
+
+
 def strike(page: Page, toward: tuple[float, float], pull_mm: float) -> None:
     """Press behind the striker on the line from `toward` (a world point) through it,
-    and pull the cue back `pull_mm` further: direction and power by mouse."""
+    clear of the area that grabs the striker, and pull the cue back `pull_mm` further:
+    direction and power by mouse."""
     a = state(page)["aim"]
     dx, dy = toward[0] - a["x"], toward[1] - a["y"]
     n = math.hypot(dx, dy)
     ux, uy = dx / n, dy / n
-    press = (a["x"] - ux * 40, a["y"] - uy * 40)
-    release = (a["x"] - ux * (40 + pull_mm), a["y"] - uy * (40 + pull_mm))
+    back = max(40.0, 50.0 / px_per_mm(page))
+    press = (a["x"] - ux * back, a["y"] - uy * back)
+    release = (a["x"] - ux * (back + pull_mm), a["y"] - uy * (back + pull_mm))
     drag(page, press, release, steps=15)
 
 

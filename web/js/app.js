@@ -8,7 +8,10 @@ import { inviteCode, LobbyView, RoomView } from "./lobby.js";
 import { Connection, socketUrl } from "./net.js";
 import { Playback } from "./playback.js";
 import { Renderer } from "./render.js";
-import { COMPETITION, tableFrom } from "./table.js";
+import { showRecord } from "./record.js";
+import { humanize, ownerOfPuck, whosePucks } from "./rulings.js";
+import { firstTouch, toWorld as toWorldOf } from "./geometry.js";
+import { COMPETITION, pocketCentres, tableFrom } from "./table.js";
 
 const STORE = { name: "novuss.name", token: "novuss.token" };
 const AIM_EVERY_MS = 70; // the server coalesces aims to 15 a second
@@ -30,7 +33,9 @@ const state = {
   debts: [],
   clock: null,
   dropped: new Map(), // seat -> {seat, name, until}
-  ruling: null, // {lines, legal}
+  ruling: null, // {lines, legal, seat, ...}
+  history: [], // earlier rulings as read: [{title, lines, legal}]
+  lastSeen: new Map(), // puck id -> where the motion last showed it (for "in the hole" marks)
   result: null,
   ghost: null, // the striking player's live aim, seen by everybody else
   highlights: [],
@@ -38,6 +43,7 @@ const state = {
   motionStroke: null,
   framesSeen: 0, // frames of the last stroke that reached this page
   pendingIntent: intentFromUrl(),
+  joinedByLink: false, // the room was reached by an invite or a shared link
   invite: null, // {code, ref} of the last invite used: a full room is watched with it
   strikeRef: null,
   leaving: false, // the player asked to leave: the `left` that follows is no news
@@ -49,8 +55,10 @@ let nextRef = 1;
 function intentFromUrl() {
   const m = location.pathname.match(/^\/r\/([^/]+)/);
   if (m) return { t: "join", invite: inviteCode(location.pathname) };
-  const room = new URLSearchParams(location.search).get("room");
-  return room ? { t: "watch", room } : null;
+  const q = new URLSearchParams(location.search);
+  // A public room's shareable link (/?join=<id>): take a seat, or watch if it is full.
+  if (q.get("join")) return { t: "join", room: q.get("join") };
+  return q.get("room") ? { t: "watch", room: q.get("room") } : null;
 }
 
 /** Send a message; a player's action while the link is down is not silently lost. */
@@ -162,15 +170,41 @@ function showRoomScreen() {
     chat.mount($(inMatch ? "match-chat-slot" : "room-chat-slot"));
   }
   chat.setTeamChat(r.mode === "doubles" && mySeat() !== null);
-  if (!inMatch) roomView.render(r, r.invite ? `${location.origin}/r/${r.invite}` : null);
+  if (!inMatch) roomView.render(r, r.invite ? `${location.origin}/r/${r.invite}` : `${location.origin}/?join=${encodeURIComponent(r.id)}`, invitedBy());
   else renderHud();
+}
+
+/** A ruling's lines as a player reads them: names for sides and seats, whose pucks. */
+function readRuling(r) {
+  if (!r) return [];
+  return humanize(r.lines, { seats: state.room?.seats || [], mode: state.room?.mode, seat: r.seat, me: mySeat() });
+}
+
+function rulingTitle(r) {
+  const who = state.room?.seats[r.seat]?.name;
+  return r.stroke ? `Stroke ${r.stroke}${who ? ` · ${who}` : ""}` : who || "";
+}
+
+/** The ids of the pucks a ruling says went into the holes. */
+function pocketedIds(ruling) {
+  const p = ruling?.pocketed;
+  if (!Array.isArray(p)) return [];
+  return p.map((x) => (Array.isArray(x) ? x[0] : typeof x === "object" && x ? x.id : x)).filter((x) => typeof x === "number");
+}
+
+/** Who invited this player, when the room was reached by an invite or a shared link. */
+function invitedBy() {
+  const r = state.room;
+  if (!state.joinedByLink || !r) return null;
+  const host = r.seats.find((s, i) => s && i !== mySeat());
+  return host ? host.name : null;
 }
 
 function renderHud() {
   const r = state.room;
   if (!r?.match) return;
   hud.render({ room: r, discs: state.discs, turn: state.turn, phase: state.phase, me: mySeat(), score: state.score, debts: state.debts, set: state.set });
-  hud.renderRuling(state.ruling?.lines, state.ruling?.legal);
+  hud.renderRuling(readRuling(state.ruling), state.ruling?.legal, state.history);
   hud.renderResult(state.result, r, mySeat(), r.rematch);
 }
 
@@ -210,9 +244,22 @@ function sendAim() {
 function updateAimer() {
   const me = mySeat();
   const mine = me !== null && state.phase === "play" && state.turn === me && !playback.active && !state.result;
-  if (mine && !aimer.enabled) aimer.start(state.table, mySide(), state.discs);
+  if (mine && !aimer.enabled) aimer.start(state.table, mySide(), state.discs, me);
   else if (!mine && aimer.enabled) aimer.stop();
   else if (mine) aimer.pucks = state.discs;
+}
+
+/** The side a seat strikes from this set. */
+function sideOf(seat) {
+  return state.room?.seats[seat]?.side || "S";
+}
+
+/** Seconds left on the stroke clock, and its full length. */
+function clockLeft(now) {
+  const c = state.clock;
+  if (!c || state.phase === "over") return null;
+  const left = c.running ? c.remaining - (now - c.at) / 1000 : c.remaining;
+  return { seat: c.seat, left: Math.max(0, left), total: state.room?.clock || c.remaining || 30, running: c.running };
 }
 
 function scene(now) {
@@ -220,14 +267,20 @@ function scene(now) {
   const discs = moving ? playback.sample(now) : state.discs;
   const striker = discs.find((d) => d.id === 0);
   const mine = aimer.enabled ? aimer.aim : null;
+  const ghost = !moving && !mine && state.ghost && state.ghost.seat === state.turn ? state.ghost : null;
+  const playing = !moving && state.phase === "play" && state.turn !== null && state.turn !== undefined;
+  const clock = clockLeft(now);
   return {
     table: state.table,
     side: mySide(),
     below: mySeat() === null ? 30 : CUE_ROOM_MM,
     pucks: discs.filter((d) => d.id !== 0),
-    striker: mine ? { ...mine, illegal: !mine.legal } : striker || null,
+    striker: mine ? { ...mine, illegal: !mine.legal } : striker || (ghost ? { x: ghost.x, y: ghost.y, ghost: true } : null),
     aim: mine,
-    ghost: !moving && !mine && state.ghost && state.ghost.seat === state.turn ? state.ghost : null,
+    ghost,
+    // Blind pucks and the first touch, for whoever holds the turn (004 § 21).
+    blind: playing ? { side: sideOf(state.turn), seat: state.turn } : null,
+    clock: playing && clock && clock.seat === state.turn ? clock : null,
     highlights: state.highlights.filter((h) => now - h.since < HIGHLIGHT_MS),
     players: (state.room?.seats || [])
       .filter((s) => s?.side)
@@ -248,16 +301,120 @@ function frame(now) {
   hud.renderClock(state.phase === "over" ? null : state.clock, now, names);
   hud.renderDropped([...state.dropped.values()], now);
   const a = aimer.enabled ? aimer.aim : null;
-  $("power").hidden = !a;
-  if (a) {
-    const fill = $("power-fill").style;
-    fill.height = `${Math.round(a.power * 100)}%`;
-    fill.background = `hsl(${Math.round(120 * (1 - a.power))} 75% 45%)`; // green to red
-  }
+  placePower(a, now);
   const hint = $("place-hint");
   const reason = a && !a.legal ? a.reason : null;
   hint.hidden = !reason;
   if (reason) hint.textContent = reason === "touching" ? "The striker touches a puck: move it" : "Place the striker inside your zone";
+  tickClock(now);
+  drawLoupe(a, now);
+}
+
+const LOUPE_ZOOM = 2.6;
+
+/**
+ * On a touch screen the finger hides the discs and they are small: while a finger
+ * aims (and a moment after a tap) a magnifier in a top corner shows, enlarged, what
+ * matters: the striker while it moves, else where the striker first touches.
+ */
+function drawLoupe(a, now) {
+  const loupe = $("loupe");
+  const drag = aimer.drag;
+  const on = !!a && ((drag && drag.kind === "touch") || aimer.loupeUntil > now);
+  if (loupe.hidden !== !on) loupe.hidden = !on;
+  if (!on) return;
+  const view = renderer.view;
+  const g = renderer.preview?.guide;
+  const [fx, fy] = aimer.gesture === "place" || !g ? view.toScreen(a.x, a.y) : view.toScreen(g.x, g.y);
+  const size = loupe.offsetWidth || 150;
+  const dpr = renderer.dpr;
+  if (loupe.width !== Math.round(size * dpr)) {
+    loupe.width = Math.round(size * dpr);
+    loupe.height = Math.round(size * dpr);
+  }
+  // In the corner away from the focus (and the finger over it).
+  const right = fx < view.width / 2;
+  const low = fy < view.height / 2;
+  loupe.style.left = right ? "" : "0.4rem";
+  loupe.style.right = right ? "0.4rem" : "";
+  loupe.style.top = low ? "" : "0.4rem";
+  loupe.style.bottom = low ? "0.4rem" : "";
+  const span = size / LOUPE_ZOOM;
+  const ctx = loupe.getContext("2d");
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, loupe.width, loupe.height);
+  ctx.drawImage(canvas, (fx - span / 2) * dpr, (fy - span / 2) * dpr, span * dpr, span * dpr, 0, 0, loupe.width, loupe.height);
+  loupe.dataset.zoom = String(LOUPE_ZOOM);
+  loupe.dataset.scale = String(view.scale * LOUPE_ZOOM); // px a mm inside the loupe
+}
+
+/**
+ * The power control beside the striker, in the room in front of the player's rail,
+ * with a number and what a release does now; and a word about the aim near it.
+ */
+function placePower(a, now) {
+  const box = $("power");
+  const note = $("aim-note");
+  box.hidden = !a;
+  const text = a?.note && a.note.until > now ? a.note.text : "";
+  note.hidden = !text;
+  if (!a) return;
+  const view = renderer.view;
+  const t = state.table;
+  const [sx, sy] = view.toScreen(a.x, a.y);
+  const [, railY] = view.toScreen(...toWorldOf(mySide(), t.size / 2, -t.railWidth));
+  const pct = Math.round(a.power * 100);
+  $("power-fill").style.width = `${pct}%`;
+  $("power-fill").style.background = `hsl(${Math.round(120 * (1 - a.power))} 75% 45%)`; // green to red
+  $("power-num").textContent = `${pct}%`;
+  const g = aimer.gesture;
+  $("power-hint").textContent =
+    g === "pull" ? (a.power > 0 ? "release to strike · back or Esc to cancel" : "pull back") : g === "place" ? "moving the striker" : "";
+  box.dataset.gesture = g;
+  // Below the rail, on the side of the striker away from the cue's butt.
+  const cueGoesRight = Math.cos(view.screenAngle(a.angle) + Math.PI) > 0;
+  const w = box.offsetWidth || 120;
+  const room = view.height - railY;
+  const top = railY + Math.max(2, (room - box.offsetHeight) / 2);
+  let left = cueGoesRight ? sx - w - 18 : sx + 18;
+  left = Math.max(4, Math.min(view.width - w - 4, left));
+  box.style.left = `${Math.round(left)}px`;
+  box.style.top = `${Math.round(top)}px`;
+  if (text) {
+    if (note.textContent !== text) note.textContent = text;
+    const nw = note.offsetWidth || 200;
+    note.style.left = `${Math.round(Math.max(4, Math.min(view.width - nw - 4, sx - nw / 2)))}px`;
+    note.style.top = `${Math.round(sy - t.strikerRadius * view.scale - 44 - note.offsetHeight)}px`;
+  }
+}
+
+// The last five seconds of the player's own stroke clock: a short tick each second.
+let tickedAt = null;
+let audio = null;
+function tickClock(now) {
+  const c = clockLeft(now);
+  const me = mySeat();
+  if (!c || !c.running || me === null || c.seat !== me || state.phase !== "play" || c.left > 5 || c.left <= 0) {
+    tickedAt = null;
+    return;
+  }
+  const second = Math.ceil(c.left);
+  if (second === tickedAt) return;
+  tickedAt = second;
+  $("table-wrap").dataset.ticks = String(Number($("table-wrap").dataset.ticks || 0) + 1);
+  try {
+    audio ??= new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = second <= 2 ? 1040 : 880;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.13);
+  } catch {
+    // No sound here: the ring still pulses.
+  }
 }
 
 // ---- the protocol ---------------------------------------------------------------
@@ -333,9 +490,12 @@ const HANDLERS = {
     } else if (state.room && state.room.you?.role === "watcher") {
       askSince(state.last);
     } else if (state.pendingIntent?.invite) {
+      state.joinedByLink = true;
       joinByInvite(state.pendingIntent.invite);
     } else if (state.pendingIntent) {
-      send(state.pendingIntent);
+      state.joinedByLink = state.pendingIntent.t === "join";
+      state.joinRef = state.joinedByLink ? nextRef : null;
+      send(state.joinedByLink ? { ...state.pendingIntent, ref: nextRef++ } : state.pendingIntent);
     } else {
       state.room = null;
       showLobby();
@@ -356,6 +516,7 @@ const HANDLERS = {
     $("rename").hidden = true;
     if (newRoom) {
       chat.clear();
+      state.history = [];
       send({ t: "lobby", on: false });
       lobbyView.setQuickStatus("");
       history.replaceState(null, "", `/?room=${encodeURIComponent(m.id)}`);
@@ -407,6 +568,8 @@ const HANDLERS = {
   frame(m) {
     if (m.stroke !== state.motionStroke) return;
     playback.push(m.time, m.discs, performance.now());
+    for (const d of m.discs || []) if (Array.isArray(d)) state.lastSeen.set(d[0], [d[1], d[2]]);
+    for (const d of m.discs || []) if (d && !Array.isArray(d) && d.id !== undefined) state.lastSeen.set(d.id, [d.x, d.y]);
     state.framesSeen += 1;
     if (m.k === m.n - 1) playback.complete = true;
   },
@@ -421,16 +584,37 @@ const HANDLERS = {
       state.set = m.set ?? state.set;
       state.phase = m.turn === null ? "over" : "play";
       state.debts = m.ruling?.debts ?? state.debts;
+      if (state.ruling) {
+        state.history.push({ title: rulingTitle(state.ruling), lines: readRuling(state.ruling), legal: state.ruling.legal });
+        if (state.history.length > 30) state.history.shift();
+      }
       state.ruling = { lines: m.lines, legal: !!m.ruling?.legal, seat: m.seat, cause: m.cause, stroke: m.stroke, seq: m.seq };
       state.motionStroke = null;
       if (Array.isArray(m.sides)) m.sides.forEach((side, i) => state.room.seats[i] && (state.room.seats[i].side = side));
       const marks = [];
+      const names = (i) => state.room?.seats[i]?.name ?? `seat ${i + 1}`;
+      const whose = (id) => whosePucks([id], names, mySeat());
+      const words = { restored: "put back", respotted: "re-spotted", penalty: "penalty puck" };
       for (const kind of ["restored", "respotted", "penalty_placed"]) {
-        for (const [id, x, y] of m.ruling?.[kind] || []) marks.push({ id, x, y, kind: kind === "penalty_placed" ? "penalty" : kind, since: now });
+        for (const [id, x, y] of m.ruling?.[kind] || []) {
+          const k = kind === "penalty_placed" ? "penalty" : kind;
+          marks.push({ id, x, y, kind: k, label: k === "penalty" ? `penalty: ${whose(id)}` : `${words[k]}: ${whose(id)}`, since: now });
+        }
+      }
+      // Pocketed pucks: marked at the hole they went into.
+      const pockets = pocketCentres(state.table);
+      for (const id of pocketedIds(m.ruling)) {
+        const at = state.lastSeen.get(id);
+        if (!at) continue;
+        const [, [px, py]] = Object.entries(pockets).reduce((best, e) =>
+          Math.hypot(e[1][0] - at[0], e[1][1] - at[1]) < Math.hypot(best[1][0] - at[0], best[1][1] - at[1]) ? e : best,
+        );
+        marks.push({ id, x: px, y: py, kind: "pocketed", label: `in: ${whose(id)}`, since: now, owner: ownerOfPuck(id) });
       }
       state.highlights = marks;
+      state.lastSeen.clear();
       renderHud();
-      hud.flashRuling(m.lines);
+      hud.flashRuling(readRuling(state.ruling));
     });
   },
 
@@ -513,6 +697,11 @@ const HANDLERS = {
       send({ t: "hello", name: state.name });
       return;
     }
+    if (state.joinRef && m.ref === state.joinRef && ["room_full", "seat_taken", "not_now"].includes(m.code)) {
+      send({ t: "watch", room: state.pendingRoom ?? new URLSearchParams(location.search).get("join") });
+      toast("The table is full: you are watching.");
+      return;
+    }
     if (state.invite && m.ref === state.invite.ref && ["room_full", "seat_taken", "not_now"].includes(m.code)) {
       send({ t: "watch", invite: state.invite.code });
       toast("The table is full: you are watching.");
@@ -532,7 +721,7 @@ const HANDLERS = {
 function setConnState(s) {
   const c = $("conn");
   c.dataset.state = s;
-  c.textContent = { connecting: "connecting…", open: "online", reconnecting: "reconnecting…", closed: "offline" }[s] || s;
+  c.textContent = { idle: "", connecting: "connecting…", open: "online", reconnecting: "reconnecting…", closed: "offline" }[s] ?? s;
 }
 
 function start() {
@@ -547,6 +736,14 @@ function start() {
     onState: setConnState,
   });
   conn.connect();
+}
+
+/** The first-touch preview of this player's aim now (what the guide line shows). */
+function previewNow() {
+  if (!aimer.enabled) return null;
+  const a = aimer.aim;
+  const r = firstTouch(state.table, mySide(), mySeat(), a.x, a.y, a.angle, state.discs, pocketCentres(state.table));
+  return { kind: r.kind, id: r.id, legal: r.legal, reason: r.reason };
 }
 
 // A read-only window for tests and curious players: what this page believes.
@@ -566,6 +763,11 @@ window.__novuss = Object.freeze({
       ruling: state.ruling,
       result: state.result,
       aim: aimer.enabled ? { ...aimer.aim } : null,
+      gesture: aimer.gesture,
+      preview: previewNow(),
+      blind: renderer.blindIds ? [...renderer.blindIds] : [],
+      clockRing: renderer.clockDrawn ? { ...renderer.clockDrawn } : null,
+      labels: (renderer.labels || []).map((b) => ({ ...b })),
       ghost: state.ghost,
       side: mySide(),
       connected: !!conn?.open,
@@ -581,9 +783,21 @@ window.__novuss = Object.freeze({
 });
 
 requestAnimationFrame(frame);
-if (state.name) start();
+const recordId = new URLSearchParams(location.search).get("match");
+if (recordId) {
+  // A finished match's record: a page to read, no seat taken.
+  showScreen("screen-record");
+  setConnState("idle");
+  showRecord(recordId);
+} else if (state.name) start();
 else {
   showScreen("screen-name");
-  setConnState("closed");
+  setConnState("idle"); // nothing tried yet: no red "offline" for a newcomer
+  if (state.pendingIntent?.t === "join") {
+    $("name-invite").hidden = false;
+    $("name-invite").textContent = state.pendingIntent.invite
+      ? "You have been invited to a match. Give your name to take your seat."
+      : "You have a link to a room. Give your name to join it.";
+  }
   $("name-input").focus();
 }

@@ -233,3 +233,102 @@ export function makeView(t, side, width, height, margin = 30, below = 30) {
     },
   };
 }
+
+// ---- blind pucks and the first touch, as the referee judges them (server/rules) ----
+
+const EPS = 1e-9; // server/rules/geometry.py EPS
+
+/** Team of a seat: singles seat = team; doubles partners 0 & 2, 1 & 3. */
+export const teamOf = (seat) => ((seat % 2) + 2) % 2;
+
+/** Distance of (x, y) from the rail along `side`: the v of that side's frame. */
+export function railDistance(t, side, x, y) {
+  return toLocal(side, x, y, t.size)[1];
+}
+
+/** A puck at (x, y) lies in the edge zone along `side`, judged by its hole (004 § 21 (1), 000 § 3). */
+export function inZone(t, side, x, y) {
+  return railDistance(t, side, x, y) <= t.zoneDepth - t.puckHoleRadius + EPS;
+}
+
+/** A puck at (x, y) lies in the centre circle, judged by its hole (004 § 21 (1)). */
+export function inCircle(t, x, y) {
+  const c = t.size / 2;
+  return Math.hypot(x - c, y - c) <= t.circleRadius - t.puckHoleRadius + EPS;
+}
+
+/**
+ * Is a puck blind for a striker at `side`: in the centre circle or in that side's own
+ * edge zone (004 § 21 (1), (3)); in doubles the partner's zone is not blind (§ 28 (3)).
+ * server/rules/judge.py blind_for.
+ */
+export function blindFor(t, side, p) {
+  return inCircle(t, p.x, p.y) || inZone(t, side, p.x, p.y);
+}
+
+/** The words the preview shows for each verdict, and the paragraph behind it. */
+export const TOUCH_WORDS = {
+  own: { text: "own puck", rule: "004 § 21 (1)" },
+  opponent: { text: "opponent's puck", rule: "004 § 24 (1) 2)" },
+  blind: { text: "blind puck", rule: "004 § 24 (1) 8), § 21 (3)" },
+  rebound: { text: "rebound", rule: "004 § 21 (2), (5)" },
+  hole: { text: "into the hole", rule: "004 § 24 (1) 4)" },
+};
+
+/**
+ * What a stroke from world (x, y) at `angle` by `seat` (at `side`) touches first, and
+ * whether that first touch is legal now (a preview; the server's referee decides):
+ * { guide, kind: "puck"|"rail"|"pocket", id, legal: true|false|null, reason }.
+ * A direct stroke's first puck must be the striker's side's own, not blind, and not
+ * in the own edge zone (004 § 24 (1) 2), 8), 11)); a rail first makes a rebound, whose
+ * legality depends on where it goes next (legal: null); a hole first is a penalty.
+ * pucks: [{id, owner, x, y}] on the table.
+ */
+export function firstTouch(t, side, seat, x, y, angle, pucks, pockets) {
+  const guide = guideLine(t, x, y, angle, pucks, pockets);
+  const hit = guide.hit;
+  if (!hit) return { guide, kind: "none", id: null, legal: null, reason: null };
+  if (hit.kind === "rail") return { guide, kind: "rail", id: null, side: hit.side, legal: null, reason: "rebound" };
+  if (hit.kind === "pocket") return { guide, kind: "pocket", id: null, pocket: hit.pocket, legal: false, reason: "hole" };
+  const p = pucks.find((q) => q.id === hit.id);
+  let reason = "own";
+  if (teamOf(p.owner) !== teamOf(seat)) reason = "opponent";
+  else if (blindFor(t, side, p)) reason = "blind"; // in the circle or the own zone (§ 24 (1) 8), 11))
+  return { guide, kind: "puck", id: p.id, legal: reason === "own", reason };
+}
+
+/**
+ * Where the striker's centre must be when it touches a puck at (px, py) to send it
+ * straight at the point (cx, cy) (the line of centres through it): server/rules/aim.py ghost.
+ */
+export function ghostPoint(t, px, py, cx, cy) {
+  const dx = px - cx;
+  const dy = py - cy;
+  const n = Math.hypot(dx, dy) || 1;
+  const reach = t.puckRadius + t.strikerRadius;
+  return [px + (dx / n) * reach, py + (dy / n) * reach];
+}
+
+/**
+ * The aims at a puck from the striker at world (x, y): straight at its centre, then at
+ * the ghost point for each pocket that the striker can reach first and cut into (less
+ * than 80 degrees of cut). Each: {angle, pocket|null, allowed} (allowed: inside the
+ * cue's limits, 004 § 20 (5)).
+ */
+export function aimsAtPuck(t, side, x, y, puck, pockets) {
+  const out = [];
+  const add = (tx, ty, pocket) => {
+    const angle = Math.atan2(ty - y, tx - x);
+    out.push({ angle, pocket, allowed: cueAngleAllowed(t, side, x, y, angle) });
+  };
+  add(puck.x, puck.y, null);
+  for (const [name, [cx, cy]] of Object.entries(pockets)) {
+    const [gx, gy] = ghostPoint(t, puck.x, puck.y, cx, cy);
+    const travel = Math.atan2(gy - y, gx - x);
+    const push = Math.atan2(cy - puck.y, cx - puck.x);
+    if (Math.abs(wrapAngle(travel - push)) < (80 * Math.PI) / 180 && Math.hypot(gx - x, gy - y) > t.strikerRadius) {
+      add(gx, gy, name);
+    }
+  }
+  return out;
+}

@@ -2,7 +2,7 @@
 // dropped player's countdown, the ruling in plain words with its paragraph, the
 // result with a rematch button. Everything from others is set as text.
 import { $, el } from "./dom.js";
-import { teamLetter } from "./lobby.js";
+import { teamLetter } from "./rulings.js";
 
 const RULING_BANNER_MS = 5000;
 
@@ -25,6 +25,11 @@ export class MatchHud {
       intents.leave();
     });
     $("rematch-btn").addEventListener("click", () => intents.rematch());
+    $("cite-toggle").addEventListener("click", () => {
+      const on = !$("hud").classList.contains("show-cites");
+      $("hud").classList.toggle("show-cites", on);
+      $("cite-toggle").setAttribute("aria-pressed", String(on));
+    });
     $("result-lobby").addEventListener("click", () => intents.lobby());
     this.clockText = "";
   }
@@ -60,8 +65,7 @@ export class MatchHud {
           el("span", {
             class: "detail",
             text: [
-              room.mode === "doubles" ? `team ${teamLetter(team)}` : null,
-              s?.side ? `side ${s.side}` : null,
+              room.mode === "doubles" ? `Team ${teamLetter(team)}` : null,
               `${left[i]} pucks left`,
               debts && debts[i] ? `owes ${debts[i]} penalty puck${debts[i] > 1 ? "s" : ""}` : null,
             ]
@@ -107,24 +111,43 @@ export class MatchHud {
     if (box.textContent !== text) box.textContent = text;
   }
 
-  /** The ruling's first words over the table for a few seconds: seen even on a phone. */
+  /** The ruling over the table for a few seconds, in short: seen even on a phone. */
   flashRuling(lines) {
     const banner = $("ruling-banner");
     clearTimeout(this.bannerTimer);
-    banner.textContent = (lines || []).map(([text]) => text).join(" · ");
+    const facts = lines || [];
+    // The penalty first if there is one, else the first fact: one line.
+    const key = facts.find((l) => /^Penalty/.test(l.text)) || facts[0];
+    banner.textContent = key ? key.text : "";
     banner.hidden = !banner.textContent;
     this.bannerTimer = setTimeout(() => {
       banner.hidden = true;
     }, RULING_BANNER_MS);
   }
 
-  /** lines: [[text, cite], ...] */
-  renderRuling(lines, legal) {
-    $("ruling").replaceChildren(
-      ...(lines || []).map(([text, cite]) =>
-        el("div", { class: `line${legal ? " legal" : ""}` }, document.createTextNode(text), cite ? el("cite", { text: cite }) : null),
-      ),
-    );
+  /**
+   * The last ruling, one short line a fact (the rules' paragraphs on demand), and the
+   * earlier ones in a history the player can open. lines: [{text, cite}];
+   * history: [{stroke, lines, legal}] oldest first.
+   */
+  renderRuling(lines, legal, history = []) {
+    const row = ({ text, cite }) =>
+      el(
+        "div",
+        { class: `line${legal ? " legal" : ""}${/^Penalty/.test(text) ? " penalty" : ""}` },
+        document.createTextNode(text),
+        cite ? el("cite", { text: cite }) : null,
+      );
+    $("ruling").replaceChildren(...(lines || []).map(row));
+    $("ruling-box").hidden = !(lines || []).length && !history.length;
+    const box = $("ruling-history");
+    box.hidden = history.length === 0;
+    const list = [...history].reverse().flatMap((r) => [
+      el("div", { class: "stroke-head", text: r.title }),
+      ...r.lines.map(({ text, cite }) => el("div", { class: `line${r.legal ? " legal" : ""}` }, document.createTextNode(text), cite ? el("cite", { text: cite }) : null)),
+    ]);
+    $("ruling-history-list").replaceChildren(...list);
+    box.querySelector("summary").textContent = `Earlier rulings (${history.length})`;
   }
 
   /** result: the protocol's result message, or null to hide. */
@@ -147,7 +170,9 @@ export class MatchHud {
     const record = $("result-record");
     const path = typeof result.record === "string" && /^\/(?!\/)/.test(result.record) ? result.record : null;
     record.hidden = !path;
-    if (path) record.href = path; // only a path on this server
+    // A readable page of the record (the client renders /api/matches/<id>).
+    const id = path && path.match(/^\/api\/matches\/([^/?#]+)$/)?.[1];
+    if (path) record.href = id ? `/?match=${encodeURIComponent(id)}` : path; // only a path on this server
     const player = me !== null && me !== undefined;
     const offered = rematchSeats || [];
     $("rematch-btn").hidden = !player;

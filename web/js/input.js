@@ -1,16 +1,22 @@
 // Placing and striking: the pointer drags the striker along the own edge zone and
-// pulls the cue back behind it (direction and power); the keyboard fine-adjusts.
+// pulls the cue back behind it (direction and power); a click or tap aims at a puck
+// (again: at its pots) or a point; the keyboard fine-adjusts. A pull is let go (no
+// stroke) by Esc, a right click, a second finger, dragging back onto the striker or
+// releasing with no power.
 // The controller only edits an aim and reports it; the app decides what to send.
 import {
+  aimsAtPuck,
   angleToLocal,
   angleToWorld,
   clampCueAngle,
   clampToField,
+  cueAngleAllowed,
   defaultPlacement,
   placementCheck,
   toLocal,
   toWorld,
 } from "./geometry.js";
+import { pocketCentres } from "./table.js";
 
 // A finger rolls as it lifts off glass; the aim it had this long before the lift is
 // the one the player saw and meant.
@@ -27,6 +33,26 @@ export function settledSample(samples, upTime, settleMs = TOUCH_SETTLE_MS) {
   return chosen;
 }
 
+// Grab areas and slop, in CSS pixels: a finger needs more than a mouse.
+const GRAB_PAD = { mouse: 12, touch: 22 }; // beyond the striker's rim, still "move it"
+const GRAB_MIN = { mouse: 20, touch: 32 }; // however small the table is drawn
+const SLOP = { mouse: 5, touch: 10 }; // a press that moves less is a click (a tap)
+const NEAR = 2.2; // within this many grab radii a sideways first move still moves the striker
+
+const kindOf = (e) => (e.pointerType === "touch" || e.pointerType === "pen" ? "touch" : "mouse");
+
+/**
+ * The gesture a press starts, decided by its first real move: `place` (the press is on
+ * or near the striker and the pointer moves along its rim or the press is on it), `pull`
+ * (the pointer moves away from or towards the striker: the cue), or a click that aims.
+ * press: {dist} from the striker's centre; move: {radial, tangential} px of the first move.
+ */
+export function decideGesture(grabPx, pressDist, move) {
+  if (pressDist <= grabPx) return "place";
+  if (pressDist <= NEAR * grabPx && Math.abs(move.tangential) > Math.abs(move.radial)) return "place";
+  return "pull";
+}
+
 export class AimController {
   /**
    * canvas: the table canvas; getView(): the current screen transform;
@@ -40,21 +66,37 @@ export class AimController {
     this.enabled = false;
     this.table = null;
     this.side = "S";
+    this.seat = 0;
     this.pucks = [];
-    this.aim = null; // {x, y, angle, power, legal, reason}
-    this.drag = null; // {mode: "place"|"pull", pointerId, type, pressPx, samples}
+    this.aim = null; // {x, y, angle, power, legal, reason, pocket, note}
+    // {mode: "press"|"place"|"pull", pointerId, type, pressPx, pressAt, offset, samples}
+    this.drag = null;
+    this.lastClick = null; // {id, index}: clicking the same puck again tries its next pot
+    this.loupeUntil = 0; // a touch shows the magnifier until then
     canvas.addEventListener("pointerdown", (e) => this.down(e));
     canvas.addEventListener("pointermove", (e) => this.move(e));
     canvas.addEventListener("pointerup", (e) => this.up(e));
-    canvas.addEventListener("pointercancel", () => this.cancel());
+    canvas.addEventListener("pointercancel", () => this.cancelPull("cancelled"));
+    canvas.addEventListener("pointerleave", () => this.hover(null));
+    canvas.addEventListener("contextmenu", (e) => {
+      // A right click cancels a pull; it never opens a menu over the table.
+      e.preventDefault();
+      if (this.drag) this.cancelPull("cancelled");
+    });
     window.addEventListener("keydown", (e) => this.key(e));
   }
 
+  /** What the pointer does now: "place", "pull", "press", or "" (for the cursor and tests). */
+  get gesture() {
+    return this.drag ? this.drag.mode : "";
+  }
+
   /** A new turn for this player: put the striker on a legal spot, aim straight ahead. */
-  start(table, side, pucks) {
+  start(table, side, pucks, seat = this.seat) {
     const keep = this.aim && this.side === side && this.table === table;
     this.table = table;
     this.side = side;
+    this.seat = seat;
     this.pucks = pucks;
     let x;
     let y;
@@ -63,14 +105,16 @@ export class AimController {
     } else {
       [x, y] = defaultPlacement(table, side, pucks);
     }
-    this.aim = { x, y, angle: angleToWorld(side, Math.PI / 2), power: 0, legal: true, reason: null };
+    this.aim = { x, y, angle: angleToWorld(side, Math.PI / 2), power: 0, legal: true, reason: null, pocket: null, note: null };
     this.enabled = true;
+    this.lastClick = null;
     this.recheck();
   }
 
   stop() {
     this.enabled = false;
     this.drag = null;
+    this.setCursor("");
   }
 
   recheck() {
@@ -89,28 +133,79 @@ export class AimController {
     return { px, py, w: this.getView().toWorld(px, py) };
   }
 
-  down(e) {
-    if (!this.enabled || e.button > 0) return;
+  /** The striker's screen position and the radius (px) within which a press grabs it. */
+  grabArea(kind) {
     const view = this.getView();
-    const { px, py, w } = this.pointerWorld(e);
     const [sx, sy] = view.toScreen(this.aim.x, this.aim.y);
+    const rim = this.table.strikerRadius * view.scale;
+    return { sx, sy, grab: Math.max(rim + GRAB_PAD[kind], GRAB_MIN[kind]) };
+  }
+
+  setCursor(c) {
+    if (this.canvas.style.cursor !== c) this.canvas.style.cursor = c;
+    this.canvas.dataset.gesture = this.gesture;
+  }
+
+  /** The cursor says what a press here would do: move the striker, or aim and pull. */
+  hover(e) {
+    if (!this.enabled || !e) return this.setCursor("");
+    const { px, py } = this.pointerWorld(e);
+    const { sx, sy, grab } = this.grabArea("mouse");
+    this.setCursor(Math.hypot(px - sx, py - sy) <= grab ? "grab" : "crosshair");
+  }
+
+  down(e) {
+    if (!this.enabled) return;
+    if (this.drag) {
+      // A second finger or another button while pulling: let go of the stroke.
+      if (e.pointerId !== this.drag.pointerId || e.button === 2) this.cancelPull("cancelled");
+      return;
+    }
+    if (e.button > 0) return;
+    const kind = kindOf(e);
+    const { px, py, w } = this.pointerWorld(e);
+    const { sx, sy, grab } = this.grabArea(kind);
     const distPx = Math.hypot(px - sx, py - sy);
-    // Grab the striker if the press is on it (a finger needs a bigger target).
-    const grab = Math.max(this.table.strikerRadius * view.scale * 1.3, e.pointerType === "touch" ? 28 : 14);
-    const mode = distPx <= grab ? "place" : "pull";
-    this.drag = { mode, pointerId: e.pointerId, type: e.pointerType, pressPx: distPx, samples: [] };
+    this.drag = {
+      mode: distPx <= grab ? "place" : "press",
+      pointerId: e.pointerId,
+      type: e.pointerType,
+      kind,
+      grab,
+      pressPx: distPx,
+      press: [px, py],
+      offset: [w[0] - this.aim.x, w[1] - this.aim.y], // the striker keeps its place under the pointer
+      samples: [],
+    };
     this.canvas.setPointerCapture?.(e.pointerId);
     e.preventDefault();
     // The keys adjust this aim next, not a chat box or button focused before.
     this.canvas.focus({ preventScroll: true });
-    if (mode === "place") this.placeAt(w);
-    else this.pullTo(px, py, e.timeStamp);
+    this.setCursor(this.drag.mode === "place" ? "grabbing" : "crosshair");
   }
 
   move(e) {
-    if (!this.drag || e.pointerId !== this.drag.pointerId) return;
+    const drag = this.drag;
+    if (!drag) return this.hover(e);
+    if (e.pointerId !== drag.pointerId) return;
+    if (drag.mode === "pull" && e.buttons & 2) return this.cancelPull("cancelled");
     const { px, py, w } = this.pointerWorld(e);
-    if (this.drag.mode === "place") this.placeAt(w);
+    if (drag.mode === "press") {
+      const mx = px - drag.press[0];
+      const my = py - drag.press[1];
+      if (Math.hypot(mx, my) < SLOP[drag.kind]) return;
+      // Split the first move into along the striker-to-press line and across it.
+      const { sx, sy } = this.grabArea(drag.kind);
+      const rx = drag.press[0] - sx;
+      const ry = drag.press[1] - sy;
+      const n = Math.hypot(rx, ry) || 1;
+      const radial = (mx * rx + my * ry) / n;
+      const tangential = (-mx * ry + my * rx) / n;
+      drag.mode = decideGesture(drag.grab, drag.pressPx, { radial, tangential });
+      this.setCursor(drag.mode === "place" ? "grabbing" : "crosshair");
+      this.aim.pocket = null;
+    }
+    if (drag.mode === "place") this.placeAt([w[0] - drag.offset[0], w[1] - drag.offset[1]]);
     else this.pullTo(px, py, e.timeStamp);
   }
 
@@ -118,6 +213,12 @@ export class AimController {
     const drag = this.drag;
     if (!drag || e.pointerId !== drag.pointerId) return;
     this.drag = null;
+    this.setCursor("crosshair");
+    if (drag.kind === "touch") this.loupeUntil = performance.now() + 1800; // a finger hid what it touched
+    if (drag.mode === "press") {
+      this.clickAt(this.pointerWorld(e));
+      return;
+    }
     if (drag.mode !== "pull") return;
     if (drag.type === "touch") {
       const s = settledSample(drag.samples, e.timeStamp);
@@ -126,18 +227,92 @@ export class AimController {
       const { px, py } = this.pointerWorld(e);
       this.pullTo(px, py, e.timeStamp, drag);
     }
+    // Released back on the striker, or with no pull left: no stroke.
+    if (this.aim.power < MIN_POWER || this.backOnStriker(drag, e)) return this.cancelPull("cancelled", drag);
     this.onChange?.(this.aim);
-    if (this.aim.power >= MIN_POWER) this.strike();
+    this.strike();
   }
 
-  cancel() {
+  backOnStriker(drag, e) {
+    const { px, py } = this.pointerWorld(e);
+    const { sx, sy } = this.grabArea(drag.kind);
+    return Math.hypot(px - sx, py - sy) <= drag.grab;
+  }
+
+  /** Let go of a pull: nothing is struck, the power drops to zero. */
+  cancelPull(why, drag = this.drag) {
     this.drag = null;
+    if (!this.enabled || !this.aim) return;
+    const wasPull = drag && drag.mode === "pull";
+    this.aim.power = 0;
+    if (wasPull) this.notify(why === "cancelled" ? "Stroke cancelled" : why, 1500);
+    this.setCursor("crosshair");
+    this.onChange?.(this.aim);
+  }
+
+  /** A short word on the table near the striker, for `ms`. */
+  notify(text, ms = 2500) {
+    this.aim.note = { text, until: performance.now() + ms };
+  }
+
+  /** A click or tap on the table aims: at a puck (again: at its pots in turn) or a point. */
+  clickAt({ px, py, w }) {
+    const view = this.getView();
+    const t = this.table;
+    const a = this.aim;
+    let best = null;
+    let bestD = Infinity;
+    for (const p of this.pucks) {
+      const [qx, qy] = view.toScreen(p.x, p.y);
+      const d = Math.hypot(qx - px, qy - py);
+      if (d <= t.puckRadius * view.scale + 10 && d < bestD) {
+        best = p;
+        bestD = d;
+      }
+    }
+    a.note = null;
+    if (!best) {
+      this.lastClick = null;
+      this.aimAt(Math.atan2(w[1] - a.y, w[0] - a.x), null);
+      return;
+    }
+    const options = aimsAtPuck(t, this.side, a.x, a.y, best, pocketCentres(t));
+    const allowed = options.filter((o) => o.allowed);
+    if (!allowed.length) {
+      this.lastClick = null;
+      this.aimAt(options[0].angle, null);
+      return;
+    }
+    const again = this.lastClick && this.lastClick.id === best.id && this.lastClick.angle === a.angle;
+    const index = again ? (this.lastClick.index + 1) % allowed.length : 0;
+    const o = allowed[index];
+    a.angle = o.angle;
+    a.pocket = o.pocket;
+    this.lastClick = { id: best.id, index, angle: a.angle };
+    if (o.pocket && !options[0].allowed) {
+      this.notify(`Straight at it is out of reach (004 § 20 (5)): aimed to pot it in the ${o.pocket} hole`, 3500);
+    } else if (o.pocket) {
+      this.notify(`Aimed to pot it in the ${o.pocket} hole · click again for the next`, 2500);
+    }
+    this.onChange?.(a);
+  }
+
+  /** Aim at a world angle; outside the cue's limits, the nearest allowed and a word why. */
+  aimAt(angle, pocket) {
+    const a = this.aim;
+    a.pocket = pocket;
+    if (!cueAngleAllowed(this.table, this.side, a.x, a.y, angle)) {
+      this.notify("Out of reach from here: the cue must come from your own rail (004 § 20 (5))", 3500);
+    }
+    a.angle = clampCueAngle(this.table, this.side, a.x, a.y, angle);
+    this.onChange?.(a);
   }
 
   placeAt([wx, wy]) {
     const [u, v] = toLocal(this.side, wx, wy, this.table.size);
     const [cu, cv] = clampToField(this.table, u, v);
     [this.aim.x, this.aim.y] = toWorld(this.side, cu, cv, this.table.size);
+    this.aim.pocket = null;
     this.recheck();
   }
 
@@ -152,14 +327,23 @@ export class AimController {
       a.angle = clampCueAngle(this.table, this.side, a.x, a.y, Math.atan2(a.y - wy, a.x - wx));
     }
     const full = PULL_OF_FULL_POWER * this.table.size * view.scale;
-    a.power = Math.min(1, Math.max(0, (dist - drag.pressPx) / full));
+    // Back on the striker the pull is let go: no power.
+    a.power = dist <= drag.grab ? 0 : Math.min(1, Math.max(0, (dist - drag.pressPx) / full));
     drag.samples.push({ time, angle: a.angle, power: a.power });
     if (drag.samples.length > 64) drag.samples.shift();
     this.onChange?.(a);
   }
 
   key(e) {
-    if (!this.enabled || this.drag) return;
+    if (!this.enabled) return;
+    if (e.code === "Escape") {
+      if (this.drag || this.aim.power > 0) {
+        e.preventDefault();
+        this.cancelPull(this.drag ? "cancelled" : null);
+      }
+      return;
+    }
+    if (this.drag) return;
     const focus = document.activeElement;
     if (focus && focus !== this.canvas && focus !== document.body) return; // typing elsewhere
     const a = this.aim;
@@ -191,6 +375,7 @@ export class AimController {
     const a = this.aim;
     const local = angleToLocal(this.side, a.angle) + da;
     a.angle = clampCueAngle(this.table, this.side, a.x, a.y, angleToWorld(this.side, local));
+    a.pocket = null;
     this.onChange?.(a);
   }
 
@@ -203,6 +388,7 @@ export class AimController {
     const a = this.aim;
     if (!this.enabled || !a.legal) return;
     this.enabled = false;
+    this.setCursor("");
     this.onStrike?.({ x: a.x, y: a.y, angle: a.angle, speed: a.power * this.table.maxSpeed });
   }
 }

@@ -107,19 +107,24 @@ export class RoomView {
     return r.seats[r.you.seat];
   }
 
-  render(room, inviteUrl) {
+  render(room, inviteUrl, invitedBy = null) {
     this.room = room;
     const mode = MODE_NAMES[room.mode] || room.mode;
-    $("room-title").textContent = `${mode} · ${plural(room.sets, "set")} · ${room.clock} s stroke clock${room.private ? " · private" : ""}`;
+    const what = `${mode} · ${plural(room.sets, "set")} · ${room.clock} s stroke clock${room.private ? " · private" : ""}`;
+    $("room-title").textContent = what;
+    const invited = $("room-invited");
+    invited.hidden = !invitedBy;
+    if (invitedBy) invited.textContent = `${invitedBy} invited you to ${mode.toLowerCase()}: ${plural(room.sets, "set")}, ${room.clock} s a stroke.`;
     $("invite-box").hidden = !inviteUrl;
     if (inviteUrl) $("invite-link").value = inviteUrl;
+    $("invite-label").textContent = room.private ? "Invite link (private: only with this link)" : "Link to this room";
     const seated = room.you?.role === "player";
     // Seats around a small table, clockwise from the bottom: partners face each other.
     const seats = $("seats");
     seats.className = `seats ${room.mode}`;
     seats.replaceChildren(el("div", { class: "mini-table", title: "the table" }), ...room.seats.map((s, i) => this.seatCard(room, s, i, seated)));
     const missing = room.seats
-      .map((s, i) => (!s ? `seat ${i + 1} (team ${teamLetter(i % 2)}) is free` : !s.ready ? `${s.name} is not ready` : null))
+      .map((s, i) => (!s ? `seat ${i + 1} (Team ${teamLetter(i % 2)}) is free` : !s.ready ? `${s.name} is not ready` : null))
       .filter(Boolean);
     $("room-missing").textContent = missing.length ? `Waiting: ${missing.join("; ")}.` : "Everybody is ready.";
     const me = this.mySeat();

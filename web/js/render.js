@@ -1,6 +1,6 @@
 // Canvas rendering of the table, to scale, from the viewer's side. Knows nothing of
 // the network or input: it draws a scene object it is handed each display frame.
-import { guideLine, makeView, strikingField, toWorld } from "./geometry.js";
+import { blindFor, firstTouch, guideLine, makeView, strikingField, TOUCH_WORDS, teamOf, toWorld } from "./geometry.js";
 import { pocketCentres } from "./table.js";
 
 const COLOURS = {
@@ -17,12 +17,16 @@ const COLOURS = {
   strikerEdge: "#8b6a3a",
   illegal: "#e0201b",
   guide: "rgba(255,255,255,0.85)",
+  legal: "#17a34a",
+  foul: "#e0201b",
+  blind: "#e07800",
+  clock: ["#17a34a", "#e08a00", "#e0201b"],
   field: "rgba(40,150,70,0.13)",
   ghost: "rgba(40,90,200,0.55)",
-  highlight: { restored: "#1e7be0", respotted: "#17a34a", penalty: "#e08a00" },
+  highlight: { restored: "#1e7be0", respotted: "#17a34a", penalty: "#e08a00", pocketed: "#6d4c9f" },
 };
 
-const LABELS = { restored: "put back", respotted: "re-spotted", penalty: "penalty puck" };
+const LABELS = { restored: "put back", respotted: "re-spotted", penalty: "penalty puck", pocketed: "in the hole" };
 
 export class Renderer {
   constructor(canvas) {
@@ -69,14 +73,117 @@ export class Renderer {
     this.drawBoard(t);
     if (scene.aim) this.drawField(t, scene.side);
     for (const h of scene.highlights || []) this.drawHighlight(t, h, scene.now);
-    if (scene.ghost) this.drawAim(t, scene.ghost, scene.pucks, true);
+    this.preview = null;
+    if (scene.ghost) this.drawAim(t, scene.ghost, scene.pucks, true, scene);
     for (const p of scene.pucks) this.drawPuck(t, p);
+    if (scene.blind) this.drawBlind(t, scene.blind, scene.pucks, scene.now);
     if (scene.striker) this.drawStriker(t, scene.striker);
-    if (scene.aim) this.drawAim(t, scene.aim, scene.pucks, false);
+    if (scene.clock && scene.striker) this.drawClockRing(t, scene.striker, scene.clock, scene.now);
+    if (scene.aim) this.preview = this.drawAim(t, scene.aim, scene.pucks, false, scene);
     ctx.restore();
     // Labels go on in screen space: text drawn in the table's frame would be mirrored.
-    for (const h of scene.highlights || []) this.drawLabel(view, t, h);
-    for (const p of scene.players || []) this.drawRailName(view, t, p);
+    const taken = (scene.players || []).map((p) => ({ ...this.drawRailName(view, t, p), what: "name" }));
+    if (this.preview) taken.push(this.drawTouchLabel(view, t, this.preview, taken));
+    for (const h of scene.highlights || []) taken.push({ ...this.drawLabel(view, t, h, taken), what: h.kind });
+    this.labels = taken.filter(Boolean); // the boxes drawn, for tests: none covers another
+  }
+
+  /**
+   * Pucks the striker may not hit first on a direct stroke because they are blind for
+   * the striking side (004 § 21 (1), (3)): a dashed orange ring and a slash.
+   * blind: {side, seat}
+   */
+  drawBlind(t, blind, pucks, now) {
+    const { ctx } = this;
+    const team = teamOf(blind.seat);
+    this.blindIds = [];
+    for (const p of pucks) {
+      if (teamOf(p.owner ?? 0) !== team || !blindFor(t, blind.side, p)) continue;
+      this.blindIds.push(p.id);
+      const r = t.puckRadius + 6;
+      ctx.save();
+      ctx.strokeStyle = COLOURS.blind;
+      ctx.lineWidth = 3.5;
+      ctx.setLineDash([5, 4]);
+      ctx.lineDashOffset = -((now || 0) / 80) % 9;
+      ctx.beginPath();
+      ctx.arc(p.x, p.y, r, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.beginPath();
+      ctx.moveTo(p.x - r * 0.7, p.y - r * 0.7);
+      ctx.lineTo(p.x + r * 0.7, p.y + r * 0.7);
+      ctx.stroke();
+      ctx.restore();
+    }
+  }
+
+  /**
+   * The stroke clock at the striker: a ring that empties as the time runs out, amber
+   * under 10 s, red and pulsing in the last 5. clock: {left, total, running}
+   */
+  drawClockRing(t, s, clock, now) {
+    const { ctx } = this;
+    const frac = Math.max(0, Math.min(1, clock.left / Math.max(1, clock.total)));
+    const low = clock.left <= 5;
+    const colour = COLOURS.clock[low ? 2 : clock.left <= 10 ? 1 : 0];
+    const pulse = low && clock.running ? 1 + 0.12 * Math.abs(Math.sin((now / 1000) * Math.PI * 2)) : 1;
+    const r = (t.strikerRadius + 9) * pulse;
+    ctx.save();
+    ctx.lineWidth = 5;
+    ctx.strokeStyle = "rgba(0,0,0,0.18)";
+    ctx.beginPath();
+    ctx.arc(s.x, s.y, r, 0, 2 * Math.PI);
+    ctx.stroke();
+    ctx.strokeStyle = colour;
+    ctx.lineCap = "round";
+    ctx.beginPath();
+    // Starts at the top of the viewer's screen and empties clockwise as seen.
+    const top = Math.PI / 2 + (this.view?.rotation ?? 0);
+    ctx.arc(s.x, s.y, r, top, top + frac * 2 * Math.PI, false);
+    ctx.stroke();
+    ctx.restore();
+    this.clockDrawn = { frac, left: clock.left };
+  }
+
+  /** The first touch's verdict in a word beside its spot, clear of other labels. */
+  drawTouchLabel(view, t, pv, taken) {
+    if (!pv.reason) return null;
+    const { ctx } = this;
+    const word = TOUCH_WORDS[pv.reason];
+    const mark = pv.legal === true ? "✓ " : pv.legal === false ? "✗ " : "";
+    const text = `${mark}${word.text}`;
+    const [px, py] = view.toScreen(pv.guide.x, pv.guide.y);
+    ctx.font = "700 12px system-ui, sans-serif";
+    const w = ctx.measureText(text).width + 10;
+    const h = 18;
+    // Beside the striker's outline at the touch, on the viewer's side of it: the pucks
+    // there stay in sight.
+    const r = t.strikerRadius * view.scale;
+    const [sx] = view.toScreen(pv.from.x, pv.from.y);
+    const x = px >= sx ? px - r - w - 4 : px + r + 4;
+    let box = { x: Math.max(2, Math.min(this.cssW - w - 2, x)), y: py + r * 0.3, w, h };
+    box = this.clear(box, taken);
+    ctx.fillStyle = pv.legal === true ? COLOURS.legal : pv.legal === false ? COLOURS.foul : "rgba(30,30,30,0.8)";
+    ctx.fillRect(box.x, box.y, box.w, box.h);
+    ctx.fillStyle = "#fff";
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    ctx.fillText(text, box.x + box.w / 2, box.y + box.h / 2);
+    return box;
+  }
+
+  /** Move a label's box down (then up) until it overlaps none of `taken` and stays on screen. */
+  clear(box, taken) {
+    const hits = (b) => taken.some((o) => o && b.x < o.x + o.w && o.x < b.x + b.w && b.y < o.y + o.h && o.y < b.y + b.h);
+    const inside = (b) => b.y >= 0 && b.y + b.h <= this.cssH;
+    for (let k = 0; k < 12; k++) {
+      for (const dy of [k * (box.h + 2), -k * (box.h + 2)]) {
+        const b = { ...box, y: box.y + dy };
+        if (!hits(b) && inside(b)) return b;
+      }
+    }
+    return box;
   }
 
   /** A player's name on his own rail, along it, never upside down. */
@@ -94,23 +201,31 @@ export class Renderer {
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     ctx.fillStyle = p.active ? "#fff6c8" : "rgba(255,240,210,0.8)";
-    ctx.fillText(p.active ? `▶ ${p.name}` : p.name, 0, 0);
+    const text = p.active ? `▶ ${p.name}` : p.name;
+    ctx.fillText(text, 0, 0);
     ctx.restore();
+    const w = ctx.measureText(text).width + 4;
+    const h = size + 4;
+    return across ? { x: px - h / 2, y: py - w / 2, w: h, h: w } : { x: px - w / 2, y: py - h / 2, w, h };
   }
 
-  drawLabel(view, t, h) {
+  /** A marked puck's label above it (or moved clear of names and other labels). */
+  drawLabel(view, t, h, taken = []) {
     const { ctx } = this;
     const [px, py] = view.toScreen(h.x, h.y);
-    const text = LABELS[h.kind] || h.kind;
+    const text = h.label || LABELS[h.kind] || h.kind;
     ctx.font = "600 12px system-ui, sans-serif";
     const w = ctx.measureText(text).width + 8;
-    const y = py - (t.puckRadius + 12) * view.scale - 16;
+    let box = { x: px - w / 2, y: py - (t.puckRadius + 12) * view.scale - 16, w, h: 16 };
+    box.x = Math.max(2, Math.min(this.cssW - w - 2, box.x));
+    box = this.clear(box, taken);
     ctx.fillStyle = COLOURS.highlight[h.kind] || COLOURS.highlight.penalty;
-    ctx.fillRect(px - w / 2, y, w, 16);
+    ctx.fillRect(box.x, box.y, w, 16);
     ctx.fillStyle = "#fff";
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    ctx.fillText(text, px, y + 8);
+    ctx.fillText(text, box.x + w / 2, box.y + 8);
+    return box;
   }
 
   drawBoard(t) {
@@ -204,6 +319,7 @@ export class Renderer {
   }
 
   drawStriker(t, s) {
+    if (s.ghost) return; // the ghost's own drawing shows it
     this.drawDisc(s.x, s.y, t.strikerRadius, t.strikerHoleRadius, COLOURS.striker, COLOURS.strikerEdge);
     if (s.illegal) {
       const { ctx } = this;
@@ -217,20 +333,31 @@ export class Renderer {
     }
   }
 
-  /** The cue behind the striker (pulled back by the power), and the guide line ahead. */
-  drawAim(t, aim, pucks, ghost) {
+  /**
+   * The cue behind the striker (pulled back by the power), and the guide line ahead to
+   * what it touches first: green and solid for a legal first touch, red for a foul,
+   * plain for a rebound. Returns the preview (geometry.js firstTouch) for the label.
+   */
+  drawAim(t, aim, pucks, ghost, scene) {
     const { ctx } = this;
     const dx = Math.cos(aim.angle);
     const dy = Math.sin(aim.angle);
     if (ghost) this.drawDisc(aim.x, aim.y, t.strikerRadius, t.strikerHoleRadius, "rgba(244,231,198,0.6)", COLOURS.ghost);
-    const g = guideLine(t, aim.x, aim.y, aim.angle, pucks, pocketCentres(t));
+    const pockets = pocketCentres(t);
+    const who = scene?.blind;
+    const pv = who
+      ? firstTouch(t, who.side, who.seat, aim.x, aim.y, aim.angle, pucks, pockets)
+      : { guide: guideLine(t, aim.x, aim.y, aim.angle, pucks, pockets), legal: null, reason: null };
+    const g = pv.guide;
+    pv.from = { x: aim.x, y: aim.y };
+    const colour = ghost ? COLOURS.ghost : pv.legal === true ? COLOURS.legal : pv.legal === false ? COLOURS.foul : COLOURS.guide;
     ctx.save();
     ctx.beginPath();
     ctx.rect(0, 0, t.size, t.size); // the guide stays on the playing surface
     ctx.clip();
-    ctx.strokeStyle = ghost ? COLOURS.ghost : COLOURS.guide;
-    ctx.lineWidth = 2;
-    ctx.setLineDash([10, 8]);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = pv.legal === null ? 2 : 3;
+    ctx.setLineDash(pv.legal === false ? [4, 6] : pv.legal === true ? [] : [10, 8]);
     ctx.beginPath();
     ctx.moveTo(aim.x + dx * t.strikerRadius, aim.y + dy * t.strikerRadius);
     ctx.lineTo(g.x, g.y);
@@ -240,33 +367,68 @@ export class Renderer {
     ctx.beginPath();
     ctx.arc(g.x, g.y, t.strikerRadius, 0, 2 * Math.PI);
     ctx.stroke();
+    if (pv.legal === false && !ghost) {
+      // A cross on the spot of the foul.
+      const k = t.strikerRadius * 0.5;
+      ctx.lineWidth = 4;
+      ctx.beginPath();
+      ctx.moveTo(g.x - k, g.y - k);
+      ctx.lineTo(g.x + k, g.y + k);
+      ctx.moveTo(g.x - k, g.y + k);
+      ctx.lineTo(g.x + k, g.y - k);
+      ctx.stroke();
+    }
     if (g.puckAngle !== undefined) {
       const hx = g.x + Math.cos(g.puckAngle) * (t.strikerRadius + t.puckRadius);
       const hy = g.y + Math.sin(g.puckAngle) * (t.strikerRadius + t.puckRadius);
+      const target = aim.pocket && pockets[aim.pocket];
+      const len = target ? Math.hypot(target[0] - hx, target[1] - hy) : 120;
+      ctx.lineWidth = 2;
       ctx.beginPath();
       ctx.moveTo(hx, hy);
-      ctx.lineTo(hx + Math.cos(g.puckAngle) * 120, hy + Math.sin(g.puckAngle) * 120);
+      ctx.lineTo(hx + Math.cos(g.puckAngle) * len, hy + Math.sin(g.puckAngle) * len);
       ctx.stroke();
     }
     ctx.restore();
-    // The cue: a tapered stick behind the striker, its tip drawn back by the pull.
-    const gap = t.strikerRadius + 6 + 160 * (aim.power || 0);
-    const len = 900;
+    this.drawCue(t, aim, ghost, scene);
+    return ghost ? null : pv;
+  }
+
+  /**
+   * The cue: a tapered stick behind the striker, its tip drawn back by the pull, kept
+   * inside the table's frame and the room in front of the viewer's rail, fading out.
+   */
+  drawCue(t, aim, ghost, scene) {
+    const { ctx } = this;
+    const dx = Math.cos(aim.angle);
+    const dy = Math.sin(aim.angle);
+    const gap = t.strikerRadius + 6 + 70 * (aim.power || 0); // the number beside it says the power exactly
+    const len = 420;
     const tipX = aim.x - dx * gap;
     const tipY = aim.y - dy * gap;
     const nx = -dy;
     const ny = dx;
+    ctx.save();
+    const side = scene?.side ?? "S";
+    const r = t.railWidth;
+    const [x0, y0] = toWorld(side, -r, -r - (scene?.below ?? 0), t.size);
+    const [x1, y1] = toWorld(side, t.size + r, t.size + r, t.size);
+    ctx.beginPath();
+    ctx.rect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
+    ctx.clip();
+    const fade = ctx.createLinearGradient(tipX, tipY, tipX - dx * len, tipY - dy * len);
+    fade.addColorStop(0, ghost ? "rgba(150,110,60,0.45)" : "rgba(199,154,91,1)");
+    fade.addColorStop(0.6, ghost ? "rgba(150,110,60,0.3)" : "rgba(199,154,91,0.85)");
+    fade.addColorStop(1, "rgba(199,154,91,0)");
     ctx.beginPath();
     ctx.moveTo(tipX + nx * 4, tipY + ny * 4);
-    ctx.lineTo(tipX - dx * len + nx * 11, tipY - dy * len + ny * 11);
-    ctx.lineTo(tipX - dx * len - nx * 11, tipY - dy * len - ny * 11);
+    ctx.lineTo(tipX - dx * len + nx * 9, tipY - dy * len + ny * 9);
+    ctx.lineTo(tipX - dx * len - nx * 9, tipY - dy * len - ny * 9);
     ctx.lineTo(tipX - nx * 4, tipY - ny * 4);
     ctx.closePath();
-    ctx.fillStyle = ghost ? "rgba(150,110,60,0.45)" : "#c79a5b";
+    ctx.fillStyle = fade;
     ctx.fill();
-    ctx.strokeStyle = ghost ? COLOURS.ghost : "#5b3a17";
-    ctx.lineWidth = 1.5;
-    ctx.stroke();
+    ctx.restore();
   }
 
   /** A ring that marks a restored, re-spotted or penalty puck for a while after a ruling. */
@@ -275,7 +437,8 @@ export class Renderer {
     const age = Math.max(0, (now - h.since) / 1000);
     const pulse = 1 + 0.25 * Math.sin(age * 6);
     ctx.beginPath();
-    ctx.arc(h.x, h.y, (t.puckRadius + 9) * pulse, 0, 2 * Math.PI);
+    const r = h.kind === "pocketed" ? t.pocketRadius + 5 : t.puckRadius + 9; // around the hole itself
+    ctx.arc(h.x, h.y, r * pulse, 0, 2 * Math.PI);
     ctx.strokeStyle = COLOURS.highlight[h.kind] || COLOURS.highlight.penalty;
     ctx.lineWidth = 4;
     ctx.stroke();

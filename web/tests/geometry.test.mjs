@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
+  aimsAtPuck,
   angleToLocal,
   angleToWorld,
   clampCueAngle,
@@ -11,13 +12,18 @@ import {
   cueAngleAllowed,
   cueLimitsLocal,
   defaultPlacement,
+  blindFor,
+  firstTouch,
   guideLine,
+  inCircle,
+  inZone,
   makeView,
   placementCheck,
   strikingField,
   toLocal,
   toWorld,
 } from "../js/geometry.js";
+import { decideGesture } from "../js/input.js";
 import { COMPETITION as T, pocketCentres, SIDES, tableFrom } from "../js/table.js";
 
 const L = T.size;
@@ -212,3 +218,61 @@ test("a server table overrides the preset's numbers only", () => {
   assert.equal(t.pocketRadius, 40);
   assert.equal(t.extra, undefined);
 });
+
+// ---- blind pucks, the first touch, aiming at a puck (issue 23) ----
+const COMPETITION = T;
+const holes = pocketCentres;
+
+test("blind pucks are judged by the hole: the circle and the striker's own zone, not the partner's", () => {
+  const t = COMPETITION;
+  const c = t.size / 2;
+  // The hole just inside the circle's line is in; just outside is out (004 § 21 (1)).
+  assert.ok(inCircle(t, c + t.circleRadius - t.puckHoleRadius, c));
+  assert.ok(!inCircle(t, c + t.circleRadius - t.puckHoleRadius + 0.01, c));
+  assert.ok(inZone(t, "S", 300, t.zoneDepth - t.puckHoleRadius));
+  assert.ok(!inZone(t, "S", 300, t.zoneDepth - t.puckHoleRadius + 0.01));
+  // Doubles: S strikes; a puck in the N zone (the partner's) is not blind for S.
+  assert.ok(!blindFor(t, "S", { x: 300, y: t.size - 50 }));
+  assert.ok(blindFor(t, "N", { x: 300, y: t.size - 50 }));
+});
+
+test("the first touch: own free puck legal, own blind puck and an opponent's a foul, a rail a rebound", () => {
+  const t = COMPETITION;
+  const pk = holes(t);
+  const up = Math.PI / 2;
+  const at = (pucks) => firstTouch(t, "S", 0, 540, 60, up, pucks, pk);
+  assert.deepEqual(pick(at([{ id: 1, owner: 0, x: 540, y: 700 }])), ["puck", 1, true, "own"]);
+  assert.deepEqual(pick(at([{ id: 1, owner: 0, x: 540, y: 540 }])), ["puck", 1, false, "blind"]);
+  assert.deepEqual(pick(at([{ id: 9, owner: 1, x: 540, y: 700 }])), ["puck", 9, false, "opponent"]);
+  assert.deepEqual(pick(at([{ id: 3, owner: 2, x: 540, y: 700 }])), ["puck", 3, true, "own"]); // the partner's
+  assert.deepEqual(pick(at([])), ["rail", null, null, "rebound"]);
+  const toHole = firstTouch(t, "S", 0, 300, 60, Math.atan2(t.size - 60 - 60, 60 - 300), [], pk);
+  assert.deepEqual(pick(toHole), ["pocket", null, false, "hole"]);
+});
+
+test("aiming at a puck: its centre first, then the ghost points of the holes it can go in", () => {
+  const t = COMPETITION;
+  const puck = { id: 1, owner: 0, x: 700, y: 640 };
+  const aims = aimsAtPuck(t, "S", 540, 60, puck, holes(t));
+  assert.equal(aims[0].pocket, null);
+  assert.ok(Math.abs(aims[0].angle - Math.atan2(640 - 60, 700 - 540)) < 1e-12);
+  const pots = aims.slice(1).map((a) => a.pocket);
+  assert.ok(pots.includes("NE"), pots);
+  // The striker along a pot's aim meets the puck at the ghost point, and sends it at the hole.
+  const ne = aims.find((a) => a.pocket === "NE");
+  const g = firstTouch(t, "S", 0, 540, 60, ne.angle, [puck], holes(t)).guide;
+  const [hx, hy] = holes(t).NE;
+  assert.ok(Math.abs(g.puckAngle - Math.atan2(hy - puck.y, hx - puck.x)) < 1e-9);
+});
+
+test("a press near the striker that first moves sideways moves it; one that moves away pulls", () => {
+  const grab = 25;
+  assert.equal(decideGesture(grab, 10, { radial: 30, tangential: 0 }), "place"); // on it
+  assert.equal(decideGesture(grab, 35, { radial: 2, tangential: 20 }), "place"); // near, sideways
+  assert.equal(decideGesture(grab, 35, { radial: 20, tangential: 5 }), "pull"); // near, away
+  assert.equal(decideGesture(grab, 120, { radial: 1, tangential: 30 }), "pull"); // far: the cue
+});
+
+function pick(r) {
+  return [r.kind, r.id, r.legal, r.reason];
+}

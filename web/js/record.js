@@ -1,0 +1,72 @@
+// The match record as a page a player reads: who played, the result, and every stroke
+// with its ruling in words (GET /api/matches/<id>, docs/protocol.md).
+import { $, el } from "./dom.js";
+import { humanize } from "./rulings.js";
+
+const when = (t) => (typeof t === "number" ? new Date(t * 1000).toLocaleString() : "");
+
+export async function showRecord(id) {
+  $("record-raw").href = `/api/matches/${encodeURIComponent(id)}`;
+  let rec;
+  try {
+    const res = await fetch(`/api/matches/${encodeURIComponent(id)}`);
+    if (!res.ok) throw new Error(`${res.status}`);
+    rec = await res.json();
+  } catch (e) {
+    $("record-summary").textContent = `The record could not be read (${e.message}).`;
+    return;
+  }
+  renderRecord(rec);
+}
+
+export function renderRecord(rec) {
+  const players = rec.players || [];
+  const seats = [];
+  for (const p of players) seats[p.seat] = { name: p.name };
+  const start = (rec.log || []).find((e) => e.kind === "start");
+  // Sides move on between sets (server/rules/sets.py): tracked along the log.
+  let rotation = start?.state?.rotation ?? 0;
+  let played = start?.state?.sets_played ?? 0;
+  const placeSides = () =>
+    seats.forEach((s, i) => {
+      if (s) s.side = rec.mode === "doubles" ? "SWNE"[(i + rotation) % 4] : "SN"[(i + rotation) % 2];
+    });
+  placeSides();
+  const names = (team) =>
+    players
+      .filter((p) => p.team === team)
+      .map((p) => p.name)
+      .join(" & ");
+  const title = rec.mode === "doubles" ? `${names(0)} v ${names(1)} (doubles)` : `${names(0)} v ${names(1)}`;
+  $("record-title").textContent = title;
+  const score = Array.isArray(rec.score) && rec.score[0] + rec.score[1] > 0 ? `sets ${rec.score[0]}–${rec.score[1]}` : "";
+  const winner = rec.result?.winner;
+  const result = winner === null || winner === undefined ? (rec.ended ? "no winner" : "not finished") : `${names(winner)} won`;
+  $("record-summary").textContent = [result, score, `${rec.strokes ?? 0} strokes`, when(rec.started)].filter(Boolean).join(" · ");
+  const ctx = { seats, mode: rec.mode, me: null };
+  const items = (rec.log || [])
+    .filter((e) => e.kind !== "start")
+    .map((e) => {
+      const who = seats[e.seat]?.name;
+      const head =
+        e.kind === "stroke"
+          ? `Stroke ${e.stroke}${who ? ` · ${who}` : ""}`
+          : e.kind === "end"
+            ? "End of the match"
+            : `${e.kind[0].toUpperCase()}${e.kind.slice(1)}${who ? ` · ${who}` : ""}`;
+      const lines = e.ruling ? humanize(e.ruling.lines, { ...ctx, seats: seats.map((x) => x && { ...x }), seat: e.seat }) : [];
+      const set = e.ruling?.set_result;
+      if (set) {
+        if (set.outcome === "replayed") rotation += 1;
+        else if (set.outcome !== "annulled") rotation = played += 1;
+        placeSides();
+      }
+      return el(
+        "li",
+        {},
+        el("div", { class: "head", text: head }),
+        lines.length ? el("ul", { class: "facts" }, ...lines.map((l) => el("li", { text: l.text, title: l.cite }))) : null,
+      );
+    });
+  $("record-log").replaceChildren(...items);
+}
