@@ -9,8 +9,10 @@ import asyncio
 import json
 import time
 from typing import Any
+from urllib.error import HTTPError
 from urllib.request import urlopen
 
+import pytest
 import redis
 from server_client import Client
 from test_server_match_e2e import seat_singles
@@ -184,3 +186,99 @@ async def test_at_its_memory_limit_the_server_refuses_new_rooms_while_live_match
         assert record["store_errors"] == 0, "no commit was refused by Redis"
     finally:
         admin.config_set("maxmemory", 0)
+
+
+# -- private matches -----------------------------------------------------------------------
+async def test_a_private_match_is_neither_listed_nor_served_without_its_invite(game_server):
+    srv = game_server()
+    a, b = Client("Priv"), Client("Ate")
+    await a.connect(srv.ws_url)
+    await b.connect(srv.ws_url)
+    await a.send("create", mode="singles", sets=1, clock=60, private=True)
+    room = await a.expect("room")
+    invite = room["invite"]
+    await b.send("join", invite=invite)
+    await b.expect("room")
+    await a.send("ready")
+    await b.send("ready")
+    await a.send("resign")
+    result = await b.expect("result")
+    assert result["record"].endswith(f"?invite={invite}"), "its players get a working link"
+    mid = result["record"].split("/")[3].split("?")[0]
+    with urlopen(srv.url + "/api/matches", timeout=5) as r:
+        listed = json.loads(r.read())["matches"]
+    assert mid not in [m["id"] for m in listed]
+    for query in ("", "?invite=wrong"):
+        with pytest.raises(HTTPError) as refused:
+            urlopen(f"{srv.url}/api/matches/{mid}{query}", timeout=5)
+        assert refused.value.code == 404, "to anybody else it does not exist"
+    with urlopen(f"{srv.url}/api/matches/{mid}?invite={invite}", timeout=5) as r:
+        record = json.loads(r.read())
+    assert record["private"] is True and "access" not in record
+    assert [e["kind"] for e in record["log"]] == ["start", "resign", "end"]
+
+
+@pytest.mark.parametrize("path", ["/a%00b", "/" + "x" * 300, "/web/" + "y" * 256 + ".js"])
+def test_a_path_no_file_system_holds_is_a_bad_request_not_a_fault(game_server, path):
+    srv = game_server()
+    with pytest.raises(HTTPError) as refused:
+        urlopen(srv.url + path, timeout=5)
+    assert refused.value.code == 400
+    assert "Traceback" not in srv.log()
+
+
+# -- room spam and ping floods (issue: hardening, second round) ----------------------------
+async def test_a_room_whose_creator_dropped_is_unlisted_at_once_and_closed_soon(game_server):
+    srv = game_server(grace_seconds=120)
+    watcher = Client("Lobby")
+    await watcher.connect(srv.ws_url)
+    host = Client("Host")
+    await host.connect(srv.ws_url)
+    await host.send("create", mode="singles", sets=1, clock=60, private=False)
+    rid = (await host.expect("room"))["id"]
+    await watcher.send("lobby")
+    while rid not in [r["id"] for r in (await watcher.expect("lobby"))["rooms"]]:
+        pass
+    await host.close()
+    lobby = await watcher.expect("lobby")
+    while rid in [r["id"] for r in lobby["rooms"]]:
+        lobby = await watcher.expect("lobby")
+    assert lobby["counts"]["rooms"] == 0
+    deadline = time.monotonic() + 25  # WAITING_GRACE, not the match's 120 s
+    while health(srv)["rooms"]:
+        assert time.monotonic() < deadline, "a table nobody is at was kept"
+        await asyncio.sleep(0.5)
+
+
+async def test_room_creations_are_counted_per_address_across_connections(game_server):
+    srv = game_server(create_burst=3, address_create_burst=4, address_create_rate=0.01)
+    codes = []
+    for k in range(3):  # each a fresh connection and session: fresh per-connection budgets
+        c = Client(f"Spam{k}")
+        await c.connect(srv.ws_url)
+        for _ in range(2):
+            await c.send("create", mode="singles", sets=1, clock=60, private=False)
+            reply = await c.inbox.get()
+            while reply["t"] not in ("room", "error"):
+                reply = await c.inbox.get()
+            codes.append(reply.get("code", "room"))
+            if reply["t"] == "room":
+                await c.send("leave")
+                await c.expect("left")
+    assert codes.count("room") == 4 and codes.count("rate_limited") == 2
+
+
+async def test_ping_frames_are_charged_to_the_connection_like_messages(game_server):
+    srv = game_server(msg_rate=5, msg_burst=10, abuse_limit=5)
+    flooder = Client("Pinger")
+    await flooder.connect(srv.ws_url)
+    assert flooder.ws is not None
+    for _ in range(40):
+        await flooder.ws.ping(b"x")
+    refusal = await flooder.expect("error", code="rate_limited")
+    assert "Too many messages" in refusal["message"]
+    await flooder.expect("error", code="abuse")
+    honest = Client("Calm")
+    await honest.connect(srv.ws_url)
+    await honest.send("ping", n=1)
+    await honest.expect("pong", n=1)

@@ -788,7 +788,7 @@ if (recordId) {
   // A finished match's record: a page to read, no seat taken.
   showScreen("screen-record");
   setConnState("idle");
-  showRecord(recordId);
+  showRecord(recordId, new URLSearchParams(location.search).get("invite"));
 } else if (state.name) start();
 else {
   showScreen("screen-name");

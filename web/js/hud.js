@@ -171,8 +171,11 @@ export class MatchHud {
     const path = typeof result.record === "string" && /^\/(?!\/)/.test(result.record) ? result.record : null;
     record.hidden = !path;
     // A readable page of the record (the client renders /api/matches/<id>).
-    const id = path && path.match(/^\/api\/matches\/([^/?#]+)$/)?.[1];
-    if (path) record.href = id ? `/?match=${encodeURIComponent(id)}` : path; // only a path on this server
+    // a private room's record is served with its invite only (docs/protocol.md)
+    const found = path && path.match(/^\/api\/matches\/([^/?#]+)(?:\?invite=([\w-]+))?$/);
+    const readable = found ? `/?match=${encodeURIComponent(found[1])}` : path;
+    const invite = found && found[2] ? `&invite=${encodeURIComponent(found[2])}` : "";
+    if (path) record.href = found ? readable + invite : path; // only a path on this server
     const player = me !== null && me !== undefined;
     const offered = rematchSeats || [];
     $("rematch-btn").hidden = !player;

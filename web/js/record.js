@@ -5,11 +5,13 @@ import { humanize } from "./rulings.js";
 
 const when = (t) => (typeof t === "number" ? new Date(t * 1000).toLocaleString() : "");
 
-export async function showRecord(id) {
-  $("record-raw").href = `/api/matches/${encodeURIComponent(id)}`;
+export async function showRecord(id, invite = null) {
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  const url = `/api/matches/${encodeURIComponent(id)}${query}`;
+  $("record-raw").href = url;
   let rec;
   try {
-    const res = await fetch(`/api/matches/${encodeURIComponent(id)}`);
+    const res = await fetch(url);
     if (!res.ok) throw new Error(`${res.status}`);
     rec = await res.json();
   } catch (e) {
