@@ -17,6 +17,8 @@ Messages (msgpack lists):
                     ["detach", pid, cid]                   the connection left the room
                     ["closed", pid, cid]                   the connection ended
   everybody         ["lobby"] on the lobby channel          the lobby list changed
+                    ["session", sid, pid, at] (idem)        a session said hello there at `at`:
+                                                            its older connections elsewhere close
 """
 
 from __future__ import annotations
@@ -88,6 +90,10 @@ class Bus:
     def lobby_changed(self) -> None:
         """Tell every process (this one too) that the lobby list changed."""
         self.queue.put_nowait((LOBBY_CHANNEL, ["lobby"]))
+
+    def broadcast(self, message: list[Any]) -> None:
+        """Tell every process (this one too) something (on the lobby channel)."""
+        self.queue.put_nowait((LOBBY_CHANNEL, message))
 
     def _batch(self, items: list[tuple[str, Any]]) -> list[tuple[str, bytes]]:
         """Turn queued items into publishes: consecutive deliveries of the same bytes to one

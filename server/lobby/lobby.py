@@ -39,10 +39,13 @@ class Lobby:
             self.seated[s.sid] = room
         return room
 
-    def new_room(self, mode: str, sets: int, clock: float, private: bool) -> Room:
-        """A new empty room, not listed yet: add() it once somebody is seated in it, as the
-        server closes a listed room that is empty."""
-        return Room(new_id("r"), mode, sets, clock, private, self.settings, self.grace, self.buffer)
+    def new_room(
+        self, mode: str, sets: int, clock: float, private: bool, rid: str | None = None
+    ) -> Room:
+        """A new empty room (with a new id unless `rid`), not listed yet: add() it once
+        somebody is seated in it, as the server closes a listed room that is empty."""
+        rid = rid or new_id("r")
+        return Room(rid, mode, sets, clock, private, self.settings, self.grace, self.buffer)
 
     def remove(self, room: Room) -> None:
         """Forget a closed room."""
@@ -77,11 +80,11 @@ class Lobby:
 
     # -- quick match -----------------------------------------------------------------
     def quick_room(
-        self, mode: str, players: list[tuple[str, str]], now: float
+        self, mode: str, players: list[tuple[str, str]], now: float, rid: str | None = None
     ) -> tuple[Room, Step]:
         """Seat a filled quick-match table, (session id, name) in queue order, in a new public
-        room; everybody is ready, so the match starts."""
-        room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, private=False))
+        room (`rid`, or a new id); everybody is ready, so the match starts."""
+        room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid))
         for seat, (sid, name) in enumerate(players):
             room.join(sid, name, seat, None, now)
             room.seats[seat].ready = True  # type: ignore[union-attr]

@@ -16,7 +16,7 @@ from typing import Any
 
 from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
-from server.lobby.room import SEATS, LobbyError, Room
+from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 
@@ -54,6 +54,12 @@ class LobbyService:
         if self.lobby.room_of(sid) is not None or await self.store.seat_of(sid) is not None:
             raise LobbyError("in_room", "You have a seat in a room; leave it first.")
 
+    async def claim(self, member: Member, place: str) -> None:
+        """Claim the session's one seat, atomically across processes, or refuse `in_room`
+        (two joins raced on two processes: one of them wins)."""
+        if not await self.store.claim(self.sid(member), place):
+            raise LobbyError("in_room", "You have a seat in a room; leave it first.")
+
     def forget(self, rid: str) -> None:
         """Drop what is kept for a room that closed or moved to another process."""
         self.joining.pop(rid, None)
@@ -70,6 +76,7 @@ class LobbyService:
         self.room_for_more()
         conn.may_create()
         room = self.lobby.new_room(mode, sets, clock, private)
+        await self.claim(conn, room.id)
         await self.cluster.claim(room.id)  # a fresh random id: nobody else holds it
         await self.dequeue(conn)
         # listed only with its creator seated, with no await in between: the tick closes an
@@ -91,8 +98,13 @@ class LobbyService:
         # seated in the order the joins arrived, though the seat check below awaits Redis
         async with self.joining.setdefault(room.id, asyncio.Lock()):
             await self.free(conn)
-            await self.dequeue(conn)
-            self._seat(conn, room, seat, team)
+            await self.claim(conn, room.id)
+            try:
+                await self.dequeue(conn)
+                self._seat(conn, room, seat, team)
+            except LobbyError:
+                await self.store.release(self.sid(conn), room.id)
+                raise
             await self.stage.flush(room)
 
     def _seat(self, conn: Member, room: Room, seat: int | None, team: int | None) -> None:
@@ -168,7 +180,15 @@ class LobbyService:
         taken = await self._take_table(mode)
         if not taken:
             return
-        room, _step = self.lobby.quick_room(mode, [(e[0], e[1]) for e in taken], time.time())
+        rid = new_id("r")
+        claimed = [e for e in taken if await self.store.claim(e[0], rid)]
+        if len({e[0] for e in claimed}) < len(taken):  # seated elsewhere, or queued twice
+            for e in claimed:
+                await self.store.release(e[0], rid)
+            await self.store.requeue(mode, _distinct(claimed))
+            return
+        players = [(e[0], e[1]) for e in taken]
+        room, _step = self.lobby.quick_room(mode, players, time.time(), rid)
         await self.cluster.claim(room.id)
         for sid, name, pid, cid in taken:
             player = self.cluster.member(pid, cid, sid, name)
@@ -216,3 +236,15 @@ class LobbyService:
         await self.stage.flush(room)
         # after the commit: the seat is free in Redis, wherever the client acts next
         conn.send({"t": "left", "room": room.id})
+
+
+def _distinct(entries: list[QueueEntry]) -> list[QueueEntry]:
+    """Queue entries with each session once (the first): one session queued from two
+    processes is one player."""
+    seen: set[str] = set()
+    out = []
+    for entry in entries:
+        if entry[0] not in seen:
+            seen.add(entry[0])
+            out.append(entry)
+    return out

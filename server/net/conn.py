@@ -26,6 +26,7 @@ class Conn:
     guard: ConnGuard  # its rate budgets and idle time (server/net/limits.py)
     address: str = ""  # the client's address (behind a trusted proxy: the forwarded one)
     creates: CreateBudgets | None = None  # the budgets its address and session share
+    hello_at: float = 0.0  # when it said hello (of two connections of a session, the newer stays)
     wire: Wire | None = None  # its socket, written directly (server/net/fanout.py)
     closing: asyncio.Future[bool] | None = None  # the polite close after shutdown()
     session: Session | None = None

@@ -92,6 +92,7 @@ class Hub:
         self.relay = Relay(
             self.conns, self.router, self.runtime, self.lobby, self.service, store, self.bus
         )
+        self.relay.elsewhere = self.session_service.elsewhere
         limits = Limits.from_config(config)
         self.dispatcher = Dispatcher(
             self.session_service,

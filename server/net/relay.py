@@ -10,6 +10,7 @@ listed in server/cluster/bus.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from server.cluster.bus import Bus
@@ -49,6 +50,8 @@ class Relay:
         self.bus = bus
         self.pid = bus.pid
         self.relays: dict[str, tuple[str, Stream]] = {}  # remote room -> its motion's stream
+        # a session's hello on another process (server/net/sessions.py)
+        self.elsewhere: Callable[[str, str, float], None] | None = None
 
     async def forward(self, conn: Conn, msg: p.ClientMessage, data: bytes | str) -> bool:
         """Send a message to the process owning the connection's room, if another one does;
@@ -111,6 +114,8 @@ class Relay:
                 conn.shutdown()
         elif kind == "lobby":
             self.runtime.lobby_changed = True
+        elif kind == "session" and self.elsewhere is not None:
+            self.elsewhere(msg[1], msg[2], msg[3])
         elif kind in ("cmd", "back", "closed", "detach"):  # another process's connection in
             await self.router.on_message(msg)  # a room owned here
 

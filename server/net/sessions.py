@@ -65,13 +65,11 @@ class Sessions:
             raise p.ProtocolError("not_now", "This connection has already said hello.")
         session = await self._session(name, token, conn.address)
         if session.conn is not None and session.conn is not conn:
-            old = session.conn
-            old.send({"t": "error", "code": "replaced", "message": "You connected elsewhere."})
-            old.session = None
-            self.runtime.leave_audience(old)
-            old.shutdown()
+            self._replace(session.conn)
         session.conn = conn
         conn.session = session
+        conn.hello_at = time.time()  # the newest connection of a session is the one that stays
+        self.bus.broadcast(["session", session.sid, self.pid, conn.hello_at])
         room = self.lobby.room_of(session.sid)
         where = None if room is not None else await self.store.seat_of(session.sid)
         if where is not None:
@@ -116,6 +114,23 @@ class Sessions:
                 f" {self.config.session_burst:g} at once, then one every"
                 f" {1 / self.config.session_rate:g} s. Say hello with your token to resume.",
             )
+
+    def elsewhere(self, sid: str, pid: str, at: float) -> None:
+        """A session said hello on process `pid` at `at`: a connection of it here that is
+        older is replaced, as a second hello here would replace it."""
+        session = self.sessions.get(sid)
+        if pid == self.pid or session is None or not isinstance(session.conn, Conn):
+            return
+        if session.conn.hello_at > at:  # this one is the newer
+            return
+        self._replace(session.conn)
+        session.conn = None
+
+    def _replace(self, old: Member) -> None:
+        old.send({"t": "error", "code": "replaced", "message": "You connected elsewhere."})
+        old.session = None
+        self.runtime.leave_audience(old)
+        old.shutdown()
 
     async def _session(self, name: str, token: str | None, address: str) -> Session:
         if token is None:

@@ -13,6 +13,9 @@ Keys (prefix "nv:"):
   invites          hash invite -> room id (a private room is found from any process)
   queue:{mode}     list of quick-match entries (msgpack [sid, name, process id, connection id])
   lease:{rid}      the id of the process that owns the room (SET NX PX, see server/cluster)
+  claim:{sid}      the room where a session sits, across processes: taken atomically before a
+                   seat (it lapses after 30 s unless the room's commit confirms it), so one
+                   session never holds two seats
   sess:{sha256}    a session by the hash of its resume token (the token itself is not stored);
                    it lives --session-ttl (10 min) after its last connection (docs/reliability.md)
 
@@ -56,6 +59,31 @@ local out = {}
 for i = 1, tonumber(ARGV[1]) do out[i] = redis.call('LPOP', KEYS[1]) end
 return out
 """
+
+
+# A session's claim on a place (a room id, or a queue): taken if free or already this place.
+_CLAIM = """
+local cur = redis.call('GET', KEYS[1])
+if not cur then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+if cur == ARGV[1] then return 1 end
+return 0
+"""
+# Let go of a claim not yet confirmed by a commit (compare, and only one that can lapse).
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('PTTL', KEYS[1]) > 0 then
+  redis.call('DEL', KEYS[1])
+end
+return 1
+"""
+CLAIM_TTL_S = 30.0  # an unconfirmed claim (a seat about to be committed) lapses after this
+
+
+def claim_key(sid: str) -> str:
+    """The key holding where a session is (a room, or a queue)."""
+    return P + "claim:" + sid
 
 
 class LeaseLost(Exception):
@@ -185,6 +213,7 @@ class Store:
                             "m", ev.packed, "a", aud])  # fmt: skip
         for sid in c.unseated:
             ops.append(["HDEL", P + "seats", sid])
+            ops.append(["DEL", claim_key(sid)])  # a claim elsewhere waits for this one
         if c.checkpoint is None:
             ops.append(["SREM", P + "rooms", rid])
             ops.append(["DEL", P + "room:" + rid, P + "ev:" + rid])
@@ -200,6 +229,7 @@ class Store:
             ops.append(["HSET", P + "lobby", rid, _pack(c.summary)])
         for sid, seat in c.seated.items():
             ops.append(["HSET", P + "seats", sid, _pack([rid, seat])])
+            ops.append(["SET", claim_key(sid), rid])  # confirmed: held while seated
         if c.invite:
             ops.append(["HSET", P + "invites", c.invite, rid])
         return ops
@@ -207,6 +237,7 @@ class Store:
     async def commit(self, c: Commit, owner: str | None = None) -> None:
         """Write one room change atomically. With `owner`, only while that process holds the
         room's lease (else LeaseLost and nothing is written); without, as one MULTI/EXEC."""
+        _check_ids(c)  # before the key names are made of them
         ops = self._ops(c)
         if owner is None:
             pipe = self.redis.pipeline(transaction=True)
@@ -214,7 +245,6 @@ class Store:
                 pipe.execute_command(*op)
             await pipe.execute()
             return
-        _check_ids(c)
         args = (lease_key(c.rid), owner, _words(ops))
         try:
             try:
@@ -301,6 +331,16 @@ class Store:
         """The first n entries of a queue, removed atomically, or [] if fewer wait."""
         raw = await self.redis.eval(_TAKE, 1, P + "queue:" + mode, n)
         return [_unpack(b) for b in raw]
+
+    async def claim(self, sid: str, place: str, ttl: float = CLAIM_TTL_S) -> bool:
+        """Claim a seat's room for a session: True if the session had no claim or had this
+        one; False if it sits (or is being seated) elsewhere, on any process."""
+        ms = max(1, int(ttl * 1000))
+        return bool(await self.redis.eval(_CLAIM, 1, claim_key(sid), place, ms))
+
+    async def release(self, sid: str, place: str) -> None:
+        """Let go of a session's claim on a place, if it still holds that one."""
+        await self.redis.eval(_RELEASE, 1, claim_key(sid), place)
 
     async def save_session(self, token: str, session: dict[str, Any], ttl: float) -> None:
         """Remember a session under its token's hash for `ttl` seconds (see touch_sessions)."""
