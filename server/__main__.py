@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 import uvloop
 from aiohttp import web
 
 from server import gc_policy
-from server.app import make_app
-from server.config import parse_config
+from server.app import DOOR, make_app
+from server.config import Config, parse_config
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -19,15 +20,37 @@ def main(argv: list[str] | None = None) -> None:
     config = parse_config(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
-    url = f"http://{config.host}:{config.port}/"
-
-    def announce(*_args: object) -> None:
-        print(f"Novuss online at {url}", flush=True)
-
     # uvloop: sockets, timers and the write path in C, where the fan-out spends its time
     loop = uvloop.new_event_loop() if config.event_loop == "uvloop" else asyncio.new_event_loop()
     gc_policy.tune()
-    web.run_app(make_app(config), host=config.host, port=config.port, print=announce, loop=loop)
+    asyncio.set_event_loop(loop)
+    try:
+        loop.run_until_complete(serve(config))
+    finally:
+        loop.close()
+
+
+async def serve(config: Config) -> None:
+    """Serve until SIGINT or SIGTERM, every connection counted at the door
+    (server/net/door.py)."""
+    # aiohttp's keep-alive timer runs from the accept and from each answer until a request
+    # has been read: it is the time a client has to send one
+    app = make_app(config)
+    runner = web.AppRunner(app, keepalive_timeout=config.header_timeout)
+    await runner.setup()
+    assert runner.server is not None
+    app[DOOR].attach(runner.server)
+    site = web.TCPSite(runner, config.host, config.port, backlog=1024)
+    await site.start()
+    print(f"Novuss online at http://{config.host}:{config.port}/", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
 
 
 if __name__ == "__main__":

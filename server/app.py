@@ -11,7 +11,9 @@ from aiohttp import web
 from server.config import Config
 from server.lobby.room import record_for
 from server.match import Settings
+from server.net.door import RESERVED_FDS, Door, open_file_limit
 from server.net.hub import Hub
+from server.net.proxy import parse_networks
 from server.store.embedded import start_embedded, stop_embedded
 from server.store.redis_store import Store
 
@@ -26,6 +28,7 @@ NAME_MAX = 255  # the longest file name a file system allows: longer segments ar
 HUB = web.AppKey("hub", Hub)
 STORE = web.AppKey("store", Store)
 CONFIG = web.AppKey("config", Config)
+DOOR = web.AppKey("door", Door)
 
 
 def _static(web_dir: Path):
@@ -59,7 +62,7 @@ def _static(web_dir: Path):
 async def healthz(request: web.Request) -> web.Response:
     """200 with the server's state; 503 when Redis does not answer."""
     hub = request.app[HUB]
-    state = {"ok": True, **hub.health()}
+    state = {"ok": True, **hub.health(), "tcp": request.app[DOOR].view()}
     try:
         await request.app[STORE].ping()
         state["redis"] = "ok"
@@ -96,6 +99,8 @@ def make_app(config: Config) -> web.Application:
     """The application; Redis (embedded unless config.redis_url) is reached at start-up."""
     app = web.Application()
     app[CONFIG] = config
+    total = config.max_connections or max(64, open_file_limit() - RESERVED_FDS)
+    app[DOOR] = Door(total, config.tcp_per_address, parse_networks(config.trusted_proxy))
 
     async def lifecycle(app: web.Application):
         url = config.redis_url or start_embedded(

@@ -35,6 +35,16 @@ class Config:
     address_create_rate: float = 0.4  # rooms created per second from one client address
     address_create_burst: float = 20.0  # ... in one burst (a club's players behind one address)
     conns_per_address: int = 32  # open websockets per client address
+    # TCP connections (HTTP and websocket, counted at accept): 0 = what the open-file limit
+    # allows, less what Redis and the files need
+    max_connections: int = 0
+    tcp_per_address: int = 64  # TCP connections per client address (a browser opens ~7)
+    header_timeout: float = 10.0  # seconds a connection may take to send a whole request
+    send_budget: int = 64  # MiB of unsent backlog in all: past it the furthest behind go
+    chat_rate: float = 0.5  # chat lines a session may send per second, sustained
+    chat_burst: float = 5.0  # ... in one burst
+    room_chat_rate: float = 3.0  # chat lines a room carries per second, from everybody in it
+    room_chat_burst: float = 12.0  # ... in one burst
     # new sessions (hello without a token) per client address: a household or a club behind
     # one address starts a few at once; a script making thousands is refused
     session_rate: float = 0.2
@@ -75,6 +85,14 @@ _HELP = {
     "address_create_rate": "rooms created per second from one client address (sustained)",
     "address_create_burst": "rooms created from one client address in one burst",
     "conns_per_address": "open websockets allowed per client address",
+    "max_connections": "TCP connections in all (0: from the open-file limit)",
+    "tcp_per_address": "TCP connections per client address (HTTP and websocket)",
+    "header_timeout": "seconds a connection may take to send a request (and stay idle after)",
+    "send_budget": "MiB of unsent backlog over all connections; past it the slowest are dropped",
+    "chat_rate": "chat lines per second a session may send (sustained)",
+    "chat_burst": "chat lines a session may send in one burst",
+    "room_chat_rate": "chat lines per second one room carries from all its people (sustained)",
+    "room_chat_burst": "chat lines one room carries in one burst",
     "session_rate": "new sessions per second from one client address (sustained)",
     "session_burst": "new sessions from one client address in one burst",
     "session_ttl": "seconds a session (its resume token) lives after its last connection",

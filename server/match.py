@@ -58,12 +58,14 @@ class Settings:
 @dataclass(frozen=True, slots=True)
 class Out:
     """A message for the room. sequenced: it gets a seq and is kept for resume.
-    audience: None for everybody, or a team number (team chat)."""
+    audience: None for everybody, or a team number (team chat); readers: for team chat, the
+    sessions of the team as it was when the line was written."""
 
     kind: str
     data: dict[str, Any]
     sequenced: bool = True
     audience: int | None = None
+    readers: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

@@ -151,7 +151,7 @@ class Router:
             await self.leases.release(rid)
             return False
         checkpoint, stored = loaded
-        events = [Event.of(e.seq, e.audience, e.message) for e in stored]
+        events = [Event(e.seq, e.audience, e.message["t"], e.packed, e.readers) for e in stored]
         room = Room.from_dict(checkpoint, events, self.settings, self.grace, self.buffer)
         self.lobby.add(room)
         self.stage.seated[rid] = {s.sid: i for i, s in room.seated()}

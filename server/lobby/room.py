@@ -60,21 +60,34 @@ class Event:
     audience: int | None
     kind: str  # the message's "t"
     packed: bytes
+    readers: tuple[str, ...] = ()  # team chat: the sessions of the team when it was written
 
     @classmethod
-    def of(cls, seq: int, audience: int | None, message: dict[str, Any]) -> Event:
+    def of(
+        cls, seq: int, audience: int | None, message: dict[str, Any], readers: tuple[str, ...] = ()
+    ) -> Event:
         """The event of a message (which carries its own "t" and "seq")."""
-        return cls(seq, audience, message["t"], msgpack.packb(message, use_bin_type=True))
+        packed = msgpack.packb(message, use_bin_type=True)
+        return cls(seq, audience, message["t"], packed, readers)
 
     @property
     def message(self) -> dict[str, Any]:
         """The message, decoded afresh (a copy: the event itself never changes)."""
         return msgpack.unpackb(self.packed, raw=False, strict_map_key=False)
 
-    def visible_to(self, team: int | None) -> dict[str, Any]:
-        """The message as `team` (None: a watcher) gets it: an event meant for another team is
-        replaced by a `hidden` placeholder, so everybody's seq stays without gaps."""
-        if self.audience is None or self.audience == team:
+    def shown_to(self, team: int | None, sid: str | None) -> bool:
+        """May the session `sid`, now of `team` (None: a watcher), read it? A team's message
+        is its writers' team's: whoever takes one of their seats later does not read it."""
+        if self.audience is None:
+            return True
+        if self.readers:
+            return sid in self.readers
+        return self.audience == team
+
+    def visible_to(self, team: int | None, sid: str | None = None) -> dict[str, Any]:
+        """The message as `sid` of `team` gets it: an event meant for others is replaced by a
+        `hidden` placeholder, so everybody's seq stays without gaps."""
+        if self.shown_to(team, sid):
             return self.message
         return {"t": "hidden", "seq": self.seq}
 
@@ -207,16 +220,18 @@ class Room:
             "rematch": sorted(self.rematch),
         }
 
-    def missed(self, since: int, team: int | None) -> list[dict[str, Any]] | None:
-        """The events after `since` that `team` (None: a watcher) may see, or None when some
-        are no longer kept (the caller then sends a full snapshot)."""
+    def missed(
+        self, since: int, team: int | None, sid: str | None = None
+    ) -> list[dict[str, Any]] | None:
+        """The events after `since` as the session `sid` of `team` (None: a watcher) may see
+        them, or None when some are no longer kept (the caller then sends a full snapshot)."""
         if since == self.seq:
             return []
         if since > self.seq:
             return None  # a number from the future (a store that lost data): resync whole
         if not self.events or self.events[0].seq > since + 1:
             return None
-        return [e.visible_to(team) for e in self.events if e.seq > since]
+        return [e.visible_to(team, sid) for e in self.events if e.seq > since]
 
     # -- emitting --------------------------------------------------------------------
     def emit(self, out: Out) -> None:
@@ -225,7 +240,8 @@ class Room:
             self.outbox.append(out)
             return
         self.seq += 1
-        event = Event.of(self.seq, out.audience, {"t": out.kind, "seq": self.seq, **out.data})
+        message = {"t": out.kind, "seq": self.seq, **out.data}
+        event = Event.of(self.seq, out.audience, message, out.readers)
         self.events.append(event)
         self.outbox.append(event)
 
@@ -462,17 +478,14 @@ class Room:
         """Room chat from anybody in the room, or team chat between doubles partners."""
         seat = self.seat_of(sid) if sid is not None else None
         audience = None
+        readers: tuple[str, ...] = ()
         if team:
             if seat is None or self.mode != "doubles":
                 raise LobbyError("not_teammate", "Team chat is for doubles partners.")
             audience = seat % 2
-        self.emit(
-            Out(
-                "chat",
-                {"seat": seat, "name": name, "text": text, "team": audience},
-                audience=audience,
-            )
-        )
+            readers = tuple(s.sid for i, s in self.seated() if i % 2 == audience)
+        data = {"seat": seat, "name": name, "text": text, "team": audience}
+        self.emit(Out("chat", data, audience=audience, readers=readers))
 
     # -- checkpoint ------------------------------------------------------------------
     def to_dict(self, now: float) -> dict[str, Any]:

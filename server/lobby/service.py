@@ -155,7 +155,7 @@ class LobbyService:
     def _send_since(
         self, conn: Member, room: Room, since: int | None, seat: int | None, team: int | None
     ) -> None:
-        missed = None if not since else room.missed(since, team)
+        missed = None if not since else room.missed(since, team, self.sid(conn))
         if missed is None:
             conn.send(room.snapshot(seat, time.time()))
             return

@@ -68,6 +68,7 @@ class Clock:
         if now - self._last_upkeep >= 1.0:
             self._last_upkeep = now
             self.gateway.close_idle()
+            self.gateway.trim_backlogs()
             self.sessions.forget()
             self.collections.maintain(time.monotonic())
             await self._upkeep(now)

@@ -49,6 +49,12 @@ class Conn:
         if not self.wire.send(data, droppable):
             self.shutdown(abort=True)
 
+    def backlog(self) -> int:
+        """Bytes written to the socket and not yet taken by the kernel."""
+        if self.transport is None or self.transport.is_closing():
+            return 0
+        return self.transport.get_write_buffer_size()
+
     def shutdown(self, abort: bool = False) -> None:
         """Stop sending and close the socket. `abort` drops it at once: a reader too slow for
         the events would hold a polite close up behind its backlog, and it resyncs when it

@@ -19,6 +19,7 @@ from server.net.dispatch import Dispatcher
 from server.net.fanout import Wire, deflate_modes
 from server.net.limits import AddressCounter, ConnGuard, CreateBudgets, Limits
 from server.net.proxy import Network, client_address
+from server.net.stalls import Stalls
 
 HARD_FRAME_LIMIT = 65536  # above this aiohttp closes the socket; below, oversize gets an error
 
@@ -34,6 +35,7 @@ class Gateway:
         ended: Callable[[Conn], Awaitable[None]],
         send_queue: int,
         trusted: tuple[Network, ...] = (),
+        send_budget: int = 64 << 20,
     ):
         self.conns = conns
         self.limits = limits
@@ -43,6 +45,9 @@ class Gateway:
         self.ended = ended
         self.send_queue = send_queue
         self.trusted = trusted
+        self.send_budget = send_budget  # bytes unsent over all connections
+        self.stalls = Stalls()
+        self.dropped_behind = 0  # connections dropped to keep the send budget
 
     async def serve(self, request: web.Request) -> web.WebSocketResponse:
         """One websocket connection from accept to close."""
@@ -59,7 +64,7 @@ class Gateway:
             await ws.send_bytes(p.encode(refusal.reply()))
             await ws.close(code=1008, message=b"too many connections")
             return ws
-        guard = ConnGuard(self.limits)
+        guard = ConnGuard(self.limits, self.stalls)
         conn = Conn(ws, self.send_queue, guard, address=address, creates=self.creates)
         conn.transport = request.transport
         if request.transport is not None:
@@ -112,6 +117,25 @@ class Gateway:
                 limit = self.limits.idle_seconds
                 conn.send(p.ProtocolError("idle", f"Nothing heard for {limit:g} s.").reply())
                 conn.shutdown()
+
+    def trim_backlogs(self) -> int:
+        """Keep what waits unsent in all the sockets under the send budget: past it, the
+        connections furthest behind are dropped (their clients resync when they reconnect).
+        Each connection has its own cap too (`--send-queue`), but thousands of stalled
+        readers each under it would still hold the server's memory. How many were dropped."""
+        backlogs = [(c.backlog(), c) for c in self.conns.all if not c.closed]
+        total = sum(b for b, _ in backlogs)
+        dropped = 0
+        if total <= self.send_budget:
+            return 0
+        for backlog, conn in sorted(backlogs, key=lambda bc: bc[0], reverse=True):
+            if total <= self.send_budget or backlog == 0:
+                break
+            conn.shutdown(abort=True)
+            total -= backlog
+            dropped += 1
+        self.dropped_behind += dropped
+        return dropped
 
     async def close_all(self) -> None:
         """Close every websocket at shutdown (clients reconnect and resume after the restart)."""

@@ -38,7 +38,7 @@ from server.net.clock import Clock
 from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.gateway import Gateway
-from server.net.limits import Limits
+from server.net.limits import ChatBudgets, Limits
 from server.net.play import Table
 from server.net.proxy import parse_networks
 from server.net.relay import Relay
@@ -97,7 +97,7 @@ class Hub:
         self.dispatcher = Dispatcher(
             self.session_service,
             self.service,
-            Table(self.lobby, self.runtime),
+            Table(self.lobby, self.runtime, ChatBudgets(limits)),
             self.relay,
             self._subscribe,
             config.max_frame_bytes,
@@ -110,6 +110,7 @@ class Hub:
             self.session_service.disconnected,
             config.send_queue,
             parse_networks(config.trusted_proxy),
+            config.send_budget << 20,
         )
         self.clock = Clock(
             self.runtime,
@@ -145,12 +146,14 @@ class Hub:
         self.memory.update(*await self.store.memory())
         for rid in await self.store.room_ids():
             await self.router.take_over(rid)
+        self.gateway.stalls.start()
         self._ticker = asyncio.create_task(self.clock.run())
         self._cluster = asyncio.create_task(self._cluster_loop())
 
     async def stop(self) -> None:
         """Stop the loops and close every connection; rooms stay in Redis and their leases
         are released, so another process takes them over at once."""
+        self.gateway.stalls.stop()
         tasks = [t for t in (self._ticker, self._cluster) if t]
         for task in tasks:
             task.cancel()
@@ -188,6 +191,9 @@ class Hub:
             "uptime": round(time.time() - self.started, 1),
             "gc": gc_policy.STATS.view(),
             "redis_memory": self.memory.view(),
+            "unsent_bytes": sum(c.backlog() for c in self.conns.all),
+            "dropped_behind": self.gateway.dropped_behind,
+            "loop_stall_ms": round(self.gateway.stalls.recent() * 1000, 1),
         }
 
     # -- the cluster loop --------------------------------------------------------------

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 
 from server.config import Config
 from server.net.protocol import ProtocolError
+from server.net.stalls import Stalls
+
+PRUNE_EVERY = 60.0  # seconds between sweeps of a KeyedBuckets' full buckets
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,10 @@ class Limits:
     address_create_rate: float  # rooms created per second from one client address
     address_create_burst: float  # ... and in one burst
     conns_per_address: int  # open websockets per client address
+    chat_rate: float  # chat lines per second from one session, sustained
+    chat_burst: float  # ... and in one burst
+    room_chat_rate: float  # chat lines per second one room carries
+    room_chat_burst: float  # ... and in one burst
     session_rate: float  # new sessions per second from one client address, sustained
     session_burst: float  # ... and in one burst
     idle_seconds: float  # a connection that sends nothing (not even ping) this long is closed
@@ -47,6 +54,10 @@ class Limits:
             address_create_rate=config.address_create_rate,
             address_create_burst=config.address_create_burst,
             conns_per_address=config.conns_per_address,
+            chat_rate=config.chat_rate,
+            chat_burst=config.chat_burst,
+            room_chat_rate=config.room_chat_rate,
+            room_chat_burst=config.room_chat_burst,
             session_rate=config.session_rate,
             session_burst=config.session_burst,
             idle_seconds=config.idle_seconds,
@@ -61,6 +72,9 @@ class TokenBucket:
     rate: float
     burst: float
     clock: Callable[[], float] = time.monotonic
+    # seconds the event loop stalled lately (server/net/stalls.py): what the rate allowed in
+    # them may arrive at once on top of the burst
+    slack: Callable[[], float] | None = None
     tokens: float = field(init=False)
     stamp: float = field(init=False)
 
@@ -71,7 +85,8 @@ class TokenBucket:
     def take(self) -> bool:
         """True (and one token spent) if the action is allowed now."""
         now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        cap = self.burst if self.slack is None else self.burst + self.rate * self.slack()
+        self.tokens = min(cap, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1.0:
             return False
@@ -84,13 +99,15 @@ class ConnGuard:
     """One connection's budget: its message and room-creation buckets, refusals, last message."""
 
     limits: Limits
+    stalls: Stalls | None = None  # the loop's stalls: a burst read after one is not the client's
     messages: TokenBucket = field(init=False)
     creates: TokenBucket = field(init=False)
     refused: int = 0
     last_heard: float = field(default_factory=time.monotonic)
 
     def __post_init__(self) -> None:
-        self.messages = TokenBucket(self.limits.msg_rate, self.limits.msg_burst)
+        slack = None if self.stalls is None else self.stalls.recent
+        self.messages = TokenBucket(self.limits.msg_rate, self.limits.msg_burst, slack=slack)
         self.creates = TokenBucket(self.limits.create_rate, self.limits.create_burst)
 
     def heard(self) -> ProtocolError | None:
@@ -158,9 +175,12 @@ class KeyedBuckets:
         self.burst = burst
         self.clock = clock
         self.buckets: dict[str, TokenBucket] = {}
+        self.pruned = clock()
 
     def take(self, key: str) -> bool:
         """True (and one token spent) if `key` may do the action now."""
+        if self.clock() - self.pruned > PRUNE_EVERY:  # the table stays as small as the activity
+            self.prune()
         bucket = self.buckets.get(key)
         if bucket is None:
             bucket = self.buckets[key] = TokenBucket(self.rate, self.burst, self.clock)
@@ -168,7 +188,7 @@ class KeyedBuckets:
 
     def prune(self) -> None:
         """Forget the keys whose bucket is full again (as if never seen)."""
-        now = self.clock()
+        now = self.pruned = self.clock()
         full = [
             a
             for a, b in self.buckets.items()
@@ -207,3 +227,33 @@ class CreateBudgets:
         """Forget addresses and sessions whose budgets are full again."""
         self.per_address.prune()
         self.per_session.prune()
+
+
+class ChatBudgets:
+    """Chat lines per session (across its connections) and per room (from everybody in it):
+    a flooder, or sixteen of them, cannot fill every viewer's link with chat."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.per_session = KeyedBuckets(limits.chat_rate, limits.chat_burst)
+        self.per_room = KeyedBuckets(limits.room_chat_rate, limits.room_chat_burst)
+
+    def take(self, sid: str, rid: str) -> None:
+        """Allow one chat line or raise `rate_limited`."""
+        if not self.per_session.take(sid):
+            raise ProtocolError(
+                "rate_limited",
+                f"Too much chat: at most {self.limits.chat_burst:g} lines at once, then one"
+                f" every {1 / self.limits.chat_rate:g} s.",
+            )
+        if not self.per_room.take(rid):
+            raise ProtocolError(
+                "rate_limited",
+                f"This room's chat is busy: at most {self.limits.room_chat_rate:g} lines a"
+                " second from everybody.",
+            )
+
+    def prune(self) -> None:
+        """Forget sessions and rooms whose budgets are full again."""
+        self.per_session.prune()
+        self.per_room.prune()

@@ -12,6 +12,7 @@ import time
 from server.lobby.lobby import Lobby
 from server.lobby.members import Member
 from server.lobby.room import LobbyError, Room
+from server.net.limits import ChatBudgets
 from server.net.runtime import RoomRuntime
 from server.sim import Shot
 
@@ -19,9 +20,10 @@ from server.sim import Shot
 class Table:
     """The moves of a player (or a watcher's chat) in the room they are in."""
 
-    def __init__(self, lobby: Lobby, runtime: RoomRuntime):
+    def __init__(self, lobby: Lobby, runtime: RoomRuntime, chats: ChatBudgets):
         self.lobby = lobby
         self.runtime = runtime
+        self.chats = chats
 
     def _room(self, conn: Member) -> tuple[Room, str]:
         assert conn.session is not None  # the dispatcher checks hello first
@@ -72,9 +74,10 @@ class Table:
         await self.runtime.flush(room)
 
     async def chat(self, conn: Member, text: str, team: bool) -> None:
-        """Room or team chat."""
+        """Room or team chat, within the session's and the room's chat budgets."""
         room, sid = self._room(conn)
         assert conn.session is not None
+        self.chats.take(sid, room.id)
         seated = sid if room.seat_of(sid) is not None else None
         room.chat(seated, conn.session.name, text, team)
         await self.runtime.flush(room)

@@ -14,10 +14,11 @@ from typing import Any, Literal
 
 import msgpack
 
+from server.net.names import NAME_MAX, BadName, clean_name
+
 Mode = Literal["singles", "doubles"]
 MODES: tuple[str, ...] = ("singles", "doubles")
 BOARD = 1080.0  # coordinates are checked against the playing surface (mm)
-NAME_MAX = 24
 CHAT_MAX = 200
 ID_MAX = 32
 TOKEN_MAX = 64
@@ -272,7 +273,13 @@ def _angle(f: _Fields) -> float:
 
 
 def _hello(f: _Fields) -> Hello:
-    return Hello(name=f.text("name", 1, NAME_MAX), token=f.ident("token", TOKEN_MAX, False))
+    raw = f.text("name", 1, NAME_MAX * 4)
+    assert raw is not None  # required
+    try:
+        name = clean_name(raw)
+    except BadName as refused:
+        raise f.fail("name", str(refused)) from None
+    return Hello(name=name, token=f.ident("token", TOKEN_MAX, False))
 
 
 def _lobby(f: _Fields) -> LobbySub:

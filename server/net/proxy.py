@@ -39,6 +39,11 @@ def _valid(address: str) -> bool:
     return True
 
 
+def trusted_peer(peer: str, trusted: tuple[Network, ...]) -> bool:
+    """Is `peer` one of the trusted proxies?"""
+    return bool(trusted) and _within(peer, trusted)
+
+
 def client_address(peer: str, headers: Mapping[str, str], trusted: tuple[Network, ...]) -> str:
     """The address to hold a connection's limits against: the peer's own, or, when the peer is
     a trusted proxy, the address it says it received the connection from."""

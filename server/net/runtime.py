@@ -49,7 +49,11 @@ def room_commit(
     commit = Commit(
         rid=room.id,
         checkpoint=None if room.closed else room.to_dict(now),
-        events=[StoredEvent(o.seq, o.audience, o.packed) for o in outbox if isinstance(o, Event)],
+        events=[
+            StoredEvent(o.seq, o.audience, o.packed, o.readers)
+            for o in outbox
+            if isinstance(o, Event)
+        ],
         log=logs,
         records=records,
         summary=room.summary() if room.listed else None,
@@ -207,8 +211,8 @@ class RoomRuntime:
         data = item.packed
         hidden = p.encode(item.visible_to(None)) if item.audience is not None else data
         for m in members:
-            mine = item.audience is None or self._team(m, room) == item.audience
-            m.send(data if mine else hidden)
+            sid = None if m.session is None else m.session.sid
+            m.send(data if item.shown_to(self._team(m, room), sid) else hidden)
 
     # -- motion ------------------------------------------------------------------------
     def play(self, room: Room, motion: Motion | None) -> None:

@@ -4,7 +4,8 @@ match-log entries land together or not at all.
 Keys (prefix "nv:"):
   rooms            set of live room ids (reloaded at start)
   room:{rid}       the room's checkpoint (msgpack: seats, match state, pending ruling, seq)
-  ev:{rid}         stream of the room's last events (field m: the message, a: audience)
+  ev:{rid}         stream of the room's last events (field m: the message, a: audience,
+                   r: for team chat, the sessions that may read it)
   log:{mid}        the match log stream: start, every stroke with its ruling, end (append-only)
   match:{mid}      the match record's header (players, config, result), msgpack
   matches          sorted set of match ids by start time (recent matches)
@@ -141,6 +142,7 @@ class StoredEvent:
     seq: int
     audience: int | None
     packed: bytes
+    readers: tuple[str, ...] = ()  # team chat: the sessions that may read it
 
     @classmethod
     def of(cls, seq: int, audience: int | None, message: dict[str, Any]) -> StoredEvent:
@@ -210,7 +212,7 @@ class Store:
             for ev in c.events:
                 aud = b"" if ev.audience is None else b"%d" % ev.audience
                 ops.append(["XADD", ev_key, "MAXLEN", maxlen, "*",
-                            "m", ev.packed, "a", aud])  # fmt: skip
+                            "m", ev.packed, "a", aud, "r", " ".join(ev.readers)])  # fmt: skip
         for sid in c.unseated:
             ops.append(["HDEL", P + "seats", sid])
             ops.append(["DEL", claim_key(sid)])  # a claim elsewhere waits for this one
@@ -271,7 +273,8 @@ class Store:
         for _id, fields in await self.redis.xrange(P + "ev:" + rid):
             msg = _unpack(fields[b"m"])
             aud = fields.get(b"a", b"")
-            events.append(StoredEvent(msg["seq"], int(aud) if aud else None, fields[b"m"]))
+            readers = tuple(fields.get(b"r", b"").decode().split())
+            events.append(StoredEvent(msg["seq"], int(aud) if aud else None, fields[b"m"], readers))
         return _unpack(blob), events
 
     async def checkpoint_seq(self, rid: str) -> int | None:

@@ -148,8 +148,8 @@ def test_room_seats_teams_sequence_and_missed_events():
     room.chat("s1", "B", "left side", team=True)
     last = room.events[-1]
     assert last.audience == 1 and last.message["team"] == 1
-    assert room.missed(room.seq - 1, 0) == [{"t": "hidden", "seq": room.seq}]
-    assert room.missed(room.seq - 1, 1)[0]["text"] == "left side"
+    assert room.missed(room.seq - 1, 0, "s0") == [{"t": "hidden", "seq": room.seq}]
+    assert room.missed(room.seq - 1, 1, "s3")[0]["text"] == "left side"
     assert room.missed(0, None) is None, "older than the buffer: a full resync"
     assert room.missed(room.seq, None) == []
     assert room.missed(room.seq + 5, None) is None, "a seq from the future: a full resync"
@@ -237,3 +237,18 @@ def test_the_lobby_knows_where_each_session_sits_through_joins_leaves_and_closes
     assert lobby.room_of("s0") is None, "a closed room"
     first.join("s2", "C", None, None, 0.0)
     assert lobby.room_of("s2") is None, "a closed room no longer writes the index"
+
+
+def test_team_chat_stays_with_the_team_that_wrote_it():
+    # a doubles team's chat is theirs: whoever takes a freed seat later reads none of it
+    room = Room("r2", "doubles", 1, 30.0, False, SETTINGS, grace=120.0, buffer=64)
+    for seat, sid in enumerate(("s0", "s1", "s2", "s3")):
+        room.join(sid, sid.upper(), seat, None, 0.0)
+    room.chat("s1", "S1", "our plan", team=True)
+    written = room.seq
+    assert room.events[-1].readers == ("s1", "s3")
+    room.leave("s3", 1.0)
+    room.join("s9", "S9", 3, None, 2.0)
+    assert room.missed(written - 1, 1, "s9")[0] == {"t": "hidden", "seq": written}
+    assert room.missed(written - 1, 1, "s1")[0]["text"] == "our plan"
+    assert room.missed(written - 1, None, None)[0]["t"] == "hidden", "watchers never read it"

@@ -629,7 +629,9 @@ const HANDLERS = {
   },
 
   chat(m) {
-    chat.add({ from: m.name, text: m.text, channel: m.team === null || m.team === undefined ? "room" : "team" });
+    // the role beside the name: two people in a room may share a name, never a role
+    const role = m.seat === null || m.seat === undefined ? "watcher" : `seat ${m.seat + 1}`;
+    chat.add({ from: m.name, role, text: m.text, channel: m.team === null || m.team === undefined ? "room" : "team" });
   },
 
   gone(m) {

@@ -43,10 +43,12 @@ export class ChatBox {
     this.log.replaceChildren();
   }
 
-  add({ from, text, channel, system }) {
+  add({ from, role, text, channel, system }) {
+    const who = [el("span", { class: "from", text: from }), " "];
+    if (role) who.push(el("span", { class: "role", text: `(${role})` }));
     const li = system
       ? el("li", { class: "system", text })
-      : el("li", { class: channel === "team" ? "team" : "" }, el("span", { class: "from", text: `${from}:` }), document.createTextNode(text));
+      : el("li", { class: channel === "team" ? "team" : "" }, ...who, ": ", document.createTextNode(text));
     if (channel === "team" && !system) li.prepend(el("span", { class: "badge", text: "team" }), " ");
     const atBottom = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
     this.log.append(li);

@@ -1,0 +1,130 @@
+"""Chat and names (issue 24, item 5): a flood of chat is bounded per session and per room,
+team chat stays with the team that wrote it, and a name cannot be invisible or pose as
+another's role."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from server_client import Client, connected
+
+from server.net.names import BadName, clean_name
+
+
+# -- names ---------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "\u3164",  # Hangul filler: draws nothing
+        "A\u3164B",
+        "\u2800\u2800",  # Braille blank
+        "Anu\u200bBoris",  # zero-width space (a format character)
+        "\u202eAnu",  # right-to-left override
+        "a" + "\u0301" * 3,  # three combining marks stacked on one letter
+        "\u0301abc",  # a mark with nothing under it
+        "Anu\u00a0Boris",  # a no-break space: looks like a space, is another character
+        "🎱🎱",  # no letter or digit
+        "x" * 25,
+    ],
+)
+def test_a_name_that_cannot_be_read_or_told_apart_is_refused(raw):
+    with pytest.raises(BadName):
+        clean_name(raw)
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        ("  Anu   Kask ", "Anu Kask"),  # runs of spaces made one
+        ("Ja\u0304nis", "Jānis"),  # decomposed Latvian, kept composed (NFC)
+        ("Nguyễn", "Nguyễn"),  # two marks on one letter are a real name's
+        ("Tõnu 🎱", "Tõnu 🎱"),
+        ("Пётр", "Пётр"),
+    ],
+)
+def test_a_real_name_is_kept_normalised(raw, kept):
+    assert clean_name(raw) == kept
+
+
+async def test_an_invisible_name_gets_a_clear_error_and_the_connection_can_say_hello_again(
+    game_server,
+):
+    srv = game_server()
+    c = Client("\u3164")
+    await c.open(srv.ws_url)
+    await c.send("hello", name="\u3164")
+    error = await c.expect("error")
+    assert error["code"] == "bad_field" and "hello.name" in error["message"]
+    await c.send("hello", name="Anu")
+    assert (await c.expect("welcome"))["name"] == "Anu"
+
+
+# -- chat budgets --------------------------------------------------------------------------
+async def chat_replies(c: Client, lines: int) -> list[str]:
+    """Send `lines` chat lines at once; what came back for each: "chat" or an error code."""
+    for i in range(lines):
+        await c.send("chat", text=f"line {i}", ref=i)
+    out: list[str] = []
+    while len(out) < lines:
+        msg = await c.inbox.get()
+        if msg["t"] == "chat" and msg["name"] == c.name:
+            out.append("chat")
+        elif msg["t"] == "error":
+            out.append(msg["code"])
+    return out
+
+
+async def test_a_session_chatting_faster_than_its_budget_is_refused_past_its_burst(
+    game_server,
+):
+    srv = game_server(chat_burst=3, chat_rate=0.1)
+    a, w = await connected(srv.ws_url, "Anu", "Watcher")
+    await a.send("create", mode="singles", sets=1, clock=60, private=False)
+    room = await a.expect("room")
+    await w.send("watch", room=room["id"])
+    await w.expect("room")
+    assert await chat_replies(w, 5) == ["chat"] * 3 + ["rate_limited"] * 2
+    assert await chat_replies(a, 1) == ["chat"], "another session has its own budget"
+
+
+async def test_many_chatters_in_one_room_share_the_room_budget(game_server):
+    srv = game_server(room_chat_burst=4, room_chat_rate=0.1, chat_burst=5)
+    a, *flooders = await connected(srv.ws_url, "Anu", "F1", "F2", "F3")
+    await a.send("create", mode="singles", sets=1, clock=60, private=False)
+    room = await a.expect("room")
+    for f in flooders:
+        await f.send("watch", room=room["id"])
+        await f.expect("room")
+    replies = [r for f in flooders for r in await chat_replies(f, 2)]
+    assert replies.count("chat") == 4 and replies.count("rate_limited") == 2
+    lines_a_saw = [m for m in a.seen if m["t"] == "chat"]
+    assert len(lines_a_saw) == 4, "the room's viewers got only what the room budget let through"
+
+
+# -- team chat and a seat that changes hands -------------------------------------------------
+async def test_whoever_takes_a_freed_doubles_seat_does_not_read_the_team_chat_before_them(
+    game_server,
+):
+    srv = game_server()
+    players = await connected(srv.ws_url, "P0", "P1", "P2", "P3")
+    await players[0].send("create", mode="doubles", sets=1, clock=60, private=False)
+    room = await players[0].expect("room")
+    for i, c in enumerate(players[1:], start=1):
+        await c.send("join", room=room["id"], seat=i)
+        await c.expect("room")
+    await players[1].send("chat", text="aim for the left pocket", team=True)
+    line = await players[3].expect("chat")
+    assert line["text"] == "aim for the left pocket", "the partner reads it"
+    await players[3].send("leave")
+    await asyncio.sleep(0.2)
+    (newcomer,) = await connected(srv.ws_url, "P9")
+    await newcomer.send("join", room=room["id"], seat=3)
+    await newcomer.expect("room")
+    await newcomer.send("resume", room=room["id"], since=1)
+    seen: dict[int, dict] = {}
+    while line["seq"] not in seen:
+        msg = await newcomer.inbox.get()
+        if "seq" in msg:
+            seen[msg["seq"]] = msg
+    assert seen[line["seq"]] == {"t": "hidden", "seq": line["seq"]}
