@@ -106,7 +106,7 @@ def make_app(config: Config) -> web.Application:
         url = config.redis_url or start_embedded(
             config.data_dir, config.appendfsync, config.redis_maxmemory
         )
-        store = Store(url, config.event_buffer)
+        store = Store(url, config.event_buffer, config.redis_password)
         await store.ping()
         settings = Settings(
             frame_rate=config.frame_rate, speed_factor=config.speed_factor, aim_rate=config.aim_rate

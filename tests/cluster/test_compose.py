@@ -53,3 +53,11 @@ def test_compose_runs_redis_three_servers_and_a_proxy(game_cluster):
     assert conf.count("proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;") == 2
     assert "proxy_set_header X-Real-IP $remote_addr;" in conf
     assert "noeviction" in redis["command"] and "--maxmemory" in redis["command"]
+    # Redis asks for the password the game servers are given, and the bus key is set
+    password = redis["command"][redis["command"].index("--requirepass") + 1]
+    assert password.startswith("${NOVUSS_REDIS_PASSWORD:?")
+    for name in ("game1", "game2", "game3"):
+        env = services[name]["environment"]
+        assert env["NOVUSS_REDIS_PASSWORD"] == password
+        assert env["NOVUSS_BUS_KEY"].startswith("${NOVUSS_BUS_KEY:?")
+    assert "${NOVUSS_REDIS_PASSWORD}" in redis["healthcheck"]["test"]
