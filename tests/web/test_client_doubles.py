@@ -73,6 +73,7 @@ def test_doubles_room_fills_four_seats(web_server, new_page, artifacts):
         log = by_seat[seat].locator("#match-chat-slot .chat-log")
         log.get_by_text("good luck all").wait_for()
         assert "left" not in log.inner_text()
+        assert "(seat 1)" in log.inner_text(), "the writer's seat beside the name"
 
     # A fifth person with the link finds the table full and watches instead.
     late = new_page()
