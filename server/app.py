@@ -23,6 +23,7 @@ log = logging.getLogger("novuss.app")
 mimetypes.add_type("text/javascript", ".mjs")
 mimetypes.add_type("text/javascript", ".js")
 
+CLIENT_MAX_SIZE = 64 * 1024  # the largest request body read (aiohttp's default: 1 MiB)
 NAME_MAX = 255  # the longest file name a file system allows: longer segments are refused
 
 HUB = web.AppKey("hub", Hub)
@@ -97,7 +98,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
 
 def make_app(config: Config) -> web.Application:
     """The application; Redis (embedded unless config.redis_url) is reached at start-up."""
-    app = web.Application()
+    app = web.Application(client_max_size=CLIENT_MAX_SIZE)
     app[CONFIG] = config
     total = config.max_connections or max(64, open_file_limit() - RESERVED_FDS)
     app[DOOR] = Door(total, config.tcp_per_address, parse_networks(config.trusted_proxy))
