@@ -46,6 +46,7 @@ from urllib.request import urlopen
 import psutil
 
 from bench.load_client import Plan, percentile, run_worker
+from bench.one_address import ONE_ADDRESS, as_args
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -88,7 +89,7 @@ def own_server(args: argparse.Namespace) -> Iterator[tuple[str, int, int]]:
         "-m", "server", "--host", "127.0.0.1", "--port", str(port),
         "--redis-url", f"redis://127.0.0.1:{rport}/0", "--data-dir", str(work),
         "--frame-rate", str(args.frame_rate), "--speed-factor", str(args.speed_factor),
-        "--conns-per-address", "1000000", "--event-loop", args.event_loop,
+        "--event-loop", args.event_loop, *as_args(ONE_ADDRESS),
     ]  # fmt: skip
     log = (work / "server.log").open("wb")
     server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)

@@ -42,6 +42,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "server"))  # the scripted player lives with the tests
 from server_bot import choose_shot  # noqa: E402
 
+from bench.one_address import ONE_ADDRESS, as_args  # noqa: E402
+
 Msg = dict[str, Any]
 PHYSICS_LIMIT = "at most"  # the physics refusing a table with too many discs (server/sim)
 
@@ -464,8 +466,7 @@ def rss_mb(pid: int | None) -> float | None:
 def start_server(port: int, data_dir: Path, options: dict[str, object]) -> subprocess.Popen[bytes]:
     """`python -m server` on a port, with its own embedded Redis; returns once healthy."""
     args = [sys.executable, "-m", "server", "--port", str(port), "--data-dir", str(data_dir)]
-    for key, value in options.items():
-        args += ["--" + key.replace("_", "-"), str(value)]
+    args += as_args(options)
     log = (data_dir / "server.log").open("ab")
     proc = subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     for _ in range(200):
@@ -527,7 +528,7 @@ def main(argv: list[str] | None = None) -> None:
                 port = s.getsockname()[1]
             proc = start_server(port, Path(tmp), {
                 "speed_factor": args.speed_factor, "grace_seconds": args.grace,
-                "conns_per_address": 10_000, "appendfsync": "everysec",
+                "appendfsync": "everysec", **ONE_ADDRESS,
             })  # fmt: skip
             url = f"http://127.0.0.1:{port}"
         try:
