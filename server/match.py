@@ -318,7 +318,7 @@ class Match:
             "id": self.id,
             "stroke": self.strokes,
             "turn": self.turn,
-            "set": self.state.set_no,
+            "set": self.set_in_play(),
             "score": self.score(),
             "clock": self.clock_view(now),
             "phase": self.phase,
@@ -483,7 +483,7 @@ class Match:
             "ruling": ruling.to_dict(),
             "discs": self.rest_discs(),
             "turn": self.turn,
-            "set": self.state.set_no,
+            "set": self.set_in_play(),
             "score": self.score(),
             "sides": self.sides(),
         }
@@ -498,6 +498,14 @@ class Match:
         for out in outs:
             if out.kind == "ruling":
                 self.last_ruling = out.data
+
+    def set_in_play(self) -> int:
+        """The set being played (1-based); once the match is over, the set it ended in
+        (never one past the sets of the match)."""
+        result = self.state.match_result
+        if result is not None and result.get("reason") == "sets" and self.state.set_results:
+            return int(self.state.set_results[-1]["set"])
+        return min(self.state.set_no, self.state.config.sets)
 
     def result_view(self) -> dict[str, Any]:
         """The `result` message's data."""

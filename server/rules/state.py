@@ -137,6 +137,8 @@ class MatchState:
     intact_rows: tuple[Side, ...] = ()
     set_results: tuple[dict[str, Any], ...] = ()
     match_result: dict[str, Any] | None = None
+    cautions: tuple[int, int] = (0, 0)  # per team, in the match (004 § 26 (2))
+    delays: tuple[int, int] = (0, 0)  # passes and clocks run out per team, in this set
     table: Table = field(default=COMPETITION, compare=False, repr=False)
 
     # -- seats and sides -------------------------------------------------------------
@@ -223,6 +225,8 @@ class MatchState:
             "intact_rows": list(self.intact_rows),
             "set_results": [dict(r) for r in self.set_results],
             "match_result": None if self.match_result is None else dict(self.match_result),
+            "cautions": list(self.cautions),
+            "delays": list(self.delays),
         }
 
     @classmethod
@@ -248,7 +252,14 @@ class MatchState:
             intact_rows=tuple(d["intact_rows"]),
             set_results=tuple(dict(r) for r in d["set_results"]),
             match_result=None if d["match_result"] is None else dict(d["match_result"]),
+            # absent from a state stored before cautions existed: none given yet
+            cautions=_pair(d.get("cautions", (0, 0))),
+            delays=_pair(d.get("delays", (0, 0))),
         )
+
+
+def _pair(v: Any) -> tuple[int, int]:
+    return (int(v[0]), int(v[1]))
 
 
 def puck_ids(seat: int) -> range:
@@ -283,6 +294,7 @@ def set_up(state: MatchState) -> MatchState:
         set_strokes=0,
         misses=0,
         intact_rows=tuple(home_rail(state, s) for s in state.seats),
+        delays=(0, 0),
     )
 
 

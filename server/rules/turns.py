@@ -3,6 +3,7 @@ come back, a resignation."""
 
 from __future__ import annotations
 
+from server.rules.cautions import after_delay
 from server.rules.check import require_turn
 from server.rules.judge import Outcome, conclude, who
 from server.rules.ruling import Ruling, StrokeRefused
@@ -12,20 +13,22 @@ from server.rules.state import MatchState, team_of
 
 def judge_pass(state: MatchState, seat: int) -> Ruling:
     """The player holding the strike right declines to strike: a penalty puck and the
-    turn passes (004 § 24 (1) 7), § 25 (1) 7))."""
+    turn passes (004 § 24 (1) 7), § 25 (1) 7)); a caution if his side delayed before in
+    this set (004 § 26 (4), server/rules/cautions.py)."""
     require_turn(state, seat)
     out = Outcome(
         kind="pass",
         pucks={p.id: p for p in state.pucks},
         reasons=[("Penalty puck: he declined to strike", "004 § 24 (1) 7)")],
     )
-    return conclude(state, seat, out)
+    return after_delay(state, conclude(state, seat, out))
 
 
 def judge_clock_expired(state: MatchState) -> Ruling:
     """The stroke clock ran out for the player holding the strike right: he loses the
     strike right and a penalty puck is placed (004 § 26 (4), § 24 (1) 18)). Online the
-    limit applies from the first stroke, without a caution first."""
+    limit applies from the first stroke, without a caution first; a caution if his side
+    delayed before in this set (server/rules/cautions.py)."""
     if state.turn_seat is None:
         raise StrokeRefused("match_over", "004 § 32 (1)", "The match is over.")
     out = Outcome(
@@ -38,7 +41,7 @@ def judge_clock_expired(state: MatchState) -> Ruling:
             )
         ],
     )
-    return conclude(state, state.turn_seat, out)
+    return after_delay(state, conclude(state, state.turn_seat, out))
 
 
 def judge_absent(state: MatchState, seat: int) -> Ruling:
