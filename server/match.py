@@ -94,28 +94,31 @@ class FrameSampler:
     pucks move, so a disc past its last moment of motion is looked up, not recomputed: this
     runs 30 times a second for every table in play (docs/performance.md)."""
 
-    def __init__(self, result: StrokeResult):
+    def __init__(self, result: StrokeResult, striker_owner: int):
         traj = result.trajectory
         self.decel = traj.decel
-        self.discs: list[tuple[Any, float, dict[str, Any] | None]] = []
+        # (path, owner as shown, when it settles, its view once settled)
+        self.discs: list[tuple[Any, int, float, dict[str, Any] | None]] = []
         for path in traj.paths:
+            # the physics owns the striker to nobody (-1); the protocol: the seat that struck
+            owner = striker_owner if path.id == 0 else path.owner
             t0, _x, _y, vx, vy = path.segments[-5:]
             settled = path.t_end if path.where != "table" else t0 + math.hypot(vx, vy) / self.decel
             x, y, where = path.position(traj.duration, self.decel)
-            final = disc_view(path.id, path.owner, x, y) if where == "table" else None
-            self.discs.append((path, settled, final))
+            final = disc_view(path.id, owner, x, y) if where == "table" else None
+            self.discs.append((path, owner, settled, final))
 
     def views(self, t: float) -> list[dict[str, Any]]:
         """The discs on the table at simulated time t, as the protocol shows them."""
         out = []
-        for path, settled, final in self.discs:
+        for path, owner, settled, final in self.discs:
             if t > settled:
                 if final is not None:
                     out.append(final)
                 continue
             x, y, where = path.position(t, self.decel)
             if where == "table":
-                out.append(disc_view(path.id, path.owner, x, y))
+                out.append(disc_view(path.id, owner, x, y))
         return out
 
 
@@ -133,6 +136,9 @@ class Motion:
     after: list[Out]
     result: StrokeResult | None = None
     sampler: FrameSampler | None = None  # made on the first frame
+    # the referee's state before the stroke: what the room shows until the ruling is
+    # delivered (not kept in checkpoints: after a restart the motion is skipped at once)
+    before: MatchState | None = None
 
     def frame_time(self, k: int, settings: Settings) -> float:
         """Simulated time shown by frame k."""
@@ -155,7 +161,7 @@ class Motion:
         if self.result is None:
             return []
         if self.sampler is None:
-            self.sampler = FrameSampler(self.result)
+            self.sampler = FrameSampler(self.result, self.seat)
         return self.sampler.views(t)
 
     def k_at(self, now: float, settings: Settings) -> int:
@@ -287,13 +293,21 @@ class Match:
         """The seat holding the strike right."""
         return self.state.turn_seat
 
+    @property
+    def shown(self) -> MatchState:
+        """The state the room shows: during a motion, the one before the stroke (the wire
+        says only what has already happened: the ruling, when delivered, says the rest)."""
+        if self.motion is not None and self.motion.before is not None:
+            return self.motion.before
+        return self.state
+
     def sides(self) -> list[str]:
-        """Each seat's side in the current set."""
-        return [self.state.side_of(s) for s in self.state.seats]
+        """Each seat's side in the set shown."""
+        return [self.shown.side_of(s) for s in self.shown.seats]
 
     def score(self) -> list[int]:
-        """Sets won by team 0 and team 1."""
-        return list(self.state.sets_won)
+        """Sets won by team 0 and team 1, as shown."""
+        return list(self.shown.sets_won)
 
     def rest_discs(self) -> list[dict[str, Any]]:
         """The pucks on the table at rest."""
@@ -307,7 +321,11 @@ class Match:
         return self.rest_discs()
 
     def clock_view(self, now: float) -> dict[str, Any]:
-        """The stroke clock as the `clock` message shows it."""
+        """The stroke clock as the `clock` message shows it (during a motion: the striker's,
+        stopped at what he had left when he struck)."""
+        if self.motion is not None:
+            left = round(max(0.0, self.clock_left), 2)
+            return {"seat": self.motion.seat, "remaining": left, "running": False}
         running = self.clock_deadline is not None
         left = self.clock_deadline - now if running else self.clock_left
         return {"seat": self.turn, "remaining": round(max(0.0, left), 2), "running": running}
@@ -317,13 +335,13 @@ class Match:
         return {
             "id": self.id,
             "stroke": self.strokes,
-            "turn": self.turn,
+            "turn": self.shown.turn_seat,
             "set": self.set_in_play(),
             "score": self.score(),
             "clock": self.clock_view(now),
             "phase": self.phase,
-            "result": self.state.match_result,
-            "rules": self.state.to_dict(),
+            "result": self.shown.match_result,
+            "rules": self.shown.to_dict(),
             "last_ruling": self.last_ruling,
         }
 
@@ -376,6 +394,7 @@ class Match:
             started=now,
             after=after,
             result=result,
+            before=before,
         )
         self.pending_aim = None
         entry = {
@@ -502,10 +521,11 @@ class Match:
     def set_in_play(self) -> int:
         """The set being played (1-based); once the match is over, the set it ended in
         (never one past the sets of the match)."""
-        result = self.state.match_result
-        if result is not None and result.get("reason") == "sets" and self.state.set_results:
-            return int(self.state.set_results[-1]["set"])
-        return min(self.state.set_no, self.state.config.sets)
+        state = self.shown
+        result = state.match_result
+        if result is not None and result.get("reason") == "sets" and state.set_results:
+            return int(state.set_results[-1]["set"])
+        return min(state.set_no, state.config.sets)
 
     def result_view(self) -> dict[str, Any]:
         """The `result` message's data."""

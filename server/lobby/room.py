@@ -155,7 +155,7 @@ class Room:
         """ "open" before the first match, "playing" during one, "over" after."""
         if self.match is None:
             return "open"
-        return "over" if self.match.state.finished else "playing"
+        return "over" if self.match.shown.finished else "playing"
 
     def seat_of(self, sid: str) -> int | None:
         """The seat a session holds here, or None."""

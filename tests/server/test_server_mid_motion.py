@@ -1,0 +1,65 @@
+"""The wire says only what has already happened: a `room` sent during a motion (to a watcher
+joining, or on resync) shows the match as it was before the stroke until its ruling is
+delivered, on strokes that keep the turn and on strokes that pass it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from server_client import Client, close_all
+from test_server_match_e2e import seat_singles
+
+
+def assert_shows_the_state_before_the_stroke(room: dict, striker: int, on_table: set) -> None:
+    match = room["match"]
+    assert match["phase"] == "motion"
+    assert match["turn"] == striker, "the strike right as before the stroke"
+    assert match["clock"]["seat"] == striker and match["clock"]["running"] is False
+    assert match["rules"]["turn_seat"] == striker
+    shown = {pid for pid, _owner, _x, _y, where in match["rules"]["pucks"] if where == "table"}
+    assert shown == on_table, "no puck counted in before the frames show it"
+    assert match["result"] is None
+    striker_disc = [d for d in room["discs"] if d["id"] == 0]
+    assert not striker_disc or striker_disc[0]["owner"] == striker, "the striker: the seat's"
+
+
+async def test_a_watcher_joining_mid_motion_sees_the_match_as_before_the_stroke(game_server):
+    srv = game_server(speed_factor=0.5)  # motions last long enough to join one
+    a, b, rid = await seat_singles(srv)
+    kinds: set[str] = set()
+    for _ in range(30):
+        striker = a if a.my_turn() else b
+        if not striker.my_turn():
+            await asyncio.sleep(0.05)
+            continue
+        on_table = {d["id"] for d in striker.discs if d["id"] != 0}
+        await striker.strike_once("singles")
+        watcher = Client("Watcher")
+        await watcher.connect(srv.ws_url)
+        await watcher.send("watch", room=rid)
+        room = await watcher.expect("room")
+        if room["match"]["phase"] == "motion":
+            assert_shows_the_state_before_the_stroke(room, striker.seat, on_table)
+            ruling = await watcher.expect("ruling")
+            kinds.add("keeps" if ruling["turn"] == striker.seat else "passes")
+            if ruling["turn"] is None:
+                break
+        await watcher.close()
+        for c in (a, b):
+            while c.phase != "play" and c.result is None:
+                await c.inbox.get()
+        if kinds == {"keeps", "passes"}:
+            break
+    assert kinds == {"keeps", "passes"}, f"strokes of both kinds watched mid-motion: {kinds}"
+    await close_all(a, b)
+
+
+async def test_frames_show_the_striker_as_the_seat_that_struck(game_server):
+    srv = game_server(speed_factor=2)
+    a, b, _rid = await seat_singles(srv)
+    striker = a if a.my_turn() else b
+    stroke = await striker.strike_once("singles")
+    frame = await striker.expect("frame", stroke=stroke["stroke"])
+    (disc,) = [d for d in frame["discs"] if d["id"] == 0]
+    assert disc["owner"] == striker.seat
+    await close_all(a, b)
