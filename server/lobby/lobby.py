@@ -85,10 +85,7 @@ class Lobby:
         """Seat a filled quick-match table, (session id, name) in queue order, in a new public
         room (`rid`, or a new id); everybody is ready, so the match starts."""
         room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid))
-        for seat, (sid, name) in enumerate(players):
-            room.join(sid, name, seat, None, now)
-            room.seats[seat].ready = True  # type: ignore[union-attr]
-        return room, room.start_if_ready(now)
+        return room, room.seat_ready(players, now)
 
 
 def lobby_view(summaries: list[dict[str, Any]], queue: dict[str, int]) -> dict[str, Any]:

@@ -312,6 +312,13 @@ class Room:
         self.changed(now)
         return chosen
 
+    def seat_ready(self, players: list[tuple[str, str]], now: float) -> Step:
+        """Seat a filled quick-match table, (session id, name) in seat order, everybody
+        ready, and start the match: one `room` broadcast, with the match on."""
+        for i, (sid, name) in enumerate(players):
+            self._seat_at(i, Seat(sid, name, ready=True))
+        return self.start_if_ready(now)
+
     def leave(self, sid: str, now: float) -> Step:
         """A player leaves: during a live match that resigns it; the seat is freed."""
         seat = self.seat_of(sid)

@@ -111,11 +111,14 @@ async def test_quick_match_pairs_two_and_fills_four(game_server):
     assert (await s1.expect("queued"))["waiting"] == 1
     await s2.send("quick", mode="singles")
     for c in (s1, s2):
-        await c.expect("room")
-        while c.room["match"] is None:
-            await c.expect("room")
+        first = await c.expect("room")
+        # one `room`, seated and ready with the match on, as docs/protocol.md says
+        assert first["match"] is not None and first["status"] == "playing"
+        assert all(seat["ready"] for seat in first["seats"])
+        assert (first["sets"], first["clock"], first["private"]) == (1, 30.0, False)
+    await asyncio.sleep(0.2)
+    assert [m["t"] for m in s1.seen].count("room") == 1, "no earlier half-seated room"
     assert s1.room["id"] == s2.room["id"] and {s1.seat, s2.seat} == {0, 1}
-    assert s1.room["status"] == "playing"
     doubles = await connected(srv.ws_url, "D1", "D2", "D3", "D4")
     for i, c in enumerate(doubles):
         await c.send("quick", mode="doubles")
