@@ -185,7 +185,9 @@ class LobbyService:
         if len({e[0] for e in claimed}) < len(taken):  # seated elsewhere, or queued twice
             for e in claimed:
                 await self.store.release(e[0], rid)
-            await self.store.requeue(mode, _distinct(claimed))
+            # a session queued from two processes: the connection its newer hello replaced
+            # dequeues its own entry as it closes; the other must stay queued
+            await self.store.requeue(mode, [e for e in claimed if self._connected(e)])
             return
         players = [(e[0], e[1]) for e in taken]
         room, _step = self.lobby.quick_room(mode, players, time.time(), rid)
@@ -197,16 +199,25 @@ class LobbyService:
                 self.stage.enter(player, room, watching=False)
         await self.stage.flush(room)
 
+    def _connected(self, entry: QueueEntry) -> bool:
+        """Is the entry's connection still open (as far as this process can tell: another
+        process's connections are taken to be)?"""
+        _sid, _name, pid, cid = entry
+        return pid != self.cluster.pid or self.cluster.member(pid, cid, _sid, _name) is not None
+
     async def _take_table(self, mode: str) -> list[QueueEntry]:
         """A full quick-match table from the queue, without entries of dead processes (a
-        process killed with players queued leaves their entries behind): if there were any,
-        the live players go back to the head of the queue and the table is taken again."""
+        process killed with players queued leaves their entries behind) nor of this
+        process's closed connections (an entry put back after its connection had gone): if
+        there were any, the live players go back to the head of the queue and the table is
+        taken again."""
         while taken := await self.store.take(mode, SEATS[mode]):
             others = sorted({e[2] for e in taken} - {self.cluster.pid})
             dead = {pid for pid, up in (await self.cluster.alive(others)).items() if not up}
-            if not dead:
+            live = [e for e in taken if e[2] not in dead and self._connected(e)]
+            if len(live) == len(taken):
                 return taken
-            await self.store.requeue(mode, [e for e in taken if e[2] not in dead])
+            await self.store.requeue(mode, live)
         return []
 
     async def dequeue(self, conn: Member) -> bool:
@@ -236,15 +247,3 @@ class LobbyService:
         await self.stage.flush(room)
         # after the commit: the seat is free in Redis, wherever the client acts next
         conn.send({"t": "left", "room": room.id})
-
-
-def _distinct(entries: list[QueueEntry]) -> list[QueueEntry]:
-    """Queue entries with each session once (the first): one session queued from two
-    processes is one player."""
-    seen: set[str] = set()
-    out = []
-    for entry in entries:
-        if entry[0] not in seen:
-            seen.add(entry[0])
-            out.append(entry)
-    return out
