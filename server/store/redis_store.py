@@ -190,8 +190,12 @@ class Store:
         self.redis = aioredis.Redis.from_pool(pool)  # closing the client closes the pool
 
     async def ping(self) -> bool:
-        """True when Redis answers."""
-        return bool(await self.redis.ping())
+        """True when Redis answers. Once more on a broken connection: after Redis restarted,
+        the pool's first connection is a dead one, and Redis is up all the same."""
+        try:
+            return bool(await self.redis.ping())
+        except aioredis.ConnectionError:
+            return bool(await self.redis.ping())
 
     async def close(self) -> None:
         """Drop the connection pool."""

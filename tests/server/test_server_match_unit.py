@@ -212,7 +212,7 @@ def test_frames_show_every_disc_where_its_trajectory_has_it():
         for k in range(frame_count(result.duration, SETTINGS)):
             t = motion.frame_time(k, SETTINGS)
             expected = [
-                disc_view(d.id, d.owner, d.x, d.y)
+                disc_view(d.id, 0 if d.id == 0 else d.owner, d.x, d.y)  # striker: who struck
                 for d in result.trajectory.sample(t)
                 if d.where == "table"
             ]
