@@ -124,7 +124,7 @@ def _cpu(proc: psutil.Process | None) -> float:
     if proc is None:
         return 0.0
     t = proc.cpu_times()
-    return t.user + t.system
+    return float(t.user + t.system)
 
 
 async def _round(

@@ -55,7 +55,7 @@ def free_port() -> int:
     """A TCP port nobody listens on right now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        return int(s.getsockname()[1])
 
 
 def wait_until(check: Any, timeout: float, what: str) -> None:
@@ -127,7 +127,8 @@ def listening_pid(url: str) -> int | None:
     """The pid listening on the url's port (this user's processes only)."""
     port = int(url.rsplit(":", 1)[1].split("/", 1)[0])
     for c in psutil.net_connections(kind="tcp"):
-        if c.status == psutil.CONN_LISTEN and c.laddr.port == port and c.pid:
+        laddr = c.laddr  # an addr(ip, port), or () for a socket with no address
+        if c.status == psutil.CONN_LISTEN and c.pid and laddr and laddr.port == port:
             return c.pid
     return None
 
@@ -218,7 +219,8 @@ def gc_stats(ws_url: str) -> dict[str, Any]:
     http = ws_url.replace("ws", "http", 1).rsplit("/ws", 1)[0]
     try:
         with urlopen(http + "/healthz", timeout=10) as r:
-            return json.loads(r.read()).get("gc", {})
+            stats = json.loads(r.read()).get("gc", {})
+            return stats if isinstance(stats, dict) else {}
     except (OSError, ValueError):
         return {}
 
@@ -229,7 +231,7 @@ def default_ramp(args: argparse.Namespace) -> float:
     being made in the window, and the first seconds measure the ramp, not play."""
     doubles = round(args.matches * args.doubles)
     connections = 2 * (args.matches - doubles) + 4 * doubles + args.spectators
-    return max(min(20.0, args.seconds / 3), connections / 70)
+    return float(max(min(20.0, args.seconds / 3), connections / 70))
 
 
 def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | None) -> str:
@@ -250,7 +252,11 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         proc = ctx.Process(target=run_worker, args=(plan, queue))
         proc.start()
         workers.append(proc)
-    pinned = separate(pid, redis_pid, [p.pid for p in workers]) if args.pin else "not pinned"
+    pinned = (
+        separate(pid, redis_pid, [p.pid for p in workers if p.pid is not None])
+        if args.pin
+        else "not pinned"
+    )
     server = psutil.Process(pid) if pid else None
     redis = psutil.Process(redis_pid) if redis_pid else None
     time.sleep(max(0.0, measure_from - time.time()))

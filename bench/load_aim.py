@@ -12,12 +12,21 @@ from typing import Any
 
 from server.rules.geometry import angle_to_world, cue_angle_allowed, to_local, to_world
 from server.sim import COMPETITION
+from server.sim.types import SIDES, Side
 
 Shot = tuple[float, float, float, float]  # x, y, angle, speed
 
 
+def _side(name: str) -> Side:
+    """A side named in a `room` message, as the rules' Side."""
+    for side in SIDES:
+        if side == name:
+            return side
+    raise ValueError(f"no side {name!r}")
+
+
 def choose(
-    discs: list[dict[str, Any]], seat: int, side: str, table: dict[str, Any], doubles: bool
+    discs: list[dict[str, Any]], seat: int, side_name: str, table: dict[str, Any], doubles: bool
 ) -> Shot | None:
     """(x, y, angle, speed) aiming the striker at the nearest own puck ahead of the zone, or
     straight up the table from a free spot; None when no placement is free (then pass)."""
@@ -25,6 +34,7 @@ def choose(
     rs, rp, hs = table["striker_radius"], table["puck_radius"], table["striker_hole_radius"]
     u_lo, u_hi = zone + hs + 1, size - zone - hs - 1
     v = (rs + 1 + zone - hs - 1) / 2  # the middle of the own zone's depth
+    side = _side(side_name)
     pucks = [(d["x"], d["y"]) for d in discs]
     local = [to_local(side, x, y, size) for x, y in pucks]
 

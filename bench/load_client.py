@@ -168,7 +168,7 @@ class Client:
             info = self.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, TCP_INFO_LEN)
         except (OSError, AttributeError):
             return 0
-        return struct.unpack_from("Q", info, TCPI_BYTES_RECEIVED)[0]
+        return int(struct.unpack_from("Q", info, TCPI_BYTES_RECEIVED)[0])
 
     @property
     def wire(self) -> int:
@@ -466,7 +466,7 @@ class Worker:
 
     def later(self, coro: Any) -> asyncio.Future[Any]:
         """Run a coroutine on its own, keeping a reference until it is done."""
-        task = asyncio.ensure_future(coro)
+        task: asyncio.Future[Any] = asyncio.ensure_future(coro)
         self.tasks.add(task)
         task.add_done_callback(self._done)
         return task

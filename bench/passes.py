@@ -73,14 +73,20 @@ async def one_match(ws_url: str, sets: int, k: int) -> int:
 
 async def until(ws: Any, *kinds: str) -> Msg:
     while True:
-        msg = msgpack.unpackb((await ws.receive(timeout=30)).data, raw=False)
+        msg = _map(msgpack.unpackb((await ws.receive(timeout=30)).data, raw=False))
         if msg["t"] in kinds:
             return msg
 
 
+def _map(value: object) -> Msg:
+    if not isinstance(value, dict):
+        raise TypeError(f"a map was expected, not {type(value).__name__}")
+    return value
+
+
 def health(url: str) -> Msg:
     with urlopen(url + "/healthz", timeout=5) as r:
-        return json.loads(r.read())
+        return _map(json.loads(r.read()))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -130,6 +130,8 @@ class Player:
                     hello["token"] = self.token
                 await ws.send_bytes(msgpack.packb(hello))
                 welcome = msgpack.unpackb((await ws.receive(timeout=10)).data, raw=False)
+                if not isinstance(welcome, dict):
+                    raise TypeError("the server answered hello with a non-map")
                 if welcome.get("t") != "welcome":
                     raise ConnectionError(f"hello answered by {welcome}")
                 self.ws = ws  # only now: nothing may be sent before the hello
@@ -205,7 +207,8 @@ class Player:
     async def _apply(self, msg: Msg) -> None:
         t = msg["t"]
         if t == "pong":
-            fut = self.pongs.get(msg.get("n"))
+            n = msg.get("n")
+            fut = self.pongs.get(n) if isinstance(n, int) else None
             if fut is not None and not fut.done():
                 fut.set_result(None)
             return
@@ -478,7 +481,9 @@ def start_server(port: int, data_dir: Path, options: dict[str, object]) -> subpr
     raise RuntimeError("the server did not start")
 
 
-async def soak(url: str, minutes: float, slots: int, seed: int, grace: float, pid: int | None):
+async def soak(
+    url: str, minutes: float, slots: int, seed: int, grace: float, pid: int | None
+) -> tuple[Stats, float | None, float | None]:
     """Run `slots` matches at a time (every third a doubles) until the time is up."""
     stats = Stats()
     rng = random.Random(seed)
@@ -534,7 +539,9 @@ def main(argv: list[str] | None = None) -> None:
         try:
             t0 = time.monotonic()
             stats, rss0, rss1 = asyncio.run(
-                soak(url, args.minutes, args.slots, args.seed, args.grace, proc and proc.pid)
+                soak(
+                    url, args.minutes, args.slots, args.seed, args.grace, proc.pid if proc else None
+                )
             )
             elapsed = time.monotonic() - t0
         finally:

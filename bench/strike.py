@@ -37,6 +37,7 @@ from bench.load_aim import choose
 from server.lobby.room import table_view
 from server.match import Match, Settings
 from server.rules import MatchConfig, MatchState, StrokeRefused, check_stroke, judge, sim_discs
+from server.rules.state import Mode
 from server.sim import Shot, StrokeResult, simulate
 
 SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
@@ -78,7 +79,7 @@ def record(matches: int, seed: int) -> list[Recorded]:
     table = table_view(SETTINGS)
     strokes: list[Recorded] = []
     for k in range(matches):
-        mode = "singles" if k % 2 == 0 else "doubles"
+        mode: Mode = "singles" if k % 2 == 0 else "doubles"
         config = MatchConfig(mode=mode, sets=1, stroke_clock=30.0)
         match, _ = Match.new(f"m{k}", config, k % 2, 0.0, SETTINGS)
         now = 0.0

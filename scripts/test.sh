@@ -13,6 +13,7 @@ fi
 source scripts/setup-env.sh test
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+.venv/bin/mypy
 if [ -d web/tests ]; then
   (cd web && node --test tests/)
 fi

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import mimetypes
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from aiohttp import web
@@ -32,7 +33,7 @@ CONFIG = web.AppKey("config", Config)
 DOOR = web.AppKey("door", Door)
 
 
-def _static(web_dir: Path):
+def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """GET of any file under web/ (node_modules included); anything else gets index.html, so
     invite links (/r/<invite>) and deep links open the client."""
     root = web_dir.resolve()
@@ -103,7 +104,7 @@ def make_app(config: Config) -> web.Application:
     total = config.max_connections or max(64, open_file_limit() - RESERVED_FDS)
     app[DOOR] = Door(total, config.tcp_per_address, parse_networks(config.trusted_proxy))
 
-    async def lifecycle(app: web.Application):
+    async def lifecycle(app: web.Application) -> AsyncIterator[None]:
         url = config.redis_url or start_embedded(
             config.data_dir, config.appendfsync, config.redis_maxmemory
         )

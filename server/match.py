@@ -12,6 +12,7 @@ asked and what the players are told.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -326,8 +327,9 @@ class Match:
         if self.motion is not None:
             left = round(max(0.0, self.clock_left), 2)
             return {"seat": self.motion.seat, "remaining": left, "running": False}
-        running = self.clock_deadline is not None
-        left = self.clock_deadline - now if running else self.clock_left
+        deadline = self.clock_deadline
+        left = self.clock_left if deadline is None else deadline - now
+        running = deadline is not None
         return {"seat": self.turn, "remaining": round(max(0.0, left), 2), "running": running}
 
     def view(self, now: float) -> dict[str, Any]:
@@ -474,7 +476,7 @@ class Match:
         return step
 
     # -- internals -------------------------------------------------------------------
-    def _ask(self, judge_fn: Any, seat: int) -> Ruling:
+    def _ask(self, judge_fn: Callable[[MatchState, int], Ruling], seat: int) -> Ruling:
         try:
             return judge_fn(self.state, seat)
         except StrokeRefused as e:

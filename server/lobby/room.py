@@ -17,6 +17,7 @@ import msgpack
 
 from server.match import Match, Out, Settings, Step
 from server.rules import MatchConfig
+from server.rules.state import as_mode
 
 SEATS = {"singles": 2, "doubles": 4}
 
@@ -73,7 +74,9 @@ class Event:
     @property
     def message(self) -> dict[str, Any]:
         """The message, decoded afresh (a copy: the event itself never changes)."""
-        return msgpack.unpackb(self.packed, raw=False, strict_map_key=False)
+        message = msgpack.unpackb(self.packed, raw=False, strict_map_key=False)
+        assert isinstance(message, dict)  # every event is a map with "t" (Event.of)
+        return message
 
     def shown_to(self, team: int | None, sid: str | None) -> bool:
         """May the session `sid`, now of `team` (None: a watcher), read it? A team's message
@@ -339,7 +342,9 @@ class Room:
         seat = self._seat(sid)
         if self.match is not None and not self.match.state.finished:
             raise LobbyError("not_now", "The match has started.")
-        self.seats[seat].ready = ready  # type: ignore[union-attr]
+        taken = self.seats[seat]
+        assert taken is not None  # _seat found the session there
+        taken.ready = ready
         self.changed(now)
         return self.start_if_ready(now)
 
@@ -350,7 +355,10 @@ class Room:
         if any(s is None or not s.ready or s.away_until is not None for s in self.seats):
             return Step()
         config = MatchConfig(
-            mode=self.mode, sets=self.sets, stroke_clock=self.clock, absent_limit=self.grace
+            mode=as_mode(self.mode),
+            sets=self.sets,
+            stroke_clock=self.clock,
+            absent_limit=self.grace,
         )
         first_team = secrets.randbelow(2)  # 004 § 31 (1) 2): the first-strike right by lot
         self.match, step = Match.new(new_id("m"), config, first_team, now, self.settings)
@@ -401,7 +409,7 @@ class Room:
         is at is neither listed nor kept for two minutes."""
         seat = self.seat_of(sid)
         s = self.seats[seat] if seat is not None else None
-        if s is None or s.away_until is not None:
+        if seat is None or s is None or s.away_until is not None:
             return Step()
         grace = self.grace if self.status == "playing" else min(self.grace, WAITING_GRACE)
         s.away_until = now + grace
@@ -414,7 +422,7 @@ class Room:
         """A dropped player is back within the grace time."""
         seat = self.seat_of(sid)
         s = self.seats[seat] if seat is not None else None
-        if s is None or s.away_until is None:
+        if seat is None or s is None or s.away_until is None:
             return Step()
         s.away_until = None
         self.emit(Out("back", {"seat": seat, "name": s.name}))

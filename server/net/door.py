@@ -21,6 +21,7 @@ import resource
 from typing import Any
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 from server.net.proxy import Network, trusted_peer
 
@@ -59,19 +60,19 @@ class Door:
         wrapped on this one instance."""
         made, lost = server.connection_made, server.connection_lost
 
-        def connection_made(handler: Any, transport: asyncio.Transport) -> None:
+        def connection_made(handler: RequestHandler, transport: asyncio.Transport) -> None:
             made(handler, transport)
             if self.admit(handler, transport):
                 return
             self.refused += 1
             transport.abort()  # before a byte is read: nothing to answer yet
 
-        def connection_lost(handler: Any, exc: BaseException | None) -> None:
+        def connection_lost(handler: RequestHandler, exc: BaseException | None = None) -> None:
             self.release(handler)
             lost(handler, exc)
 
-        server.connection_made = connection_made  # type: ignore[method-assign]  # see docstring
-        server.connection_lost = connection_lost  # type: ignore[method-assign]
+        server.connection_made = connection_made  # type: ignore[method-assign]  # no accept hook
+        server.connection_lost = connection_lost  # type: ignore[method-assign]  # no accept hook
 
     def admit(self, handler: Any, transport: asyncio.Transport) -> bool:
         """Count a new connection; False if it is over a limit (and not counted)."""

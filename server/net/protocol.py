@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 import msgpack
 
@@ -203,6 +204,10 @@ class _Fields:
             return None
         return self.raw[name]
 
+    @overload
+    def text(self, name: str, lo: int, hi: int) -> str: ...
+    @overload
+    def text(self, name: str, lo: int, hi: int, required: bool) -> str | None: ...
     def text(self, name: str, lo: int, hi: int, required: bool = True) -> str | None:
         value = self.get(name, required)
         if value is None:
@@ -216,6 +221,10 @@ class _Fields:
             raise self.fail(name, "must not contain control characters")
         return value
 
+    @overload
+    def ident(self, name: str, hi: int) -> str: ...
+    @overload
+    def ident(self, name: str, hi: int, required: bool) -> str | None: ...
     def ident(self, name: str, hi: int, required: bool = True) -> str | None:
         value = self.get(name, required)
         if value is None:
@@ -226,6 +235,10 @@ class _Fields:
             raise self.fail(name, "must hold only letters, digits, '-' and '_'")
         return value
 
+    @overload
+    def integer(self, name: str, lo: int, hi: int) -> int: ...
+    @overload
+    def integer(self, name: str, lo: int, hi: int, required: bool) -> int | None: ...
     def integer(self, name: str, lo: int, hi: int, required: bool = True) -> int | None:
         value = self.get(name, required)
         if value is None:
@@ -274,7 +287,6 @@ def _angle(f: _Fields) -> float:
 
 def _hello(f: _Fields) -> Hello:
     raw = f.text("name", 1, NAME_MAX * 4)
-    assert raw is not None  # required
     try:
         name = clean_name(raw)
     except BadName as refused:
@@ -358,7 +370,7 @@ def _ping(f: _Fields) -> Ping:
     return Ping(n=f.integer("n", -(2**53), 2**53, False))
 
 
-_READERS = {
+_READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "hello": _hello,
     "lobby": _lobby,
     "create": _create,
@@ -416,11 +428,13 @@ def decode(
     if "ref" in raw and ref is None:
         raise ProtocolError("bad_field", f"{kind}.ref: must be an integer or a short string.")
     f = _Fields(raw, kind, ref)
-    msg = _strike(f, max_speed) if kind == "strike" else _READERS[kind](f)
+    msg: ClientMessage = _strike(f, max_speed) if kind == "strike" else _READERS[kind](f)
     f.done()
     return Envelope(msg=msg, ref=ref)
 
 
 def encode(msg: dict[str, Any]) -> bytes:
     """A server message (a map with "t") as one binary frame."""
-    return msgpack.packb(msg, use_bin_type=True)
+    packed = msgpack.packb(msg, use_bin_type=True)
+    assert isinstance(packed, bytes)  # msgpack is untyped; packb returns bytes
+    return packed

@@ -23,7 +23,13 @@ ROTATION: dict[Side, float] = {"S": 0.0, "E": math.pi / 2, "N": math.pi, "W": -m
 
 def side_rails(side: Side) -> tuple[Side, Side]:
     """The two side rails of a player at `side` (his left one first)."""
-    return {"S": ("W", "E"), "N": ("E", "W"), "W": ("N", "S"), "E": ("S", "N")}[side]
+    rails: dict[Side, tuple[Side, Side]] = {
+        "S": ("W", "E"),
+        "N": ("E", "W"),
+        "W": ("N", "S"),
+        "E": ("S", "N"),
+    }
+    return rails[side]
 
 
 def to_local(side: Side, x: float, y: float, size: float) -> tuple[float, float]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from server.rules.check import check_stroke
 from server.rules.geometry import OPPOSITE, home_spots, in_circle, in_zone
@@ -43,7 +43,7 @@ MOVED = 1e-6
 class Facts:
     """The striker's story and the pucks' fates, read from the event log."""
 
-    kind: str  # "direct" | "rebound"
+    kind: Literal["direct", "rebound"]
     rebound_rail: str | None  # "opposite" | "side" for a rebound
     rails: tuple[Side, ...]  # the rails the striker touched before its first puck
     first_touch: tuple[int, ...]
@@ -101,7 +101,7 @@ def read_events(events: Sequence[Any], own: Side, puck_ids: set[int]) -> Facts:
         )
         rails = [x for t, what, x in seq if what == "rail" and t < first_t - SAME_INSTANT]
     # 004 § 21 (2): a rebound stroke touches at least one rail before any puck.
-    kind = "rebound" if rails else "direct"
+    kind: Literal["direct", "rebound"] = "rebound" if rails else "direct"
     rebound_rail = None
     if rails:
         rebound_rail = "opposite" if OPPOSITE[own] in rails else "side"
@@ -742,7 +742,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     # has a blind puck.
     crossed = facts.crossed_back and not blind
     out = Outcome(
-        kind=facts.kind,  # type: ignore[arg-type]
+        kind=facts.kind,
         pucks=pucks,
         reasons=reasons,
         lines=lines,

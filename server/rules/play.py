@@ -19,6 +19,7 @@ from server.rules.judge import judge
 from server.rules.ruling import StrokeRefused
 from server.rules.state import MatchConfig, MatchState, new_match, team_of
 from server.sim import POCKETS, Shot, simulate
+from server.sim.engines import Engine
 
 
 def _ok(state: MatchState, seat: int, shot: Shot) -> bool:
@@ -110,7 +111,7 @@ def scripted_shot(state: MatchState, seat: int, rng: random.Random, skill: float
 def play_match(
     config: MatchConfig,
     seed: int = 0,
-    engine: str = "cython",
+    engine: Engine = "cython",
     out: Callable[[str], None] = print,
     max_strokes: int = 5000,
 ) -> MatchState:
@@ -125,7 +126,7 @@ def play_match(
         seat = state.turn_seat
         assert seat is not None
         shot = scripted_shot(state, seat, rng)
-        result = simulate(state.table, sim_discs(state), shot, engine=engine)  # type: ignore[arg-type]
+        result = simulate(state.table, sim_discs(state), shot, engine=engine)
         ruling = judge(state, seat, shot, result)
         out(_header(state, seat, shot))
         for text, cite in ruling.lines:
@@ -172,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", choices=("cython", "python"), default="cython")
     args = ap.parse_args(argv)
     config = MatchConfig(mode="doubles" if args.doubles else "singles", sets=args.sets)
-    play_match(config, args.seed, args.engine)
+    play_match(config, args.seed, "python" if args.engine == "python" else "cython")
     return 0
 
 

@@ -258,6 +258,15 @@ class MatchState:
         )
 
 
+def as_mode(mode: str) -> Mode:
+    """A mode named by a string (a room's, checked by the protocol) as a Mode."""
+    if mode == "singles":
+        return "singles"
+    if mode == "doubles":
+        return "doubles"
+    raise ValueError(f"mode must be singles or doubles, not {mode!r}")
+
+
 def _pair(v: Any) -> tuple[int, int]:
     return (int(v[0]), int(v[1]))
 

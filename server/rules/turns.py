@@ -3,6 +3,8 @@ come back, a resignation."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from server.rules.cautions import after_delay
 from server.rules.check import require_turn
 from server.rules.judge import Outcome, conclude, who
@@ -64,7 +66,9 @@ def judge_resign(state: MatchState, seat: int) -> Ruling:
     )
 
 
-def _forfeit(state: MatchState, seat: int, kind: str, text: str, rule: str) -> Ruling:
+def _forfeit(
+    state: MatchState, seat: int, kind: Literal["absent", "resign"], text: str, rule: str
+) -> Ruling:
     if state.finished:
         raise StrokeRefused("match_over", "004 § 32 (1)", "The match is over.")
     if not 0 <= seat < state.config.seats:
@@ -73,7 +77,7 @@ def _forfeit(state: MatchState, seat: int, kind: str, text: str, rule: str) -> R
     return Ruling(
         state=new,
         seat=seat,
-        kind=kind,  # type: ignore[arg-type]
+        kind=kind,
         legal=True,
         lines=((text, rule),),
         match_result=new.match_result,

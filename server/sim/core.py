@@ -9,6 +9,8 @@ correctly rounded in both (C's sqrt, Python's math.sqrt). The twin needs Cython
 installed only for its `cython` shadow module.
 """
 
+from typing import Any
+
 import cython
 
 if not cython.compiled:
@@ -40,7 +42,7 @@ MAX_EVENTS = 20000  # safety stop against a pathological endless sequence of con
 MAXD = 40
 
 
-def _filled(count: int, value: object) -> list:
+def _filled(count: int, value: object) -> list[Any]:
     """A list of count copies of value (a C array once assigned in the compiled engine)."""
     return [value] * count
 
@@ -268,10 +270,10 @@ class Sim:
         pocket_inset: float,
         pocket_radius: float,
         zone_limit: float,
-        xs: list,
-        ys: list,
-        rs: list,
-        ms: list,
+        xs: list[float],
+        ys: list[float],
+        rs: list[float],
+        ms: list[float],
     ) -> None:
         n = len(xs)
         self.n = n
@@ -315,8 +317,8 @@ class Sim:
             self.rmj = _filled(MAXD, 0)
             self.member = _filled(MAXD, 0)
             self.zone = _filled(4, 0)
-        self.events = []
-        self.segs = [[] for _ in range(n)]
+        self.events: list[Any] = []
+        self.segs: list[list[float]] = [[] for _ in range(n)]
         self.px = 0.0
         self.py = 0.0
         self.vx = 0.0
@@ -849,7 +851,9 @@ class Sim:
                 self.new_segment(i, t, self.px, self.py, 0.0, 0.0)
 
 
-def check_placement(params: tuple, xs: list, ys: list, rs: list, tol: float) -> tuple:
+def check_placement(
+    params: tuple[Any, ...], xs: list[float], ys: list[float], rs: list[float], tol: float
+) -> tuple[int, int, int]:
     """(problem, i, j) for the first disc off the table or not at a finite place (1),
     over a hole (2) or overlapping disc j (3), each beyond tol mm; (0, -1, -1) when
     every placement is sound."""
@@ -880,14 +884,14 @@ def check_placement(params: tuple, xs: list, ys: list, rs: list, tol: float) -> 
 
 
 def run(
-    params: tuple,
-    xs: list,
-    ys: list,
-    rs: list,
-    ms: list,
+    params: tuple[Any, ...],
+    xs: list[float],
+    ys: list[float],
+    rs: list[float],
+    ms: list[float],
     vx: float,
     vy: float,
-) -> tuple:
+) -> tuple[Any, ...]:
     """Simulate one stroke: disc 0 (the striker) starts at speed (vx, vy), all else rests.
 
     params = (size, decel, e_disc, e_rail, jump_speed, pocket_inset, pocket_radius,

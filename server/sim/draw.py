@@ -113,28 +113,28 @@ def render(table: Table, pucks: Sequence[Disc], shot: Shot, result: StrokeResult
             )
 
     for e in result.events:
-        snap = {d.id: d for d in result.trajectory.sample(e.t)}
+        at_event = {d.id: d for d in result.trajectory.sample(e.t)}
         if isinstance(e, DiscContact):
-            a, b = snap[e.a], snap[e.b]
-            ra = radius[a.kind]
-            dist = math.hypot(b.x - a.x, b.y - a.y) or 1.0
-            x, y = a.x + (b.x - a.x) * ra / dist, a.y + (b.y - a.y) * ra / dist
+            da, db = at_event[e.a], at_event[e.b]
+            ra = radius[da.kind]
+            dist = math.hypot(db.x - da.x, db.y - da.y) or 1.0
+            x, y = da.x + (db.x - da.x) * ra / dist, da.y + (db.y - da.y) * ra / dist
             out.append(
                 f'<path d="M{x - 6:.2f},{fy(y) - 6:.2f} l12,12 m0,-12 l-12,12" '
                 f'stroke="#e01010" stroke-width="2.5"/>'
             )
         elif isinstance(e, RailContact):
-            d = snap[e.disc]
+            d = at_event[e.disc]
             x, y = _on_rail(table, e.rail, d.x, d.y)
             out.append(f'<circle cx="{x:.2f}" cy="{fy(y):.2f}" r="6" fill="#f39c12"/>')
         elif isinstance(e, Pocketed):
-            d = snap[e.disc]
+            d = at_event[e.disc]
             out.append(
                 f'<circle cx="{d.x:.2f}" cy="{fy(d.y):.2f}" r="{radius[d.kind]:g}" '
                 f'fill="none" stroke="#f1c40f" stroke-width="3"/>'
             )
         elif isinstance(e, LeftTable):
-            d = snap[e.disc]
+            d = at_event[e.disc]
             x, y = _on_rail(table, e.rail, d.x, d.y)
             horizontal = e.rail in ("S", "N")
             dx, dy = (20, 0) if horizontal else (0, 20)

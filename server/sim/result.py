@@ -137,7 +137,7 @@ class StrokeResult:
 
     __slots__ = ("_discs", "_events", "_final", "_raw", "_trajectory", "decel", "duration")
 
-    def __init__(self, discs: Sequence[Disc], raw: tuple, decel: float) -> None:
+    def __init__(self, discs: Sequence[Disc], raw: tuple[Any, ...], decel: float) -> None:
         """discs in the core's order (striker first); raw as core.run returns it."""
         self._discs = tuple(discs)
         self._raw = raw
@@ -198,7 +198,7 @@ class StrokeResult:
 _DISC, _RAIL, _POCKET, _OFF = (RAW_KINDS.index(k) for k in ("disc", "rail", "pocket", "off"))
 
 
-def _event(raw: tuple, ids: list[int]) -> Event:
+def _event(raw: tuple[Any, ...], ids: list[int]) -> Event:
     kind, t, a, b, v = raw
     if kind == _DISC:
         return DiscContact(t, ids[a], ids[b], v)

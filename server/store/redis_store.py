@@ -92,7 +92,9 @@ class LeaseLost(Exception):
 
 
 def _pack(data: Any) -> bytes:
-    return msgpack.packb(data, use_bin_type=True)
+    packed = msgpack.packb(data, use_bin_type=True)
+    assert isinstance(packed, bytes)  # msgpack is untyped; packb returns bytes
+    return packed
 
 
 # The fenced commit's words: Redis's Lua cmsgpack reads msgpack's str type but not its bin type,
@@ -120,8 +122,38 @@ def _check_ids(c: Commit) -> None:
         raise DataError(f"room commit: the invite must be a str, not {c.invite!r}")
 
 
-def _unpack(data: bytes) -> Any:
-    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+def _unpack(data: bytes | str | None) -> Any:
+    return msgpack.unpackb(_bytes(data), raw=False, strict_map_key=False)
+
+
+def _map(data: bytes | str | None) -> dict[str, Any]:
+    """A stored msgpack map (a checkpoint, a record, a session)."""
+    value = _unpack(data)
+    if not isinstance(value, dict):
+        raise TypeError(f"a stored map was expected, not {type(value).__name__}")
+    return value
+
+
+def _bytes(value: object) -> bytes:
+    """A Redis reply as bytes: this client never decodes replies (decode_responses is off),
+    so redis-py's `bytes | str` is always bytes here."""
+    if not isinstance(value, bytes):
+        raise TypeError(f"Redis answered {type(value).__name__}, bytes were expected")
+    return value
+
+
+def _entries(reply: object) -> list[dict[bytes, bytes]]:
+    """The field maps of an XRANGE reply, oldest first."""
+    if reply is None:
+        return []
+    if not isinstance(reply, list):
+        raise TypeError(f"XRANGE answered {type(reply).__name__}")
+    out: list[dict[bytes, bytes]] = []
+    for _id, fields in reply:
+        if not isinstance(fields, dict):
+            raise TypeError("an XRANGE entry without fields")
+        out.append({_bytes(k): _bytes(v) for k, v in fields.items()})
+    return out
 
 
 def lease_key(rid: str) -> str:
@@ -152,7 +184,7 @@ class StoredEvent:
     @property
     def message(self) -> dict[str, Any]:
         """The message, decoded."""
-        return _unpack(self.packed)
+        return _map(self.packed)
 
 
 @dataclass(slots=True)
@@ -255,11 +287,11 @@ class Store:
         args = (lease_key(c.rid), owner, _words(ops))
         try:
             try:
-                await self.redis.execute_command("EVALSHA", _FENCED_SHA, 1, *args)
+                await self.redis.evalsha(_FENCED_SHA, 1, *args)
             except NoScriptError:
                 # Redis does not know the script (restarted, SCRIPT FLUSH, another server): it
                 # ran nothing. EVAL runs it with its text and caches it for the next EVALSHA.
-                await self.redis.execute_command("EVAL", _FENCED, 1, *args)
+                await self.redis.eval(_FENCED, 1, *args)
         except ResponseError as e:
             if str(e).startswith("NOLEASE"):
                 raise LeaseLost(c.rid) from None
@@ -267,7 +299,7 @@ class Store:
 
     async def room_ids(self) -> list[str]:
         """The ids of every live room (of every process)."""
-        return sorted(r.decode() for r in await self.redis.smembers(P + "rooms"))
+        return sorted(_bytes(r).decode() for r in await self.redis.smembers(P + "rooms"))
 
     async def load_room(self, rid: str) -> tuple[dict[str, Any], list[StoredEvent]] | None:
         """A room's checkpoint with its kept events (oldest first), or None if it is gone."""
@@ -275,17 +307,17 @@ class Store:
         if blob is None:
             return None
         events = []
-        for _id, fields in await self.redis.xrange(P + "ev:" + rid):
-            msg = _unpack(fields[b"m"])
+        for fields in _entries(await self.redis.xrange(P + "ev:" + rid)):
+            msg = _map(fields[b"m"])
             aud = fields.get(b"a", b"")
             readers = tuple(fields.get(b"r", b"").decode().split())
             events.append(StoredEvent(msg["seq"], int(aud) if aud else None, fields[b"m"], readers))
-        return _unpack(blob), events
+        return _map(blob), events
 
     async def checkpoint_seq(self, rid: str) -> int | None:
         """The event seq of a room's stored checkpoint, or None if the room is gone."""
         blob = await self.redis.get(P + "room:" + rid)
-        return None if blob is None else _unpack(blob)["seq"]
+        return None if blob is None else int(_map(blob)["seq"])
 
     async def load_rooms(self) -> list[tuple[dict[str, Any], list[StoredEvent]]]:
         """Every live room's checkpoint with its kept events, oldest event first."""
@@ -304,16 +336,16 @@ class Store:
         if blob is None:
             return None
         rid, seat = _unpack(blob)
-        return rid, seat
+        return str(rid), int(seat)
 
     async def invite_room(self, invite: str) -> str | None:
         """The room id of a private room's invite."""
         rid = await self.redis.hget(P + "invites", invite)
-        return None if rid is None else rid.decode()
+        return None if rid is None else _bytes(rid).decode()
 
     async def lobby_summaries(self) -> list[dict[str, Any]]:
         """Every public room's lobby summary (all processes)."""
-        return [_unpack(b) for b in (await self.redis.hgetall(P + "lobby")).values()]
+        return [_map(b) for b in (await self.redis.hgetall(P + "lobby")).values()]
 
     async def enqueue(self, mode: str, entry: list[Any]) -> int:
         """Append a quick-match entry; returns the queue's length."""
@@ -321,7 +353,8 @@ class Store:
 
     async def dequeue(self, mode: str, entry: list[Any]) -> bool:
         """Remove a quick-match entry; True if it was there."""
-        return bool(await self.redis.lrem(P + "queue:" + mode, 0, _pack(entry)))
+        key, value = P + "queue:" + mode, _pack(entry)
+        return bool(await self.redis.lrem(key, 0, value))  # type: ignore[arg-type]  # stub: str
 
     async def queue_lengths(self, modes: list[str]) -> dict[str, int]:
         """How many wait in each quick-match queue."""
@@ -371,25 +404,25 @@ class Store:
     async def load_session(self, token: str) -> dict[str, Any] | None:
         """The session a token resumes, or None."""
         blob = await self.redis.get(token_key(token))
-        return None if blob is None else _unpack(blob)
+        return None if blob is None else _map(blob)
 
     async def recent_matches(self, count: int) -> list[dict[str, Any]]:
         """The newest match records' headers, newest first."""
         ids = await self.redis.zrevrange(P + "matches", 0, count - 1)
         if not ids:
             return []
-        blobs = await self.redis.mget([P + "match:" + i.decode() for i in ids])
-        return [_unpack(b) for b in blobs if b is not None]
+        blobs = await self.redis.mget([P + "match:" + _bytes(i).decode() for i in ids])
+        return [_map(b) for b in blobs if b is not None]
 
     async def match_record(self, mid: str) -> dict[str, Any] | None:
         """One match's header plus its whole log, or None."""
         blob = await self.redis.get(P + "match:" + mid)
         if blob is None:
             return None
-        record = _unpack(blob)
-        record["log"] = [_unpack(f[b"m"]) for _id, f in await self.redis.xrange(P + "log:" + mid)]
+        record = _map(blob)
+        record["log"] = await self.match_log(mid)
         return record
 
     async def match_log(self, mid: str) -> list[dict[str, Any]]:
         """A match's log entries in order."""
-        return [_unpack(f[b"m"]) for _id, f in await self.redis.xrange(P + "log:" + mid)]
+        return [_map(f[b"m"]) for f in _entries(await self.redis.xrange(P + "log:" + mid))]
