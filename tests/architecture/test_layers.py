@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ALLOWED: dict[str, set[str]] = {
     "server.sim": set(),
     "server.rules": {"server.sim"},
+    "server.crokinole": {"server.sim"},
     "server.match": {"server.rules", "server.sim"},
     "server.store": set(),
     "server.lobby": {"server.match", "server.rules", "server.sim", "server.store"},
