@@ -303,7 +303,8 @@ def check_input(board: Board, pieces: Sequence[Piece], flick: Flick) -> None:
     for n, (x, y) in enumerate(spots):
         if not (math.isfinite(x) and math.isfinite(y)):
             raise ShotInputError(f"disc {ids[n]} position is not finite")
-        if math.sqrt(x * x + y * y) + r > board.surface_radius + PLACE_TOL:
+        # over the ditch once its centre is past the edge (the model of the ditch)
+        if math.sqrt(x * x + y * y) > board.surface_radius + PLACE_TOL:
             raise ShotInputError(f"disc {ids[n]} is off the playing surface")
         for px, py in board.pegs():
             if math.hypot(x - px, y - py) < r + board.peg_radius - PLACE_TOL:

@@ -103,7 +103,7 @@ def test_the_compiled_core_and_its_twin_agree_bit_for_bit() -> None:
     [
         ([], Flick(1, 0.0, -R, 0.0, 1e9), "speed"),
         ([], Flick(1, float("nan"), -R, 0.0, 100.0), "not finite"),
-        ([], Flick(1, 0.0, -400.0, 0.0, 100.0), "off the playing surface"),
+        ([], Flick(1, 0.0, -340.0, 0.0, 100.0), "off the playing surface"),
         ([Piece(2, 0.0, -R)], Flick(1, 5.0, -R, 0.0, 100.0), "overlaps disc"),
         ([Piece(2, 0.0, B.ring15_radius)], Flick(1, 0.0, -R, 0.0, 100.0), "overlaps a peg"),
     ],
