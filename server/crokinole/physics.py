@@ -102,6 +102,24 @@ class ShotResult:
     segments: tuple[Segment, ...]
     duration: float
 
+    def positions_at(self, t: float, decel: float) -> dict[int, tuple[float, float]]:
+        """Where each disc still on the surface is at time t of the shot (for a play-out):
+        a disc is shown until the event that took it into the hole or the ditch."""
+        gone = {e.a: e.t for e in self.events if e.kind in ("hole", "ditch")}
+        out: dict[int, tuple[float, float]] = {}
+        for seg in self.segments:
+            if seg.t > t or gone.get(seg.id, BIG) < t:
+                continue
+            dt = t - seg.t
+            speed = math.sqrt(seg.vx * seg.vx + seg.vy * seg.vy)
+            if speed > 0.0:
+                dt = min(dt, speed / decel)
+                s = speed * dt - 0.5 * decel * dt * dt
+                out[seg.id] = (seg.x + seg.vx / speed * s, seg.y + seg.vy / speed * s)
+            else:
+                out[seg.id] = (seg.x, seg.y)
+        return out
+
     def final(self, disc_id: int) -> Final:
         """The end of one disc."""
         for f in self.finals:
@@ -136,7 +154,7 @@ class _Shot:
         self.across = [False] * n
         self.now = 0.0
         self.events: list[ShotEvent] = []
-        self.segments: list[Segment] = []
+        self.segments = [Segment(0.0, p.id, p.x, p.y, 0.0, 0.0) for p in pieces]
         self._set_velocity(
             n - 1, flick.speed * math.cos(flick.angle), flick.speed * math.sin(flick.angle)
         )

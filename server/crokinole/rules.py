@@ -8,8 +8,8 @@ quadrant is the quarter of the board in front of it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Literal
 
 from server.crokinole.board import TOURNAMENT, Board
 
@@ -98,6 +98,38 @@ class State:
     score: tuple[int, ...]  # per side, the game so far
     rounds: tuple[tuple[int, ...], ...] = ()  # each finished round's totals per side
     over: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for the match log and a room's checkpoint (the board is a preset)."""
+        return {
+            "options": asdict(self.options),
+            "round_no": self.round_no,
+            "starter": self.starter,
+            "turn": list(self.turn),
+            "shots_left": list(self.shots_left),
+            "discs": [[d.id, d.x, d.y] for d in self.discs],
+            "twenties": list(self.twenties),
+            "score": list(self.score),
+            "rounds": [list(r) for r in self.rounds],
+            "over": self.over,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], board: Board = TOURNAMENT) -> State:
+        """Inverse of to_dict."""
+        return cls(
+            options=Options(**d["options"]),
+            board=board,
+            round_no=d["round_no"],
+            starter=d["starter"],
+            turn=tuple(d["turn"]),
+            shots_left=tuple(d["shots_left"]),
+            discs=tuple(Disc(i, x, y) for i, x, y in d["discs"]),
+            twenties=tuple(d["twenties"]),
+            score=tuple(d["score"]),
+            rounds=tuple(tuple(r) for r in d["rounds"]),
+            over=d["over"],
+        )
 
     def next_disc_id(self, seat: int) -> int:
         """The id of the seat's next disc to be shot."""

@@ -111,3 +111,14 @@ def test_the_compiled_core_and_its_twin_agree_bit_for_bit() -> None:
 def test_bad_input_is_refused(pieces: list[Piece], flick: Flick, why: str) -> None:
     with pytest.raises(ShotInputError, match=why):
         simulate(B, pieces, flick)
+
+
+def test_positions_during_a_shot_follow_the_segments_to_the_finals() -> None:
+    pieces, flick = busy_board()
+    res = simulate(B, pieces, flick)
+    assert res.positions_at(0.0, B.decel)[99] == (flick.x, flick.y)
+    end = res.positions_at(res.duration, B.decel)
+    on_board = {f.id: (f.x, f.y) for f in res.finals if f.where == "board"}
+    assert set(end) == set(on_board)
+    for disc_id, (x, y) in on_board.items():
+        assert end[disc_id] == pytest.approx((x, y), abs=1e-6)

@@ -35,3 +35,14 @@ def test_the_command_prints_the_game(capsys: pytest.CaptureFixture[str]) -> None
     main(["--seed", "4"])
     out = capsys.readouterr().out
     assert "(002 4 f)" in out and "game over" in out
+
+
+def test_a_state_survives_its_plain_data_form() -> None:
+    import msgpack
+
+    from server.crokinole.rules import State
+
+    lines: list[str] = []
+    state = play_game(Options(players=4, free_order=True), seed=5, out=lines)
+    back = State.from_dict(msgpack.unpackb(msgpack.packb(state.to_dict()), raw=False))
+    assert back == state
