@@ -40,12 +40,18 @@ class Lobby:
         return room
 
     def new_room(
-        self, mode: str, sets: int, clock: float, private: bool, rid: str | None = None
+        self,
+        mode: str,
+        sets: int,
+        clock: float,
+        private: bool,
+        rid: str | None = None,
+        game: str = "novuss",
     ) -> Room:
         """A new empty room (with a new id unless `rid`), not listed yet: add() it once
         somebody is seated in it, as the server closes a listed room that is empty."""
         rid = rid or new_id("r")
-        return Room(rid, mode, sets, clock, private, self.settings, self.grace, self.buffer)
+        return Room(rid, mode, sets, clock, private, self.settings, self.grace, self.buffer, game)
 
     def remove(self, room: Room) -> None:
         """Forget a closed room."""

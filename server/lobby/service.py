@@ -70,12 +70,20 @@ class LobbyService:
         return lobby_view(summaries, await self.store.queue_lengths(list(SEATS)))
 
     # -- entering a room ---------------------------------------------------------------
-    async def create(self, conn: Client, mode: str, sets: int, clock: float, private: bool) -> None:
-        """Create a room and take seat 0."""
+    async def create(
+        self,
+        conn: Client,
+        mode: str,
+        sets: int,
+        clock: float,
+        private: bool,
+        game: str = "novuss",
+    ) -> None:
+        """Create a room of `game` and take seat 0."""
         await self.free(conn)
         self.room_for_more()
         conn.may_create()
-        room = self.lobby.new_room(mode, sets, clock, private)
+        room = self.lobby.new_room(mode, sets, clock, private, game=game)
         await self.claim(conn, room.id)
         await self.cluster.claim(room.id)  # a fresh random id: nobody else holds it
         await self.dequeue(conn)

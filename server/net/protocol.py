@@ -18,6 +18,7 @@ from server.net.names import NAME_MAX, BadName, clean_name
 
 Mode = Literal["singles", "doubles"]
 MODES: tuple[str, ...] = ("singles", "doubles")
+GAMES: tuple[str, ...] = ("novuss", "crokinole")  # docs/crokinole.md
 BOARD = 1080.0  # coordinates are checked against the playing surface (mm)
 CHAT_MAX = 200
 ID_MAX = 32
@@ -75,6 +76,7 @@ class Create:
     sets: int
     clock: float
     private: bool = False
+    game: str = "novuss"
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,8 +257,10 @@ class _Fields:
             raise self.fail(name, "must be true or false")
         return value
 
-    def choice(self, name: str, options: tuple[str, ...]) -> Any:
-        value = self.get(name, True)
+    def choice(self, name: str, options: tuple[str, ...], required: bool = True) -> Any:
+        value = self.get(name, required)
+        if value is None and not required:
+            return None
         if value not in options:
             raise self.fail(name, "must be one of " + ", ".join(options))
         return value
@@ -292,6 +296,7 @@ def _create(f: _Fields) -> Create:
         sets=f.integer("sets", 1, SETS_MAX),
         clock=f.number("clock", CLOCK_MIN, CLOCK_MAX),
         private=f.flag("private", False),
+        game=f.choice("game", GAMES, False) or "novuss",
     )
 
 

@@ -17,8 +17,15 @@ ALLOWED: dict[str, set[str]] = {
     "server.rules": {"server.sim"},
     "server.crokinole": {"server.sim"},
     "server.match": {"server.rules", "server.sim"},
+    "server.crokinole_match": {"server.crokinole", "server.match", "server.sim"},
     "server.store": set(),
-    "server.lobby": {"server.match", "server.rules", "server.sim", "server.store"},
+    "server.lobby": {
+        "server.crokinole_match",
+        "server.match",
+        "server.rules",
+        "server.sim",
+        "server.store",
+    },
     "server.cluster": {
         "server.lobby",
         "server.match",
