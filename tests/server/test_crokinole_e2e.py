@@ -13,9 +13,11 @@ from server.crokinole.rules import Options, quadrant_centre
 from server.crokinole_match import OFFSET
 
 
-def shot_for(seat: int, k: int) -> dict[str, float]:
+def shot_for(seat: int, k: int, players: int = 2) -> dict[str, float]:
     """From the seat's quadrant at the 20-hole, the start moving a little each shot."""
-    a = quadrant_centre(Options().quadrant(seat)) + math.radians(-30.0 + 4.0 * (k % 12))
+    a = quadrant_centre(Options(players=players).quadrant(seat)) + math.radians(
+        -30.0 + 4.0 * (k % 12)
+    )
     x, y = B.shooting_radius * math.cos(a), B.shooting_radius * math.sin(a)
     angle, speed = aim(x, y, 0.0, 0.0, 0.0, B.decel)
     return {"x": x + OFFSET, "y": y + OFFSET, "angle": angle, "speed": speed}
