@@ -90,10 +90,17 @@ class CrokinoleMatch:
 
     @classmethod
     def new(
-        cls, mid: str, seats: int, first_team: int, now: float, settings: Settings
+        cls,
+        mid: str,
+        seats: int,
+        first_team: int,
+        now: float,
+        settings: Settings,
+        options: dict[str, Any] | None = None,
     ) -> tuple[CrokinoleMatch, Step]:
-        """A new game; the first shot went by lot to first_team's first seat (002 1)."""
-        game = new_game(Options(players=seats), first=first_team)
+        """A new game with the room's options (scoring, target, direct_hit,
+        line_discs_stay); the first shot went by lot to first_team's first seat (002 1)."""
+        game = new_game(Options(players=seats, **(options or {})), first=first_team)
         match = cls(mid, game, settings, now, first_team)
         entry = {
             "kind": "start",

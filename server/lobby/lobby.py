@@ -47,11 +47,14 @@ class Lobby:
         private: bool,
         rid: str | None = None,
         game: str = "novuss",
+        options: dict[str, Any] | None = None,
     ) -> Room:
         """A new empty room (with a new id unless `rid`), not listed yet: add() it once
         somebody is seated in it, as the server closes a listed room that is empty."""
         rid = rid or new_id("r")
-        return Room(rid, mode, sets, clock, private, self.settings, self.grace, self.buffer, game)
+        return Room(
+            rid, mode, sets, clock, private, self.settings, self.grace, self.buffer, game, options
+        )
 
     def remove(self, room: Room) -> None:
         """Forget a closed room."""

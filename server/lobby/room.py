@@ -130,9 +130,11 @@ class Room:
         grace: float,
         buffer: int = 256,
         game: str = "novuss",
+        options: dict[str, Any] | None = None,
     ):
         self.id = rid
         self.game = game
+        self.options = dict(options or {})  # a Crokinole room's rule options
         self.mode = mode
         self.sets = sets
         self.clock = clock
@@ -210,6 +212,7 @@ class Room:
             "seq": self.seq,
             "id": self.id,
             "game": self.game,
+            "options": self.options,
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,
@@ -354,7 +357,9 @@ class Room:
         )
         first_team = secrets.randbelow(2)  # 004 § 31 (1) 2), 002 1: the first strike by lot
         self.match, step = (
-            CrokinoleMatch.new(new_id("m"), len(self.seats), first_team, now, self.settings)
+            CrokinoleMatch.new(
+                new_id("m"), len(self.seats), first_team, now, self.settings, self.options
+            )
             if self.game == "crokinole"
             else Match.new(new_id("m"), config, first_team, now, self.settings)
         )
@@ -504,6 +509,7 @@ class Room:
         return {
             "id": self.id,
             "game": self.game,
+            "options": self.options,
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,
@@ -523,8 +529,9 @@ class Room:
         """Inverse of to_dict, with the kept events."""
         game = d.get("game", "novuss")
         room = cls(
-            d["id"], d["mode"], d["sets"], d["clock"], d["private"], settings, grace, buffer, game
-        )
+            d["id"], d["mode"], d["sets"], d["clock"], d["private"], settings, grace, buffer, game,
+            d.get("options"),
+        )  # fmt: skip
         room.invite = d["invite"]
         room.seats = [None if s is None else Seat.from_dict(s) for s in d["seats"]]
         kind = CrokinoleMatch if game == "crokinole" else Match

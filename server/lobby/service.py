@@ -78,12 +78,13 @@ class LobbyService:
         clock: float,
         private: bool,
         game: str = "novuss",
+        options: dict[str, Any] | None = None,
     ) -> None:
         """Create a room of `game` and take seat 0."""
         await self.free(conn)
         self.room_for_more()
         conn.may_create()
-        room = self.lobby.new_room(mode, sets, clock, private, game=game)
+        room = self.lobby.new_room(mode, sets, clock, private, game=game, options=options)
         await self.claim(conn, room.id)
         await self.cluster.claim(room.id)  # a fresh random id: nobody else holds it
         await self.dequeue(conn)

@@ -50,7 +50,9 @@ class Dispatcher:
         # connections (the relay forwards none of them)
         self.routes: dict[type, Route] = {
             p.LobbySub: lambda c, m: subscribe(c, m.on),
-            p.Create: lambda c, m: lob.create(c, m.mode, m.sets, m.clock, m.private, m.game),
+            p.Create: lambda c, m: lob.create(
+                c, m.mode, m.sets, m.clock, m.private, m.game, dict(m.options)
+            ),
             p.Join: lambda c, m: lob.join(c, m.room, m.invite, m.seat, m.team),
             p.Watch: lambda c, m: lob.watch(c, m.room, m.invite, m.since),
             p.Resume: lambda c, m: lob.resume(c, m.room, m.since),

@@ -19,6 +19,8 @@ from server.net.names import NAME_MAX, BadName, clean_name
 Mode = Literal["singles", "doubles"]
 MODES: tuple[str, ...] = ("singles", "doubles")
 GAMES: tuple[str, ...] = ("novuss", "crokinole")  # docs/crokinole.md
+SCORINGS: tuple[str, ...] = ("tournament", "conventional")  # 002 4 f, 4 g
+TARGET_MIN, TARGET_MAX = 20, 500  # 002 4 g: "generally 100"
 BOARD = 1080.0  # coordinates are checked against the playing surface (mm)
 CHAT_MAX = 200
 ID_MAX = 32
@@ -77,6 +79,7 @@ class Create:
     clock: float
     private: bool = False
     game: str = "novuss"
+    options: tuple[tuple[str, Any], ...] = ()  # a Crokinole room's options (docs/crokinole.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,12 +294,23 @@ def _lobby(f: _Fields) -> LobbySub:
 
 
 def _create(f: _Fields) -> Create:
+    game = f.choice("game", GAMES, False) or "novuss"
+    options = (
+        ("scoring", f.choice("scoring", SCORINGS, False)),
+        ("target", f.integer("target", TARGET_MIN, TARGET_MAX, False)),
+        ("direct_hit", f.flag("direct_hit", False) or None),
+        ("line_discs_stay", f.flag("line_discs_stay", False) or None),
+    )
+    chosen = tuple((k, v) for k, v in options if v is not None)
+    if chosen and game != "crokinole":
+        raise f.fail(chosen[0][0], "is an option of Crokinole rooms")
     return Create(
         mode=f.choice("mode", MODES),
         sets=f.integer("sets", 1, SETS_MAX),
         clock=f.number("clock", CLOCK_MIN, CLOCK_MAX),
         private=f.flag("private", False),
-        game=f.choice("game", GAMES, False) or "novuss",
+        game=game,
+        options=chosen,
     )
 
 

@@ -94,3 +94,41 @@ async def test_create_refuses_an_unknown_game(game_server):
     error = await a.expect("error")
     assert error["code"] == "bad_field" and "game" in error["message"]
     await close_all(a)
+
+
+async def test_a_room_plays_with_the_options_chosen_at_creation(game_server):
+    srv = game_server(speed_factor=25)
+    a, b = await connected(srv.ws_url, "Anu", "Boris")
+    await a.send(
+        "create", mode="singles", sets=1, clock=60, private=False, game="crokinole",
+        scoring="conventional", target=20, direct_hit=True,
+    )  # fmt: skip
+    room = await a.expect("room")
+    assert room["options"] == {"scoring": "conventional", "target": 20, "direct_hit": True}
+    await b.send("join", room=room["id"])
+    await b.expect("room")
+    await a.send("ready")
+    await b.send("ready")
+    for c in (a, b):
+        while c.room is None or c.room["match"] is None:
+            await c.inbox.get()
+    options = a.room["match"]["rules"]["options"]
+    assert (options["scoring"], options["target"], options["direct_hit"]) == (
+        "conventional",
+        20,
+        True,
+    )
+    results = await asyncio.gather(play(a), play(b))
+    assert max(results[0]["score"]) >= 20  # 002 4 g: to the set total
+    rounds = [m for m in a.seen if m["t"] == "round"]
+    assert all(r["rule"] == "4 g" for r in rounds)
+    await close_all(a, b)
+
+
+async def test_crokinole_options_are_refused_for_novuss(game_server):
+    srv = game_server()
+    (a,) = await connected(srv.ws_url, "Anu")
+    await a.send("create", mode="singles", sets=1, clock=60, private=False, scoring="conventional")
+    error = await a.expect("error")
+    assert error["code"] == "bad_field" and "Crokinole" in error["message"]
+    await close_all(a)
