@@ -214,9 +214,10 @@ class _Shot:
         x, y, ux, uy = self.x[i], self.y[i], self.ux[i], self.uy[i]
         bb = x * ux + y * uy
         cc = x * x + y * y - self.b.surface_radius * self.b.surface_radius
-        gap = -bb + math.sqrt(bb * bb - cc) if bb * bb - cc >= 0.0 else 0.0
-        if gap > 0.0:
-            out.append((self.core.reach_time(gap, v, acc), "ditch", i, -1))
+        if bb * bb - cc >= 0.0:
+            gap = -bb + math.sqrt(bb * bb - cc)
+            # at the edge already (a disc resting on it, within PLACE_TOL) and going out: now
+            out.append((self.core.reach_time(gap, v, acc) if gap > 0.0 else 0.0, "ditch", i, -1))
         rr = self.b.disc_radius + self.b.peg_radius
         for k, (px, py) in enumerate(self.pegs):
             out.append((self.core.line_hit(x - px, y - py, ux, uy, v, acc, rr), "peg", i, k))

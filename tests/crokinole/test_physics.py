@@ -122,3 +122,12 @@ def test_positions_during_a_shot_follow_the_segments_to_the_finals() -> None:
     assert set(end) == set(on_board)
     for disc_id, (x, y) in on_board.items():
         assert end[disc_id] == pytest.approx((x, y), abs=1e-6)
+
+
+def test_a_disc_resting_at_the_edge_struck_outward_falls_into_the_ditch() -> None:
+    edge = B.surface_radius
+    res = simulate(
+        B, [Piece(3, 0.0, edge)], Flick(1, 0.0, edge - 2 * B.disc_radius - 5.0, math.pi / 2, 500.0)
+    )
+    assert res.final(3).where == "ditch"
+    assert res.final(3).y <= edge + 1e-6
