@@ -1,4 +1,4 @@
-"""Strokes per second: the Cython core, its pure-Python twin, and pymunk.
+"""Strokes per second: the Cython core, its pure-Python twin, and pymunk (and Crokinole's shots).
 
     python -m bench.physics [--strokes N] [--seed S]
 
