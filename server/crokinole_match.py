@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from server.crokinole.board import TOURNAMENT
-from server.crokinole.judge import Ruling, close_round, play_shot, round_over, winners
-from server.crokinole.physics import Flick, Piece, ShotResult, simulate
+from server.crokinole.judge import Ruling, close_round, judge_shot, round_over, winners
+from server.crokinole.physics import ShotResult
 from server.crokinole.rules import Options, ShotRefused, State, new_game
 from server.match import MatchRefused, Motion, Out, Settings, Step, disc_view, frame_count
 from server.sim import Shot
@@ -208,12 +208,11 @@ class CrokinoleMatch:
         self._require_rest()
         before = self.game
         try:
-            after, ruling = play_shot(
+            after, ruling, result = judge_shot(
                 before, seat, shot.x - OFFSET, shot.y - OFFSET, shot.angle, shot.speed
             )
         except ShotRefused as e:
             raise MatchRefused("bad_stroke", f"Refused: {e.code}.", e.paragraph, e.code) from None
-        result = self._replay(before, seat, shot)
         self.strokes += 1
         self.game = after
         at_rest = self.rest_discs()  # as the shot left them, before a round's end clears them
@@ -232,14 +231,6 @@ class CrokinoleMatch:
         }
         log = [entry] + ([self._end_entry(now)] if self.game.over else [])
         return Step(out=[Out("stroke", start)], log=log, motion=self.motion)
-
-    def _replay(self, before: State, seat: int, shot: Shot) -> ShotResult:
-        """The shot's motion for the play-out (the same bits play_shot judged)."""
-        pieces = [Piece(d.id, d.x, d.y) for d in before.discs]
-        flick = Flick(
-            before.next_disc_id(seat), shot.x - OFFSET, shot.y - OFFSET, shot.angle, shot.speed
-        )
-        return simulate(before.board, pieces, flick)
 
     def _motion(
         self, seat: int, shot: Shot, result: ShotResult, outs: list[Out], now: float, before: State

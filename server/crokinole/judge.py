@@ -97,6 +97,14 @@ def play_shot(
     """Shoot the seat's next disc from (x, y); the next state and the ruling.
 
     Raises ShotRefused (placement, turn: 002 5, 2 a) before anything changes."""
+    after, ruling, _ = judge_shot(state, seat, x, y, angle, speed)
+    return after, ruling
+
+
+def judge_shot(
+    state: State, seat: int, x: float, y: float, angle: float, speed: float
+) -> tuple[State, Ruling, ShotResult]:
+    """play_shot, with the shot's motion (for a play-out)."""
     check_placement(state, seat, x, y)
     shooter = state.next_disc_id(seat)
     pieces = [Piece(d.id, d.x, d.y) for d in state.discs]
@@ -128,7 +136,7 @@ def play_shot(
         seat, shooter, code == "valid", code, paragraph,
         tuple(sorted(ditch)), tuple(sorted(out)), tuple(sorted(twenties)), tuple(sorted(restored)),
     )  # fmt: skip
-    return after, ruling
+    return after, ruling, result
 
 
 def _settle(
