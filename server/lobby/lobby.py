@@ -89,11 +89,16 @@ class Lobby:
 
     # -- quick match -----------------------------------------------------------------
     def quick_room(
-        self, mode: str, players: list[tuple[str, str]], now: float, rid: str | None = None
+        self,
+        mode: str,
+        players: list[tuple[str, str]],
+        now: float,
+        rid: str | None = None,
+        game: str = "novuss",
     ) -> tuple[Room, Step]:
         """Seat a filled quick-match table, (session id, name) in queue order, in a new public
         room (`rid`, or a new id); everybody is ready, so the match starts."""
-        room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid))
+        room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid, game))
         for seat, (sid, name) in enumerate(players):
             room.join(sid, name, seat, None, now)
             room.seats[seat].ready = True  # type: ignore[union-attr]

@@ -172,9 +172,10 @@ class LobbyService:
             conn.send(self.stage.personal(message, conn))
 
     # -- quick match -------------------------------------------------------------------
-    async def quick(self, conn: Client, mode: str) -> None:
-        """Queue for a quick match (one queue per mode in Redis, shared by every process);
-        whoever completes a table seats it in a new room of this process, and it starts."""
+    async def quick(self, conn: Client, mode: str, game: str = "novuss") -> None:
+        """Queue for a quick match (one queue per game and mode in Redis, shared by every
+        process); whoever completes a table seats it in a new room of this process, and it
+        starts."""
         await self.free(conn)
         self.room_for_more()
         sess = conn.session
@@ -182,11 +183,12 @@ class LobbyService:
         self.stage.leave_audience(conn)
         await self.dequeue(conn)
         entry = [sess.sid, sess.name, self.cluster.pid, conn.cid]
-        waiting = await self.store.enqueue(mode, entry)
-        conn.queued = (mode, entry)
-        conn.send({"t": "queued", "mode": mode, "waiting": waiting})
+        queue = mode if game == "novuss" else f"{game}-{mode}"  # Novuss's keys as they were
+        waiting = await self.store.enqueue(queue, entry)
+        conn.queued = (queue, entry)
+        conn.send({"t": "queued", "mode": mode, "game": game, "waiting": waiting})
         self.cluster.lobby_changed()
-        taken = await self._take_table(mode)
+        taken = await self._take_table(queue, SEATS[mode])
         if not taken:
             return
         rid = new_id("r")
@@ -194,10 +196,10 @@ class LobbyService:
         if len({e[0] for e in claimed}) < len(taken):  # seated elsewhere, or queued twice
             for e in claimed:
                 await self.store.release(e[0], rid)
-            await self.store.requeue(mode, _distinct(claimed))
+            await self.store.requeue(queue, _distinct(claimed))
             return
         players = [(e[0], e[1]) for e in taken]
-        room, _step = self.lobby.quick_room(mode, players, time.time(), rid)
+        room, _step = self.lobby.quick_room(mode, players, time.time(), rid, game)
         await self.cluster.claim(room.id)
         for sid, name, pid, cid in taken:
             player = self.cluster.member(pid, cid, sid, name)
@@ -206,16 +208,16 @@ class LobbyService:
                 self.stage.enter(player, room, watching=False)
         await self.stage.flush(room)
 
-    async def _take_table(self, mode: str) -> list[QueueEntry]:
+    async def _take_table(self, queue: str, seats: int) -> list[QueueEntry]:
         """A full quick-match table from the queue, without entries of dead processes (a
         process killed with players queued leaves their entries behind): if there were any,
         the live players go back to the head of the queue and the table is taken again."""
-        while taken := await self.store.take(mode, SEATS[mode]):
+        while taken := await self.store.take(queue, seats):
             others = sorted({e[2] for e in taken} - {self.cluster.pid})
             dead = {pid for pid, up in (await self.cluster.alive(others)).items() if not up}
             if not dead:
                 return taken
-            await self.store.requeue(mode, [e for e in taken if e[2] not in dead])
+            await self.store.requeue(queue, [e for e in taken if e[2] not in dead])
         return []
 
     async def dequeue(self, conn: Member) -> bool:

@@ -100,6 +100,7 @@ class Watch:
 @dataclass(frozen=True, slots=True)
 class Quick:
     mode: Mode
+    game: str = "novuss"
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,7 +341,7 @@ def _watch(f: _Fields) -> Watch:
 
 
 def _quick(f: _Fields) -> Quick:
-    return Quick(mode=f.choice("mode", MODES))
+    return Quick(mode=f.choice("mode", MODES), game=f.choice("game", GAMES, False) or "novuss")
 
 
 def _ready(f: _Fields) -> Ready:

@@ -132,3 +132,21 @@ async def test_crokinole_options_are_refused_for_novuss(game_server):
     error = await a.expect("error")
     assert error["code"] == "bad_field" and "Crokinole" in error["message"]
     await close_all(a)
+
+
+async def test_quick_match_per_game(game_server):
+    srv = game_server(speed_factor=25)
+    a, b, c = await connected(srv.ws_url, "Anu", "Boris", "Cara")
+    await a.send("quick", mode="singles", game="crokinole")
+    queued = await a.expect("queued")
+    assert (queued["game"], queued["waiting"]) == ("crokinole", 1)
+    await c.send("quick", mode="singles")  # a Novuss player waits in another queue
+    assert (await c.expect("queued"))["waiting"] == 1
+    await b.send("quick", mode="singles", game="crokinole")
+    for player in (a, b):
+        await player.expect("room")
+        while player.room is None or player.room["match"] is None:
+            await player.inbox.get()
+        assert player.room["game"] == "crokinole"
+    assert c.room is None
+    await close_all(a, b, c)
