@@ -1,4 +1,4 @@
-"""Strokes per second: the Cython core, its pure-Python twin, and pymunk.
+"""Strokes per second: the Cython core, its pure-Python twin, and pymunk (and Crokinole's shots).
 
     python -m bench.physics [--strokes N] [--seed S]
 
@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 
 import pymunk
 
+from bench import crokinole
 from server.sim import COMPETITION, Table, simulate
 from server.sim.scenarios import Stroke, mixed_strokes
 
@@ -141,9 +142,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"cython / python: {cython_rate / python_rate:.1f}x; cython / pymunk: "
         f"{cython_rate / pymunk_rate:.0f}x"
     )
+    board = crokinole.TOURNAMENT
+    shots = crokinole.shots(board, 2000, args.seed)
+    crokinole_rate = crokinole.rate(board, shots, crokinole.compiled_core)[0]
+    print(f"crokinole (bench.crokinole's shots): {crokinole_rate:10.0f} shots/s")
     print(
         f"cython_strokes_per_s={cython_rate:.0f} pure_python_strokes_per_s={python_rate:.0f} "
-        f"pymunk_strokes_per_s={pymunk_rate:.1f} ratio_vs_pymunk={cython_rate / pymunk_rate:.0f}"
+        f"pymunk_strokes_per_s={pymunk_rate:.1f} ratio_vs_pymunk={cython_rate / pymunk_rate:.0f} "
+        f"crokinole_shots_per_s={crokinole_rate:.0f}"
     )
 
 

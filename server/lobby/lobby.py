@@ -40,12 +40,21 @@ class Lobby:
         return room
 
     def new_room(
-        self, mode: str, sets: int, clock: float, private: bool, rid: str | None = None
+        self,
+        mode: str,
+        sets: int,
+        clock: float,
+        private: bool,
+        rid: str | None = None,
+        game: str = "novuss",
+        options: dict[str, Any] | None = None,
     ) -> Room:
         """A new empty room (with a new id unless `rid`), not listed yet: add() it once
         somebody is seated in it, as the server closes a listed room that is empty."""
         rid = rid or new_id("r")
-        return Room(rid, mode, sets, clock, private, self.settings, self.grace, self.buffer)
+        return Room(
+            rid, mode, sets, clock, private, self.settings, self.grace, self.buffer, game, options
+        )
 
     def remove(self, room: Room) -> None:
         """Forget a closed room."""
@@ -80,11 +89,16 @@ class Lobby:
 
     # -- quick match -----------------------------------------------------------------
     def quick_room(
-        self, mode: str, players: list[tuple[str, str]], now: float, rid: str | None = None
+        self,
+        mode: str,
+        players: list[tuple[str, str]],
+        now: float,
+        rid: str | None = None,
+        game: str = "novuss",
     ) -> tuple[Room, Step]:
         """Seat a filled quick-match table, (session id, name) in queue order, in a new public
         room (`rid`, or a new id); everybody is ready, so the match starts."""
-        room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid))
+        room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid, game))
         return room, room.seat_ready(players, now)
 
 

@@ -15,11 +15,13 @@ from typing import Any
 
 import msgpack
 
+from server.crokinole_match import CrokinoleMatch, board_view
 from server.match import Match, Out, Settings, Step
 from server.rules import MatchConfig
 from server.rules.state import as_mode
 
 SEATS = {"singles": 2, "doubles": 4}
+GAMES = ("novuss", "crokinole")  # docs/crokinole.md: a room plays one game
 
 
 class LobbyError(Exception):
@@ -130,8 +132,12 @@ class Room:
         settings: Settings,
         grace: float,
         buffer: int = 256,
+        game: str = "novuss",
+        options: dict[str, Any] | None = None,
     ):
         self.id = rid
+        self.game = game
+        self.options = dict(options or {})  # a Crokinole room's rule options
         self.mode = mode
         self.sets = sets
         self.clock = clock
@@ -140,7 +146,7 @@ class Room:
         self.settings = settings
         self.grace = grace
         self.seats: list[Seat | None] = [None] * SEATS[mode]
-        self.match: Match | None = None
+        self.match: Match | CrokinoleMatch | None = None
         self.matches: list[str] = []  # ids of this room's matches, oldest first
         self.rematch: set[int] = set()
         self.seq = 0
@@ -175,6 +181,7 @@ class Room:
         """The room as the lobby lists it."""
         return {
             "id": self.id,
+            "game": self.game,
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,
@@ -207,6 +214,8 @@ class Room:
             "t": "room",
             "seq": self.seq,
             "id": self.id,
+            "game": self.game,
+            "options": self.options,
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,
@@ -216,7 +225,7 @@ class Room:
             "invite": self.invite if seat is not None else None,
             "you": {"role": "watcher" if seat is None else "player", "seat": seat},
             "seats": seats,
-            "table": table_view(self.settings),
+            "table": board_view() if self.game == "crokinole" else table_view(self.settings),
             "match": None if m is None else m.view(now),
             "discs": [] if m is None else m.discs(now),
             "motion": None if m is None or m.motion is None else m.motion.view(now, self.settings),
@@ -274,6 +283,7 @@ class Room:
         return {
             "id": m.id,
             "room": self.id,
+            "game": self.game,
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,
@@ -360,8 +370,14 @@ class Room:
             stroke_clock=self.clock,
             absent_limit=self.grace,
         )
-        first_team = secrets.randbelow(2)  # 004 § 31 (1) 2): the first-strike right by lot
-        self.match, step = Match.new(new_id("m"), config, first_team, now, self.settings)
+        first_team = secrets.randbelow(2)  # 004 § 31 (1) 2), 002 1: the first strike by lot
+        self.match, step = (
+            CrokinoleMatch.new(
+                new_id("m"), len(self.seats), first_team, now, self.settings, self.options
+            )
+            if self.game == "crokinole"
+            else Match.new(new_id("m"), config, first_team, now, self.settings)
+        )
         self.matches.append(self.match.id)
         self.rematch.clear()
         self.changed(now)
@@ -507,6 +523,8 @@ class Room:
         """Checkpoint data of the whole room."""
         return {
             "id": self.id,
+            "game": self.game,
+            "options": self.options,
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,
@@ -524,10 +542,15 @@ class Room:
         cls, d: dict[str, Any], events: list[Event], settings: Settings, grace: float, buffer: int
     ) -> Room:
         """Inverse of to_dict, with the kept events."""
-        room = cls(d["id"], d["mode"], d["sets"], d["clock"], d["private"], settings, grace, buffer)
+        game = d.get("game", "novuss")
+        room = cls(
+            d["id"], d["mode"], d["sets"], d["clock"], d["private"], settings, grace, buffer, game,
+            d.get("options"),
+        )  # fmt: skip
         room.invite = d["invite"]
         room.seats = [None if s is None else Seat.from_dict(s) for s in d["seats"]]
-        room.match = None if d["match"] is None else Match.from_dict(d["match"], settings)
+        kind = CrokinoleMatch if game == "crokinole" else Match
+        room.match = None if d["match"] is None else kind.from_dict(d["match"], settings)
         room.matches = list(d["matches"])
         room.rematch = set(d["rematch"])
         room.seq = d["seq"]

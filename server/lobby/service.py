@@ -70,12 +70,21 @@ class LobbyService:
         return lobby_view(summaries, await self.store.queue_lengths(list(SEATS)))
 
     # -- entering a room ---------------------------------------------------------------
-    async def create(self, conn: Client, mode: str, sets: int, clock: float, private: bool) -> None:
-        """Create a room and take seat 0."""
+    async def create(
+        self,
+        conn: Client,
+        mode: str,
+        sets: int,
+        clock: float,
+        private: bool,
+        game: str = "novuss",
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """Create a room of `game` and take seat 0."""
         await self.free(conn)
         self.room_for_more()
         conn.may_create()
-        room = self.lobby.new_room(mode, sets, clock, private)
+        room = self.lobby.new_room(mode, sets, clock, private, game=game, options=options)
         await self.claim(conn, room.id)
         await self.cluster.claim(room.id)  # a fresh random id: nobody else holds it
         await self.dequeue(conn)
@@ -163,9 +172,10 @@ class LobbyService:
             conn.send(self.stage.personal(message, conn))
 
     # -- quick match -------------------------------------------------------------------
-    async def quick(self, conn: Client, mode: str) -> None:
-        """Queue for a quick match (one queue per mode in Redis, shared by every process);
-        whoever completes a table seats it in a new room of this process, and it starts."""
+    async def quick(self, conn: Client, mode: str, game: str = "novuss") -> None:
+        """Queue for a quick match (one queue per game and mode in Redis, shared by every
+        process); whoever completes a table seats it in a new room of this process, and it
+        starts."""
         await self.free(conn)
         self.room_for_more()
         sess = conn.session
@@ -173,11 +183,12 @@ class LobbyService:
         self.stage.leave_audience(conn)
         await self.dequeue(conn)
         entry = [sess.sid, sess.name, self.cluster.pid, conn.cid]
-        waiting = await self.store.enqueue(mode, entry)
-        conn.queued = (mode, entry)
-        conn.send({"t": "queued", "mode": mode, "waiting": waiting})
+        queue = mode if game == "novuss" else f"{game}-{mode}"  # Novuss's keys as they were
+        waiting = await self.store.enqueue(queue, entry)
+        conn.queued = (queue, entry)
+        conn.send({"t": "queued", "mode": mode, "game": game, "waiting": waiting})
         self.cluster.lobby_changed()
-        taken = await self._take_table(mode)
+        taken = await self._take_table(queue, SEATS[mode])
         if not taken:
             return
         rid = new_id("r")
@@ -187,10 +198,10 @@ class LobbyService:
                 await self.store.release(e[0], rid)
             # a session queued from two processes: the connection its newer hello replaced
             # dequeues its own entry as it closes; the other must stay queued
-            await self.store.requeue(mode, [e for e in claimed if self._connected(e)])
+            await self.store.requeue(queue, [e for e in claimed if self._connected(e)])
             return
         players = [(e[0], e[1]) for e in taken]
-        room, _step = self.lobby.quick_room(mode, players, time.time(), rid)
+        room, _step = self.lobby.quick_room(mode, players, time.time(), rid, game)
         await self.cluster.claim(room.id)
         for sid, name, pid, cid in taken:
             player = self.cluster.member(pid, cid, sid, name)
@@ -205,19 +216,19 @@ class LobbyService:
         _sid, _name, pid, cid = entry
         return pid != self.cluster.pid or self.cluster.member(pid, cid, _sid, _name) is not None
 
-    async def _take_table(self, mode: str) -> list[QueueEntry]:
+    async def _take_table(self, queue: str, seats: int) -> list[QueueEntry]:
         """A full quick-match table from the queue, without entries of dead processes (a
         process killed with players queued leaves their entries behind) nor of this
         process's closed connections (an entry put back after its connection had gone): if
         there were any, the live players go back to the head of the queue and the table is
         taken again."""
-        while taken := await self.store.take(mode, SEATS[mode]):
+        while taken := await self.store.take(queue, seats):
             others = sorted({e[2] for e in taken} - {self.cluster.pid})
             dead = {pid for pid, up in (await self.cluster.alive(others)).items() if not up}
             live = [e for e in taken if e[2] not in dead and self._connected(e)]
             if len(live) == len(taken):
                 return taken
-            await self.store.requeue(mode, live)
+            await self.store.requeue(queue, live)
         return []
 
     async def dequeue(self, conn: Member) -> bool:

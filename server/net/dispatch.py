@@ -50,11 +50,13 @@ class Dispatcher:
         # connections (the relay forwards none of them)
         self.routes: dict[type, Route] = {
             p.LobbySub: lambda c, m: subscribe(c, m.on),
-            p.Create: lambda c, m: lob.create(c, m.mode, m.sets, m.clock, m.private),
+            p.Create: lambda c, m: lob.create(
+                c, m.mode, m.sets, m.clock, m.private, m.game, dict(m.options)
+            ),
             p.Join: lambda c, m: lob.join(c, m.room, m.invite, m.seat, m.team),
             p.Watch: lambda c, m: lob.watch(c, m.room, m.invite, m.since),
             p.Resume: lambda c, m: lob.resume(c, m.room, m.since),
-            p.Quick: lambda c, m: lob.quick(c, m.mode),
+            p.Quick: lambda c, m: lob.quick(c, m.mode, m.game),
             p.Leave: lambda c, m: lob.leave(c),
             p.Ready: lambda c, m: tab.ready(c, m.ready),
             p.Rematch: lambda c, m: tab.rematch(c),

@@ -19,6 +19,9 @@ from server.net.names import NAME_MAX, BadName, clean_name
 
 Mode = Literal["singles", "doubles"]
 MODES: tuple[str, ...] = ("singles", "doubles")
+GAMES: tuple[str, ...] = ("novuss", "crokinole")  # docs/crokinole.md
+SCORINGS: tuple[str, ...] = ("tournament", "conventional")  # 002 4 f, 4 g
+TARGET_MIN, TARGET_MAX = 20, 500  # 002 4 g: "generally 100"
 BOARD = 1080.0  # coordinates are checked against the playing surface (mm)
 CHAT_MAX = 200
 ID_MAX = 32
@@ -76,6 +79,8 @@ class Create:
     sets: int
     clock: float
     private: bool = False
+    game: str = "novuss"
+    options: tuple[tuple[str, Any], ...] = ()  # a Crokinole room's options (docs/crokinole.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +101,7 @@ class Watch:
 @dataclass(frozen=True, slots=True)
 class Quick:
     mode: Mode
+    game: str = "novuss"
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,8 +274,10 @@ class _Fields:
             raise self.fail(name, "must be true or false")
         return value
 
-    def choice(self, name: str, options: tuple[str, ...]) -> Any:
-        value = self.get(name, True)
+    def choice(self, name: str, options: tuple[str, ...], required: bool = True) -> Any:
+        value = self.get(name, required)
+        if value is None and not required:
+            return None
         if value not in options:
             raise self.fail(name, "must be one of " + ", ".join(options))
         return value
@@ -299,11 +307,23 @@ def _lobby(f: _Fields) -> LobbySub:
 
 
 def _create(f: _Fields) -> Create:
+    game = f.choice("game", GAMES, False) or "novuss"
+    options = (
+        ("scoring", f.choice("scoring", SCORINGS, False)),
+        ("target", f.integer("target", TARGET_MIN, TARGET_MAX, False)),
+        ("direct_hit", f.flag("direct_hit", False) or None),
+        ("line_discs_stay", f.flag("line_discs_stay", False) or None),
+    )
+    chosen = tuple((k, v) for k, v in options if v is not None)
+    if chosen and game != "crokinole":
+        raise f.fail(chosen[0][0], "is an option of Crokinole rooms")
     return Create(
         mode=f.choice("mode", MODES),
         sets=f.integer("sets", 1, SETS_MAX),
         clock=f.number("clock", CLOCK_MIN, CLOCK_MAX),
         private=f.flag("private", False),
+        game=game,
+        options=chosen,
     )
 
 
@@ -333,7 +353,7 @@ def _watch(f: _Fields) -> Watch:
 
 
 def _quick(f: _Fields) -> Quick:
-    return Quick(mode=f.choice("mode", MODES))
+    return Quick(mode=f.choice("mode", MODES), game=f.choice("game", GAMES, False) or "novuss")
 
 
 def _ready(f: _Fields) -> Ready:

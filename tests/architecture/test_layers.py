@@ -15,9 +15,17 @@ ROOT = Path(__file__).resolve().parents[2]
 ALLOWED: dict[str, set[str]] = {
     "server.sim": set(),
     "server.rules": {"server.sim"},
+    "server.crokinole": {"server.sim"},
     "server.match": {"server.rules", "server.sim"},
+    "server.crokinole_match": {"server.crokinole", "server.match", "server.sim"},
     "server.store": set(),
-    "server.lobby": {"server.match", "server.rules", "server.sim", "server.store"},
+    "server.lobby": {
+        "server.crokinole_match",
+        "server.match",
+        "server.rules",
+        "server.sim",
+        "server.store",
+    },
     "server.cluster": {
         "server.lobby",
         "server.match",

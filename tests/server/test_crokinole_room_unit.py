@@ -1,0 +1,62 @@
+"""A Crokinole room: checkpoint and reload mid-shot, an absent player, the doubles set-up."""
+
+from __future__ import annotations
+
+import msgpack
+
+from server.crokinole_match import CrokinoleMatch
+from server.lobby.room import Room
+from server.match import Settings
+from server.sim import Shot
+from tests.server.test_crokinole_e2e import shot_for
+
+SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+
+
+def started(mode: str = "singles", grace: float = 120.0) -> Room:
+    room = Room("r1", mode, 1, 30.0, False, SETTINGS, grace=grace, game="crokinole")
+    for i in range(len(room.seats)):
+        room.join(f"s{i}", f"P{i}", None, None, 0.0)
+    for i in range(len(room.seats)):
+        room.set_ready(f"s{i}", True, 0.0)
+    assert isinstance(room.match, CrokinoleMatch)
+    return room
+
+
+def test_a_room_reloaded_mid_shot_delivers_the_ruling_and_plays_on() -> None:
+    room = started()
+    seat = room.match.turn
+    step = room.strike(f"s{seat}", Shot(**shot_for(seat, 0)), 1.0)
+    assert step.motion is not None and room.match.phase == "motion"
+    data = msgpack.unpackb(msgpack.packb(room.to_dict(1.1)), raw=False)
+    back = Room.from_dict(data, list(room.events), SETTINGS, 120.0, 256)
+    assert back.game == "crokinole" and isinstance(back.match, CrokinoleMatch)
+    back.reloaded(2.0)
+    assert back.match.phase == "play" and back.match.turn == 1 - seat
+    assert back.events[-1].message["t"] == "ruling"
+    assert back.match.game == room.match.game
+    for i in range(2):
+        back.back(f"s{i}", 2.5)
+    nxt = back.match.turn
+    back.strike(f"s{nxt}", Shot(**shot_for(nxt, 1)), 3.0)
+    assert back.match.strokes == 2
+
+
+def test_an_absent_player_loses_the_game_for_the_side() -> None:
+    room = started(grace=2.0)
+    room.drop("s1", 1.0)
+    room.tick(3.5)
+    assert room.status == "over"
+    result = next(e.message for e in room.events if e.message["t"] == "result")
+    assert result["winner"] == 0 and result["result"]["cause"] == "absent"
+
+
+def test_doubles_partners_opposite_share_a_colour_and_shoot_clockwise() -> None:
+    room = started("doubles")
+    snap = room.snapshot(None, 0.0)
+    assert snap["table"]["game"] == "crokinole"
+    assert snap["match"]["round"]["shots_left"] == [6, 6, 6, 6]  # 002 1
+    first = room.match.turn
+    room.strike(f"s{first}", Shot(**shot_for(first, 0, players=4)), 1.0)
+    room.finish_motion(10.0)
+    assert room.match.turn == (first + 1) % 4  # 002 2 a

@@ -1,0 +1,154 @@
+// The Crokinole page (/crokinole/): a room of seed 002 on the same server. Draws the
+// round board to scale, lets the player to shoot set a disc on the shooting line of the
+// quadrant and flick it with a slingshot pull, and reads rulings and rounds out in words.
+// Create a room here, or open /crokinole/?room=ID to join one.
+import { Connection, socketUrl } from "./net.js";
+import { flick, quadrantOf, roundWords, rulingWords, startSpot } from "./crokinole-board.js";
+
+const COLOURS = ["#c0392b", "#222222"];
+const $ = (id) => document.getElementById(id);
+const canvas = $("board");
+const ctx = canvas.getContext("2d");
+const st = { room: null, seat: null, board: null, discs: [], turn: null, phase: null, aim: null, frames: null };
+
+const conn = new Connection(socketUrl("/ws"), {
+  onOpen: () => conn.send({ t: "hello", name: $("name").value || "Player" }),
+  onMessage: (m) => HANDLERS[m.t]?.(m),
+  onState: (s) => ($("status").textContent = s),
+});
+
+const HANDLERS = {
+  welcome() {
+    const room = new URLSearchParams(location.search).get("room");
+    if (room) conn.send({ t: "join", room });
+  },
+  room(m) {
+    if (m.you) st.seat = m.you.seat;
+    st.room = { ...st.room, ...m };
+    if (m.table?.game === "crokinole") st.board = m.table;
+    st.discs = m.discs ?? st.discs;
+    st.turn = m.match ? m.match.turn : null;
+    st.phase = m.match ? m.match.phase : null;
+    $("ready").hidden = !!m.match || st.seat === null;
+    $("status").textContent = `room ${m.id} · seat ${st.seat === null ? "watching" : st.seat + 1}`;
+    if (m.match) showScore(m.match.score, m.match.round);
+    history.replaceState(null, "", `/crokinole/?room=${encodeURIComponent(m.id)}`);
+  },
+  stroke() {
+    st.phase = "motion";
+    st.aim = null;
+  },
+  frame(m) {
+    st.discs = m.discs;
+  },
+  ruling(m) {
+    st.discs = m.discs;
+    st.turn = m.turn;
+    st.phase = m.turn === null ? "over" : "play";
+    $("ruling").textContent = `Seat ${m.seat + 1}: ${rulingWords(m.ruling)}`;
+    showScore(m.score, m.round);
+  },
+  round(m) {
+    $("round").textContent = roundWords(m);
+    st.discs = [];
+  },
+  result(m) {
+    st.phase = "over";
+    $("round").textContent += ` · game over: ${m.winner === null ? "a tie" : `colour ${m.winner + 1} wins`}`;
+  },
+  error(m) {
+    $("ruling").textContent = `Refused: ${m.reason || m.code}${m.rule ? ` (${m.rule})` : ""}`;
+  },
+};
+
+function showScore(score, round) {
+  const twenties = round ? ` · twenties ${round.twenties.join(" / ")} · round ${round.round}` : "";
+  $("score").textContent = `Game ${score.join(" to ")}${twenties}`;
+}
+
+$("create").onclick = () => conn.send({ t: "create", game: "crokinole", mode: "singles", sets: 1, clock: 60, private: false });
+$("ready").onclick = () => conn.send({ t: "ready" });
+
+// ---- drawing: world mm to canvas px, north up ----------------------------------------
+
+function scale() {
+  return canvas.width / (st.board.size + 40);
+}
+function toPx(x, y) {
+  const s = scale();
+  return [(x + 20) * s, canvas.height - (y + 20) * s];
+}
+function toWorld(px, py) {
+  const r = canvas.getBoundingClientRect();
+  const s = scale() * (r.width / canvas.width);
+  return [(px - r.left) / s - 20, (r.bottom - py) / s - 20];
+}
+
+function circle(x, y, r, fill, stroke) {
+  const [cx, cy] = toPx(x, y);
+  ctx.beginPath();
+  ctx.arc(cx, cy, r * scale(), 0, 2 * Math.PI);
+  if (fill) (ctx.fillStyle = fill), ctx.fill();
+  if (stroke) (ctx.strokeStyle = stroke), ctx.stroke();
+}
+
+function draw() {
+  requestAnimationFrame(draw);
+  ctx.fillStyle = "#1d2a24";
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  const b = st.board;
+  if (!b) return;
+  const [cx, cy] = b.centre;
+  circle(cx, cy, b.surface_radius + 18, "#5a3d22"); // the ditch
+  circle(cx, cy, b.surface_radius, "#e8d3a6");
+  for (const r of [b.shooting_radius, b.ring10_radius, b.ring15_radius]) circle(cx, cy, r, null, "#222");
+  for (let k = 0; k < 4; k++) {
+    const a = Math.PI / 4 + (k * Math.PI) / 2; // the quadrant lines, between the rings 10 and the shooting line
+    ctx.beginPath();
+    ctx.moveTo(...toPx(cx + b.ring10_radius * Math.cos(a), cy + b.ring10_radius * Math.sin(a)));
+    ctx.lineTo(...toPx(cx + b.shooting_radius * Math.cos(a), cy + b.shooting_radius * Math.sin(a)));
+    ctx.stroke();
+  }
+  circle(cx, cy, b.hole_radius, "#3b2a18");
+  for (const [x, y] of b.pegs) circle(x, y, b.peg_radius, "#444");
+  for (const d of st.discs) circle(d.x, d.y, b.disc_radius, COLOURS[d.owner] ?? "#888", "#000");
+  if (st.aim) {
+    circle(st.aim.x, st.aim.y, b.disc_radius, "rgba(255,255,255,0.5)", "#fff");
+    if (st.aim.flick) {
+      const { angle, power } = st.aim.flick;
+      ctx.beginPath();
+      ctx.moveTo(...toPx(st.aim.x, st.aim.y));
+      ctx.lineTo(...toPx(st.aim.x + 200 * power * Math.cos(angle), st.aim.y + 200 * power * Math.sin(angle)));
+      ctx.strokeStyle = "#fff";
+      ctx.stroke();
+    }
+  }
+}
+requestAnimationFrame(draw);
+window.crokinole = st; // read by the browser tests
+
+// ---- shooting: press to set the disc on the line, pull back, release ---------------
+
+function myTurn() {
+  return st.phase === "play" && st.seat !== null && st.turn === st.seat && st.board;
+}
+
+canvas.addEventListener("pointerdown", (e) => {
+  if (!myTurn()) return;
+  const players = st.room.seats.length;
+  const [x, y] = toWorld(e.clientX, e.clientY);
+  st.aim = { ...startSpot(st.board, quadrantOf(st.seat, players), x, y), flick: null };
+  canvas.setPointerCapture(e.pointerId);
+});
+canvas.addEventListener("pointermove", (e) => {
+  if (!st.aim) return;
+  const [x, y] = toWorld(e.clientX, e.clientY);
+  st.aim.flick = flick(st.board, st.aim, x, y);
+});
+canvas.addEventListener("pointerup", () => {
+  const a = st.aim;
+  if (!a?.flick || a.flick.speed <= 0) return;
+  conn.send({ t: "strike", x: a.x, y: a.y, angle: a.flick.angle, speed: a.flick.speed });
+});
+
+conn.connect();

@@ -1,0 +1,39 @@
+// Unit tests of the Crokinole client's geometry and words (002 5, 3, 4 f).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { flick, quadrantCentre, quadrantOf, roundWords, rulingWords, startSpot } from "../js/crokinole-board.js";
+
+const BOARD = { centre: [330.2, 330.2], shooting_radius: 304.8, disc_radius: 15.875, max_speed: 4000 };
+
+test("singles sit opposite, doubles each in a quadrant (002 1)", () => {
+  assert.deepEqual([0, 1].map((s) => quadrantOf(s, 2)), [0, 2]);
+  assert.deepEqual([0, 1, 2, 3].map((s) => quadrantOf(s, 4)), [0, 1, 2, 3]);
+  assert.ok(Math.abs(quadrantCentre(0) + Math.PI / 2) < 1e-12); // south
+});
+
+test("the start snaps onto the shooting line inside the quadrant (002 5)", () => {
+  const [cx, cy] = BOARD.centre;
+  const s = startSpot(BOARD, 0, cx, cy - 100);
+  assert.ok(Math.abs(Math.hypot(s.x - cx, s.y - cy) - BOARD.shooting_radius) < 1e-9);
+  assert.ok(Math.abs(s.x - cx) < 1e-9 && s.y < cy);
+  const east = startSpot(BOARD, 0, cx + 300, cy); // a pointer in the east quadrant
+  const off = Math.atan2(east.y - cy, east.x - cx) - quadrantCentre(0);
+  assert.ok(off < Math.PI / 4 && off > 0);
+});
+
+test("a pull flicks the other way, harder the further", () => {
+  const start = { x: 330, y: 25 };
+  const soft = flick(BOARD, start, 330, 0);
+  const hard = flick(BOARD, start, 330, -200);
+  assert.ok(Math.abs(soft.angle - Math.PI / 2) < 1e-12);
+  assert.ok(hard.speed > soft.speed && hard.power === 1);
+});
+
+test("rulings and rounds read out with their paragraph", () => {
+  const text = rulingWords({ code: "no_opponent_struck", rule: "3 a", twenties: [], out_of_play: [], restored: [] });
+  assert.match(text, /no opposing disc struck.*\(3 a\)/);
+  assert.match(rulingWords({ code: "valid", rule: "3 b", twenties: [0] }), /twenty set aside \(2 b\)/);
+  assert.equal(roundWords({ round: 1, totals: [35, 20], points: [2, 0], rule: "4 f", score: [2, 0] }),
+    "Round 1: 35 to 20 on the board with the twenties; points 2 to 0 (4 f); game 2 to 0");
+});
