@@ -23,7 +23,9 @@ from collections.abc import Callable, Sequence
 import pymunk
 
 from bench import crokinole
+from server.crokinole.board import TOURNAMENT
 from server.sim import COMPETITION, Table, simulate
+from server.sim import core as compiled_core
 from server.sim.scenarios import Stroke, mixed_strokes
 
 PYMUNK_DT = 1.0 / 2000.0  # s: 4 mm per step at 8 m/s, a quarter of a puck's 14 mm radius
@@ -142,9 +144,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"cython / python: {cython_rate / python_rate:.1f}x; cython / pymunk: "
         f"{cython_rate / pymunk_rate:.0f}x"
     )
-    board = crokinole.TOURNAMENT
+    board = TOURNAMENT
     shots = crokinole.shots(board, 2000, args.seed)
-    crokinole_rate = crokinole.rate(board, shots, crokinole.compiled_core)[0]
+    crokinole_rate = crokinole.rate(board, shots, compiled_core)[0]
     print(f"crokinole (bench.crokinole's shots): {crokinole_rate:10.0f} shots/s")
     print(
         f"cython_strokes_per_s={cython_rate:.0f} pure_python_strokes_per_s={python_rate:.0f} "

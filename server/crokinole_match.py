@@ -57,6 +57,8 @@ class CrokinoleMotion(Motion):
     """A shot played out from the Crokinole physics' segments."""
 
     __slots__ = ("owners", "shot_result")
+    owners: dict[int, int]  # disc id -> the seat whose disc it is
+    shot_result: ShotResult | None
 
     def discs_at(self, t: float) -> list[dict[str, Any]]:
         """Discs on the surface at simulated time t (protocol coordinates)."""
@@ -115,6 +117,14 @@ class CrokinoleMatch:
     @property
     def state(self) -> Status:
         return Status(self.game.over, self.result() if self.game.over else None)
+
+    @property
+    def shown(self) -> Status:
+        """What the room shows: while a shot is in flight, the game as before it (its
+        ruling, when delivered, says whether it ended)."""
+        if self.motion is not None:
+            return Status(False, None)
+        return self.state
 
     @property
     def phase(self) -> str:

@@ -105,7 +105,7 @@ def _paths(board: Board, pieces: Sequence[Piece], flick: Flick, result: ShotResu
 def seeded_shot(seed: int) -> tuple[list[Piece], Flick]:
     """A few discs of both colours and a flick from the south quadrant at one of them."""
     rng = random.Random(seed)
-    pieces = []
+    pieces: list[Piece] = []
     for k in range(6):
         rad, a = rng.uniform(60.0, 260.0), rng.uniform(0.0, 2 * math.pi)
         x, y = rad * math.cos(a), rad * math.sin(a)

@@ -228,7 +228,9 @@ class _Shot:
         rr = 2.0 * self.b.disc_radius
         dx, dy = self.x[i] - self.x[j], self.y[i] - self.y[j]
         if self.v[j] == 0.0:
-            return self.core.line_hit(dx, dy, self.ux[i], self.uy[i], self.v[i], self.acc, rr)
+            return float(
+                self.core.line_hit(dx, dy, self.ux[i], self.uy[i], self.v[i], self.acc, rr)
+            )
         # Both slide: d(t) = d0 + A t + B t^2 until the first of them stops.
         h = 0.5 * self.acc
         ax = self.ux[i] * self.v[i] - self.ux[j] * self.v[j]
@@ -236,13 +238,15 @@ class _Shot:
         bx = -h * (self.ux[i] - self.ux[j])
         by = -h * (self.uy[i] - self.uy[j])
         span = min(self.v[i], self.v[j]) / self.acc
-        return self.core.first_crossing(
-            bx * bx + by * by,
-            2.0 * (ax * bx + ay * by),
-            ax * ax + ay * ay + 2.0 * (dx * bx + dy * by),
-            2.0 * (dx * ax + dy * ay),
-            dx * dx + dy * dy - rr * rr,
-            span,
+        return float(
+            self.core.first_crossing(
+                bx * bx + by * by,
+                2.0 * (ax * bx + ay * by),
+                ax * ax + ay * ay + 2.0 * (dx * bx + dy * by),
+                2.0 * (dx * ax + dy * ay),
+                dx * dx + dy * dy - rr * rr,
+                span,
+            )
         )
 
     def _outside(self, i: int) -> bool:

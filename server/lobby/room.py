@@ -413,7 +413,7 @@ class Room:
             raise LobbyError("not_seated", "You have no seat in this room.")
         return seat
 
-    def _match(self) -> Match:
+    def _match(self) -> Match | CrokinoleMatch:
         if self.match is None:
             raise LobbyError("not_now", "The match has not started.")
         return self.match
