@@ -1,0 +1,276 @@
+"""The attacks of bench.abuse, each run for a set time from loopback addresses other than
+the honest clients' 127.0.0.1: one address (127.0.0.2) or many (127.0.0.2 ... 127.0.0.65).
+Each attack is a coroutine `attack(ctx)` that runs until ctx.until; what it counts is
+returned as a short text for the report."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import os
+import socket
+import struct
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import aiohttp
+import msgpack
+
+WORKERS = 16  # concurrent attacking loops per attack
+
+
+@dataclass
+class Context:
+    """What an attack needs: the server, the honest room, its addresses and its end."""
+
+    url: str
+    rid: str
+    addresses: list[str]
+    until: float
+
+    @property
+    def ws_url(self) -> str:
+        return self.url.replace("http", "ws", 1) + "/ws"
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1])
+
+    def address(self, k: int) -> str:
+        return self.addresses[k % len(self.addresses)]
+
+    def running(self) -> bool:
+        return time.monotonic() < self.until
+
+
+async def _ws(
+    ctx: Context, k: int
+) -> tuple[aiohttp.ClientSession, aiohttp.ClientWebSocketResponse]:
+    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(ctx.address(k), 0)))
+    try:
+        ws = await http.ws_connect(ctx.ws_url, max_msg_size=0, autoping=False)
+    except BaseException:
+        await http.close()
+        raise
+    return http, ws
+
+
+async def _send(ws: aiohttp.ClientWebSocketResponse, msg: dict[str, object]) -> None:
+    await ws.send_bytes(msgpack.packb(msg))
+
+
+async def _loop(ctx: Context, one: Callable[[int], Awaitable[int]]) -> int:
+    """Run `one(k)` in WORKERS loops until the attack's end; the sum of what they count."""
+    counts = [0] * WORKERS
+
+    async def worker(w: int) -> None:
+        k = w
+        while ctx.running():
+            with contextlib.suppress(aiohttp.ClientError, OSError, asyncio.TimeoutError):
+                counts[w] += await one(k)
+            k += WORKERS
+
+    await asyncio.gather(*(worker(w) for w in range(WORKERS)))
+    return sum(counts)
+
+
+async def session_flood(ctx: Context) -> str:
+    """connect, hello without a token, close: new sessions as fast as possible."""
+
+    async def one(k: int) -> int:
+        http, ws = await _ws(ctx, k)
+        try:
+            await _send(ws, {"t": "hello", "name": f"Flood {k}"})
+            reply = msgpack.unpackb((await ws.receive(timeout=5)).data, raw=False)
+            return 1 if reply.get("t") == "welcome" else 0
+        finally:
+            await ws.close()
+            await http.close()
+
+    return f"sessions welcomed: {await _loop(ctx, one)}"
+
+
+async def room_spam(ctx: Context) -> str:
+    """connect, hello, create a public room, drop the socket."""
+
+    async def one(k: int) -> int:
+        http, ws = await _ws(ctx, k)
+        try:
+            await _send(ws, {"t": "hello", "name": f"Spam {k}"})
+            await ws.receive(timeout=5)
+            await _send(ws, {"t": "create", "mode": "singles", "sets": 1, "clock": 30})
+            reply = msgpack.unpackb((await ws.receive(timeout=5)).data, raw=False)
+            return 1 if reply.get("t") == "room" else 0
+        finally:
+            await ws.close()
+            await http.close()
+
+    return f"rooms created: {await _loop(ctx, one)}"
+
+
+async def churn(ctx: Context) -> str:
+    """connect, hello, watch the honest room, close."""
+
+    async def one(k: int) -> int:
+        http, ws = await _ws(ctx, k)
+        try:
+            await _send(ws, {"t": "hello", "name": f"Churn {k}"})
+            await ws.receive(timeout=5)
+            await _send(ws, {"t": "watch", "room": ctx.rid})
+            await ws.receive(timeout=5)
+            return 1
+        finally:
+            await ws.close()
+            await http.close()
+
+    return f"cycles: {await _loop(ctx, one)}"
+
+
+async def _holding(
+    ctx: Context, count: int, act: Callable[[aiohttp.ClientWebSocketResponse, int], Awaitable[int]]
+) -> int:
+    """`count` connections that said hello and watch the honest room, each running `act`
+    until the end."""
+
+    async def held(k: int) -> int:
+        http, ws = await _ws(ctx, k)
+        try:
+            await _send(ws, {"t": "hello", "name": f"Held {k}"})
+            await _send(ws, {"t": "watch", "room": ctx.rid})
+            return await act(ws, k)
+        finally:
+            await ws.close()
+            await http.close()
+
+    results = await asyncio.gather(*(held(k) for k in range(count)), return_exceptions=True)
+    return sum(r for r in results if isinstance(r, int))
+
+
+async def chat_flood(ctx: Context) -> str:
+    """16 watchers of the honest room chatting as fast as they can."""
+
+    async def chat(ws: aiohttp.ClientWebSocketResponse, k: int) -> int:
+        sent = 0
+        reader = asyncio.create_task(_drain(ws))
+        while ctx.running() and not ws.closed:
+            await _send(ws, {"t": "chat", "text": f"spam {k} {sent}"})
+            sent += 1
+            await asyncio.sleep(0.005)
+        reader.cancel()
+        return sent
+
+    return f"chat lines sent: {await _holding(ctx, 16, chat)}"
+
+
+async def _drain(ws: aiohttp.ClientWebSocketResponse) -> None:
+    with contextlib.suppress(Exception):
+        async for _ in ws:
+            pass
+
+
+async def ping_flood(ctx: Context) -> str:
+    """16 connections sending websocket PING frames in a loop."""
+
+    async def pings(ws: aiohttp.ClientWebSocketResponse, k: int) -> int:
+        sent = 0
+        reader = asyncio.create_task(_drain(ws))
+        while ctx.running() and not ws.closed:
+            await ws.ping(b"x")
+            sent += 1
+            if sent % 50 == 0:
+                await asyncio.sleep(0)
+        reader.cancel()
+        return sent
+
+    return f"ping frames sent: {await _holding(ctx, 16, pings)}"
+
+
+def _raw(ctx: Context, k: int, rcvbuf: int | None = None) -> socket.socket:
+    s = socket.socket()
+    if rcvbuf is not None:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    s.bind((ctx.address(k), 0))
+    s.settimeout(5)
+    s.connect(("127.0.0.1", ctx.port))
+    return s
+
+
+async def slow_http(ctx: Context) -> str:
+    """Half-sent HTTP requests, as many as the server lets stay open, held to the end."""
+    held: list[socket.socket] = []
+    opened = 0
+    while ctx.running():
+        for _ in range(50):
+            with contextlib.suppress(OSError):
+                s = _raw(ctx, opened)
+                s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never the blank line
+                held.append(s)
+                opened += 1
+        await asyncio.sleep(0.1)
+    still = sum(1 for s in held if _open(s))
+    for s in held:
+        s.close()
+    return f"half-sent requests opened: {opened}, still open at the end: {still}"
+
+
+def _open(s: socket.socket) -> bool:
+    s.setblocking(False)
+    try:
+        return s.recv(1, socket.MSG_PEEK) != b""
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+
+
+async def stalled_readers(ctx: Context) -> str:
+    """Watchers of the honest room that never read, from every address, asking for full
+    snapshots (each `watch` is answered by one) until the server drops them."""
+    socks: list[socket.socket] = []
+    for k in range(min(512, 32 * len(ctx.addresses))):
+        with contextlib.suppress(OSError):
+            s = _raw(ctx, k, rcvbuf=4096)
+            key = base64.b64encode(os.urandom(16)).decode()
+            s.sendall(
+                f"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+            )
+            _frame(s, {"t": "hello", "name": f"Stall {k}"})
+            socks.append(s)
+    asked = 0
+    while ctx.running():
+        for s in socks:
+            with contextlib.suppress(OSError):
+                s.setblocking(False)
+                _frame(s, {"t": "watch", "room": ctx.rid})
+                asked += 1
+        await asyncio.sleep(0.1)
+    dropped = sum(1 for s in socks if not _open(s))
+    for s in socks:
+        s.close()
+    return f"stalled readers: {len(socks)}, snapshots asked: {asked}, dropped: {dropped}"
+
+
+def _frame(s: socket.socket, msg: dict[str, object]) -> None:
+    payload = msgpack.packb(msg)
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    s.sendall(struct.pack("!BB", 0x82, 0x80 | len(payload)) + mask + masked)
+
+
+Attack = Callable[[Context], Awaitable[str]]
+# name -> (the attack, from how many addresses: 1, or the --addresses count)
+ATTACKS: dict[str, tuple[Attack, bool]] = {
+    "session_flood": (session_flood, False),
+    "session_flood_many": (session_flood, True),
+    "room_spam": (room_spam, False),
+    "room_spam_many": (room_spam, True),
+    "churn_many": (churn, True),
+    "chat_flood": (chat_flood, False),
+    "ping_flood": (ping_flood, False),
+    "slow_http": (slow_http, False),
+    "slow_http_many": (slow_http, True),
+    "stalled_readers_many": (stalled_readers, True),
+}

@@ -1,0 +1,18 @@
+"""bench.abuse, small: two attacks for a few seconds each against a real server with its
+default limits, with the honest match measured throughout. Behaviour, not speed: the honest
+clients were measured and lost nothing, and the attacks' limits held (a session flood from
+one address is throttled to its burst)."""
+
+from __future__ import annotations
+
+
+def test_a_short_abuse_run_measures_the_honest_match_under_two_attacks(run_bench) -> None:
+    out, figures = run_bench(
+        "abuse", "--seconds", "4", "--settle", "1", "--only", "session_flood", "ping_flood"
+    )
+    assert figures["attacks"] == "2", figures
+    assert float(figures["worst_honest_p99_ms"]) > 0, "the honest players' pings were measured"
+    assert figures["honest_lost"] == "0" and figures["honest_refused"] == "0", out
+    flood = next(line for line in out.splitlines() if line.startswith("session_flood"))
+    welcomed = int(flood.rsplit("sessions welcomed: ", 1)[1].rstrip(")"))
+    assert welcomed <= 20 + 2, "one address gets its burst of new sessions, then 1 per 5 s"
