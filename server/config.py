@@ -42,7 +42,11 @@ class Config:
     max_connections: int = 0
     tcp_per_address: int = 64  # TCP connections per client address (a browser opens ~7)
     header_timeout: float = 10.0  # seconds a connection may take to send a whole request
-    send_budget: int = 64  # MiB of unsent backlog in all: past it the furthest behind go
+    send_budget: int = 16  # MiB of unsent backlog in all: past it the furthest behind go
+    # requests answered by a whole room or room list (watch, resume, join, lobby): a
+    # snapshot costs the server ~100 times a ping, so they have a budget of their own
+    snapshot_rate: float = 2.0
+    snapshot_burst: float = 10.0
     chat_rate: float = 0.5  # chat lines a session may send per second, sustained
     chat_burst: float = 5.0  # ... in one burst
     room_chat_rate: float = 3.0  # chat lines a room carries per second, from everybody in it
@@ -93,6 +97,8 @@ _HELP = {
     "tcp_per_address": "TCP connections per client address (HTTP and websocket)",
     "header_timeout": "seconds a connection may take to send a request (and stay idle after)",
     "send_budget": "MiB of unsent backlog over all connections; past it the slowest are dropped",
+    "snapshot_rate": "watch/resume/join/lobby requests per second a connection may send",
+    "snapshot_burst": "watch/resume/join/lobby requests a connection may send in one burst",
     "chat_rate": "chat lines per second a session may send (sustained)",
     "chat_burst": "chat lines a session may send in one burst",
     "room_chat_rate": "chat lines per second one room carries from all its people (sustained)",

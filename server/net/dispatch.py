@@ -28,6 +28,10 @@ log = logging.getLogger("novuss.dispatch")
 Route = Callable[[Any, Any], Awaitable[None]]
 
 
+# answered by a whole room or room list: costly, so they have a budget of their own
+SNAPSHOTS = (p.Watch, p.Resume, p.Join, p.LobbySub)
+
+
 class Dispatcher:
     """One message of one connection (of this process, or forwarded by another's) at a time."""
 
@@ -74,6 +78,8 @@ class Dispatcher:
         try:
             env = p.decode(data, self.max_frame_bytes, self.max_speed)
             ref = env.ref
+            if isinstance(conn, Conn) and isinstance(env.msg, SNAPSHOTS):
+                conn.guard.may_snapshot()
             if isinstance(conn, Conn) and await self.relay.forward(conn, env.msg, data):
                 return
             await self.dispatch(conn, env.msg)

@@ -35,7 +35,7 @@ class Gateway:
         ended: Callable[[Conn], Awaitable[None]],
         send_queue: int,
         trusted: tuple[Network, ...] = (),
-        send_budget: int = 64 << 20,
+        send_budget: int = 16 << 20,
     ):
         self.conns = conns
         self.limits = limits

@@ -32,6 +32,8 @@ class Limits:
     address_create_rate: float  # rooms created per second from one client address
     address_create_burst: float  # ... and in one burst
     conns_per_address: int  # open websockets per client address
+    snapshot_rate: float  # requests answered by a whole room or list, per second
+    snapshot_burst: float  # ... and in one burst
     chat_rate: float  # chat lines per second from one session, sustained
     chat_burst: float  # ... and in one burst
     room_chat_rate: float  # chat lines per second one room carries
@@ -54,6 +56,8 @@ class Limits:
             address_create_rate=config.address_create_rate,
             address_create_burst=config.address_create_burst,
             conns_per_address=config.conns_per_address,
+            snapshot_rate=config.snapshot_rate,
+            snapshot_burst=config.snapshot_burst,
             chat_rate=config.chat_rate,
             chat_burst=config.chat_burst,
             room_chat_rate=config.room_chat_rate,
@@ -102,6 +106,7 @@ class ConnGuard:
     stalls: Stalls | None = None  # the loop's stalls: a burst read after one is not the client's
     messages: TokenBucket = field(init=False)
     creates: TokenBucket = field(init=False)
+    snapshots: TokenBucket = field(init=False)
     refused: int = 0
     last_heard: float = field(default_factory=time.monotonic)
 
@@ -109,6 +114,9 @@ class ConnGuard:
         slack = None if self.stalls is None else self.stalls.recent
         self.messages = TokenBucket(self.limits.msg_rate, self.limits.msg_burst, slack=slack)
         self.creates = TokenBucket(self.limits.create_rate, self.limits.create_burst)
+        self.snapshots = TokenBucket(
+            self.limits.snapshot_rate, self.limits.snapshot_burst, slack=slack
+        )
 
     def heard(self) -> ProtocolError | None:
         """Count one incoming message: None if it may be handled, else the error to answer
@@ -131,6 +139,16 @@ class ConnGuard:
     def idle(self, now: float) -> bool:
         """True when nothing was heard for longer than the idle limit (`now`: monotonic)."""
         return now - self.last_heard > self.limits.idle_seconds
+
+    def may_snapshot(self) -> None:
+        """Allow one request answered by a whole room or room list, or raise `rate_limited`."""
+        if not self.snapshots.take():
+            raise ProtocolError(
+                "rate_limited",
+                f"Too many watch, resume, join or lobby requests: at most"
+                f" {self.limits.snapshot_burst:g} at once, then {self.limits.snapshot_rate:g}"
+                " a second.",
+            )
 
     def may_create(self) -> None:
         """Allow one room creation or raise `rate_limited`."""

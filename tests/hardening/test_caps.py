@@ -114,7 +114,14 @@ def ws_send(s: socket.socket, msg: dict[str, Any]) -> None:
 
 async def test_stalled_readers_are_dropped_before_they_hold_the_servers_memory(game_server):
     budget = 1  # MiB over all connections; each may hold up to 4 MiB on its own
-    srv = game_server(send_budget=budget, send_queue=4096, msg_rate=2000, msg_burst=2000)
+    srv = game_server(
+        send_budget=budget,
+        send_queue=4096,
+        msg_rate=2000,
+        msg_burst=2000,
+        snapshot_rate=2000,  # the snapshots' own budget lifted: this is about the sends
+        snapshot_burst=2000,
+    )
     (owner,) = await connected(srv.ws_url, "Anu")
     await owner.send("create", mode="singles", sets=1, clock=60, private=False)
     rid = (await owner.expect("room"))["id"]
@@ -169,3 +176,22 @@ async def test_a_client_under_its_rate_is_not_refused_when_the_server_stalls(gam
         os.kill(srv.proc.pid, 18)
     for n in range(8):
         await c.expect("pong", n=n)
+
+
+async def test_requests_answered_by_a_whole_room_have_a_budget_of_their_own(game_server):
+    srv = game_server(snapshot_burst=3, snapshot_rate=0.1)
+    owner, asker = await connected(srv.ws_url, "Anu", "Asker")
+    await owner.send("create", mode="singles", sets=1, clock=60, private=False)
+    rid = (await owner.expect("room"))["id"]
+    for n in range(5):
+        await asker.send("watch", room=rid, ref=n)
+    answers = []
+    while len(answers) < 5:
+        msg = await asker.inbox.get()
+        if msg["t"] == "room":
+            answers.append("room")
+        elif msg["t"] == "error":
+            answers.append(msg["code"])
+    assert answers == ["room"] * 3 + ["rate_limited"] * 2
+    await asker.send("ping", n=9)
+    await asker.expect("pong", n=9)

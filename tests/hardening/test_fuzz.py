@@ -32,7 +32,14 @@ FUZZ = settings(
     derandomize=os.environ.get("NOVUSS_FUZZ_EXAMPLES") is None,  # CI: the same examples
 )
 # the fuzzing server: no rate limit in the way, nobody idles out, a long stroke clock
-SERVER = {"msg_rate": 100000, "msg_burst": 100000, "idle_seconds": 3600, "create_burst": 10**6}
+SERVER = {
+    "msg_rate": 100000,
+    "msg_burst": 100000,
+    "snapshot_rate": 100000,  # the fuzzer resumes and watches thousands of times a minute
+    "snapshot_burst": 100000,
+    "idle_seconds": 3600,
+    "create_burst": 10**6,
+}
 ARENA_MAX_AGE = 200.0  # seconds: a new match well before the 300 s stroke clock runs out
 
 # -- what a hostile client sends ------------------------------------------------------
