@@ -28,7 +28,10 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
+import signal
 import socket
+import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
@@ -166,7 +169,15 @@ def main(argv: list[str] | None = None) -> None:
             rows = asyncio.run(bench(url, proc, Path(tmp), args))
         finally:
             server.terminate()
-            server.wait(timeout=20)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                print("the server did not stop on SIGTERM in 20 s; killed", flush=True)
+                server.kill()
+                server.wait()
+                pidfile = Path(tmp) / "redis.pid"  # its embedded Redis outlives a kill
+                if pidfile.exists():
+                    os.kill(int(pidfile.read_text()), signal.SIGKILL)
     one = [r.redis_mb_min for r in rows if not r.many] or [0.0]
     many = [r.redis_mb_min for r in rows if r.many] or [0.0]
     growth = max(r.rss_after for r in rows) / baseline * 100 - 100 if rows else 0.0
