@@ -83,7 +83,10 @@ export class Renderer {
     ctx.restore();
     // Labels go on in screen space: text drawn in the table's frame would be mirrored.
     const taken = (scene.players || []).map((p) => ({ ...this.drawRailName(view, t, p), what: "name" }));
-    if (this.preview) taken.push(this.drawTouchLabel(view, t, this.preview, taken));
+    if (this.preview) {
+      const box = this.drawTouchLabel(view, t, this.preview, taken);
+      if (box) taken.push({ ...box, what: "touch" });
+    }
     for (const h of scene.highlights || []) taken.push({ ...this.drawLabel(view, t, h, taken), what: h.kind });
     this.labels = taken.filter(Boolean); // the boxes drawn, for tests: none covers another
   }
