@@ -20,6 +20,9 @@ import gc
 import time
 from typing import Any
 
+from server.recent import RecentMax
+
+RECENT_S = 10.0  # /healthz shows the longest pause of the last this many seconds too
 THRESHOLDS = (10_000, 10, 10)  # a young collection per 10k net allocations (default 700)
 FULL_EVERY_S = 600.0
 
@@ -31,6 +34,7 @@ class PauseStats:
         self.counts = [0, 0, 0]
         self.longest_ms = [0.0, 0.0, 0.0]
         self.total_ms = [0.0, 0.0, 0.0]
+        self.recent = RecentMax(RECENT_S)  # any generation: what a benchmark samples
         self._started = 0.0
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
@@ -43,6 +47,7 @@ class PauseStats:
         self.counts[gen] += 1
         self.longest_ms[gen] = max(self.longest_ms[gen], ms)
         self.total_ms[gen] += ms
+        self.recent.note(ms)
 
     def view(self) -> dict[str, Any]:
         """What /healthz shows."""
@@ -50,6 +55,7 @@ class PauseStats:
             "collections": list(self.counts),
             "longest_pause_ms": [round(ms, 1) for ms in self.longest_ms],
             "total_pause_ms": [round(ms, 1) for ms in self.total_ms],
+            "recent_pause_ms": round(self.recent.get(), 1),
             "thresholds": list(gc.get_threshold()),
             "frozen": gc.get_freeze_count(),
         }

@@ -1,6 +1,7 @@
 """The clock loop (every `--tick-seconds`, 0.1 s): the rooms' clocks, the lobby list pushed to
 its subscribers (at most every 0.5 s), and once a second the upkeep: idle connections closed,
-unused sessions forgotten, the paced cycle collection (server/gc_policy.py)."""
+unused sessions forgotten, the paced cycle collection (server/gc_policy.py), freed memory
+handed back (server/heap.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import asyncio
 import logging
 import time
 
-from server import gc_policy
+from server import gc_policy, heap
 from server.lobby.service import LobbyService
 from server.net import protocol as p
 from server.net.conn import Conn, Connections
@@ -50,6 +51,7 @@ class Clock:
         self.refresh_every = min(SESSIONS_REFRESH, session_ttl / 3)
         self._last_refresh = 0.0
         self.collections = gc_policy.Pace()  # memory flat (server/gc_policy.py)
+        self.heap = heap.Trimmer()  # and what was freed given back (server/heap.py)
         self._last_lobby = 0.0
         self._last_upkeep = 0.0
 
@@ -71,6 +73,7 @@ class Clock:
             self.gateway.trim_backlogs()
             self.sessions.forget()
             self.collections.maintain(time.monotonic())
+            self.heap.maintain(time.monotonic())
             await self._upkeep(now)
         await self.runtime.tick(now)
         if self.runtime.lobby_changed and now - self._last_lobby >= LOBBY_PUSH:

@@ -194,6 +194,7 @@ class Hub:
             "unsaved_rooms": len(self.runtime.unsaved),
             "uptime": round(time.time() - self.started, 1),
             "gc": gc_policy.STATS.view(),
+            "heap": self.clock.heap.view(),
             "redis_memory": self.memory.view(),
             "unsent_bytes": sum(c.backlog() for c in self.conns.all),
             "dropped_behind": self.gateway.dropped_behind,

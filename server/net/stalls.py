@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+from server.recent import RecentMax
+
 BEAT = 0.05  # seconds between heartbeats
 NOTICE = 0.1  # a heartbeat later than this was a stall
 MEMORY = 10.0  # seconds a stall is remembered (its queued messages are read well within it)
@@ -23,8 +25,7 @@ class Stalls:
     """The longest recent lateness of the event loop, in seconds."""
 
     def __init__(self) -> None:
-        self.longest = 0.0
-        self.seen_at = float("-inf")
+        self._longest = RecentMax(MEMORY)
         self._due = 0.0
         self._handle: asyncio.TimerHandle | None = None
 
@@ -40,13 +41,11 @@ class Stalls:
 
     def saw(self, late: float, now: float) -> None:
         """Note a stall of `late` seconds seen at `now` (monotonic)."""
-        if late >= self.recent(now):
-            self.longest, self.seen_at = late, now
+        self._longest.note(late, now)
 
     def recent(self, now: float | None = None) -> float:
         """The longest stall of the last MEMORY seconds (0 if none)."""
-        now = time.monotonic() if now is None else now
-        return self.longest if now - self.seen_at < MEMORY else 0.0
+        return self._longest.get(now)
 
     def _beat(self) -> None:
         now = time.monotonic()

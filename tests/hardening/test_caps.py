@@ -130,8 +130,12 @@ async def test_stalled_readers_are_dropped_before_they_hold_the_servers_memory(g
         ws_send(s, {"t": "hello", "name": "Stall"})
         for _ in range(600):  # every watch is answered by a full snapshot nobody reads
             ws_send(s, {"t": "watch", "room": rid})
-    await asyncio.sleep(3.0)  # the clock trims once a second
-    state = health(srv)
+    # the clock trims once a second; on a loaded host the watches take a while to be read
+    for _ in range(30):
+        await asyncio.sleep(0.5)
+        state = health(srv)
+        if state["dropped_behind"] >= 1:
+            break
     assert state["dropped_behind"] >= 1
     assert state["unsent_bytes"] <= budget << 20
     await owner.send("ping", n=7)
