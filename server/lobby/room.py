@@ -187,6 +187,7 @@ class Room:
         return {
             "id": self.id,
             "game": self.game,
+            "options": self.options,
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,

@@ -47,9 +47,9 @@ function setTurns(turns, over) {
 const HANDLERS = {
   welcome(m) {
     localStorage.setItem(STORE.token, m.token);
-    const room = query.get("room");
+    const [room, invite] = [query.get("room"), query.get("invite")];
     if (m.seat) conn.send({ t: "resume", room: m.seat.room, since: 0 });
-    else if (room && query.get("watch")) conn.send({ t: "watch", room });
+    else if (room && query.get("watch")) conn.send({ t: "watch", room, ...(invite ? { invite } : {}) });
     else if (room) conn.send({ t: "join", room, ref: (joinRef = `join-${room}`) });
   },
   room(m) {
@@ -64,7 +64,8 @@ const HANDLERS = {
     $("create").hidden = true;
     $("status").textContent = TEXT.seat(m.id, st.seat);
     if (m.match) showScore(m.match.score, m.match.round);
-    const watching = st.seat === null ? "&watch=1" : "";
+    const invite = query.get("invite");
+    const watching = st.seat === null ? `&watch=1${invite ? `&invite=${encodeURIComponent(invite)}` : ""}` : "";
     history.replaceState(null, "", `/crokinole/?room=${encodeURIComponent(m.id)}${watching}`);
   },
   stroke() {
