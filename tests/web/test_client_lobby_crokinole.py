@@ -3,6 +3,8 @@ from the list, a shot played on /crokinole/, and back to the lobby; quick match 
 
 from __future__ import annotations
 
+import math
+
 from playwright.sync_api import Page
 from test_client_crokinole import shoot
 from webtools import TIMEOUT_MS, enter, server_room
@@ -87,3 +89,58 @@ def test_quick_crokinole_from_the_lobby(web_server, new_page):
     for page in pages:
         page.wait_for_function("window.crokinole.phase === 'play'", timeout=TIMEOUT_MS)
     assert server_room(web_server, rooms.pop())["game"] == "crokinole"
+
+
+def shoot_from(page: Page, quadrant: int) -> None:
+    """Press on the shooting line a little off the middle of a quadrant (0 south, then
+    clockwise seen from above), pull straight away from the centre, release."""
+    board = page.evaluate("window.crokinole.board")
+    box = page.locator("#board").bounding_box()
+    assert box is not None
+    width = page.evaluate("document.querySelector('#board').width")
+    px = box["width"] / width * width / (board["size"] + 40)  # CSS px per mm
+    cx, cy = board["centre"]
+    a = -math.pi / 2 - quadrant * math.pi / 2 + 0.12
+    x, y = cx + board["shooting_radius"] * math.cos(a), cy + board["shooting_radius"] * math.sin(a)
+    sx, sy = box["x"] + (x + 20) * px, box["y"] + box["height"] - (y + 20) * px
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    for k in (1, 2):
+        page.mouse.move(sx + 30 * k * math.cos(a), sy - 30 * k * math.sin(a))
+    page.mouse.up()
+
+
+def test_three_players_each_alone_from_the_lobby(web_server, new_page):
+    # 002 7 d): three colours, each his own quadrant, clockwise
+    names = ("Anu", "Boris", "Cara")
+    pages = [new_page() for _ in names]
+    for page, name in zip(pages, names, strict=True):
+        enter(page, web_server, name)
+        page.wait_for_selector("#screen-lobby:not([hidden])")
+    host = pages[0]
+    host.check("input[name=game][value=crokinole]")
+    host.select_option("select[name=players]", "3")
+    assert host.is_disabled("select[name=scoring]")  # 002 4 g is between two sides
+    host.click("#create-btn")
+    room = on_crokinole_page(host, 0)
+    for seat, page in enumerate(pages[1:], start=1):
+        row = page.locator(f"#open-rooms li[data-room='{room}']")
+        row.wait_for(timeout=TIMEOUT_MS)
+        assert row.inner_text().startswith("Crokinole · 3 players")
+        row.get_by_role("button", name="Join").click()
+        on_crokinole_page(page, seat)
+    for page in pages:
+        page.click("#ready")
+    for page in pages:
+        page.wait_for_function("window.crokinole.phase === 'play'", timeout=TIMEOUT_MS)
+    for _ in range(3):
+        turn = host.evaluate("window.crokinole.turn")
+        shoot_from(pages[turn], turn)
+        for page in pages:
+            page.wait_for_function(
+                f"document.querySelector('#ruling').textContent.startsWith('Seat {turn + 1}')"
+                f" && window.crokinole.turn === {(turn + 1) % 3}",
+                timeout=TIMEOUT_MS,
+            )
+    assert host.inner_text("#score").startswith("Game 0 to 0 to 0")
+    assert host.evaluate("window.crokinole.round.shots_left") == [5, 5, 5]

@@ -22,7 +22,7 @@ const TEXT = {
 const $ = (id) => document.getElementById(id);
 const canvas = $("board");
 const ctx = canvas.getContext("2d");
-const st = { room: null, seat: null, board: null, discs: [], turn: null, turns: [], phase: null, aim: null, frames: null, leaving: false };
+const st = { room: null, seat: null, board: null, discs: [], turn: null, turns: [], phase: null, round: null, aim: null, frames: null, leaving: false };
 const query = new URLSearchParams(location.search);
 let joinRef = null;
 
@@ -58,6 +58,7 @@ const HANDLERS = {
     st.room = { ...st.room, ...m };
     if (m.table?.game === "crokinole") st.board = m.table;
     st.discs = m.discs ?? st.discs;
+    st.round = m.match?.round ?? null;
     setTurns(m.match?.round.turn, m.match?.phase === "over");
     st.phase = m.match ? (m.match.phase === "motion" ? "motion" : st.phase) : null;
     $("ready").hidden = !!m.match || st.seat === null;
@@ -77,6 +78,7 @@ const HANDLERS = {
   },
   ruling(m) {
     st.discs = m.discs;
+    st.round = m.round ?? st.round;
     setTurns(m.round?.turn ?? (m.turn === null ? [] : [m.turn]), false);
     $("ruling").textContent = TEXT.ruling(m.seat, rulingWords(m.ruling));
     showScore(m.score, m.round);
