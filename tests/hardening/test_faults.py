@@ -130,6 +130,7 @@ async def test_sigkill_mid_shot_in_a_crokinole_room_resumes_from_the_checkpoint(
     record = json.loads(urlopen(f"{srv.url}/api/matches/{mid}", timeout=5).read())
     shots = [e for e in record["log"] if e["kind"] == "stroke"]
     assert record["game"] == "crokinole" and strokes == len(shots) == 4 * 16  # 002 1, 4 f
+    print(f"\n{mid_shot} of {KILLS} kills with a shot in flight")
     assert mid_shot >= KILLS - 1 and stats.resumes == KILLS * len(players)
     for p in players:
         await p.close()
