@@ -144,3 +144,11 @@ def test_three_players_each_alone_from_the_lobby(web_server, new_page):
             )
     assert host.inner_text("#score").startswith("Game 0 to 0 to 0")
     assert host.evaluate("window.crokinole.round.shots_left") == [5, 5, 5]
+
+
+def test_an_expired_session_token_gets_a_new_session_on_the_crokinole_page(web_server, new_page):
+    page = new_page()
+    page.add_init_script("localStorage.setItem('novuss.token', 'expired-token')")
+    page.goto(web_server + "/crokinole/")
+    page.wait_for_function("window.crokinole.session !== null", timeout=TIMEOUT_MS)
+    assert page.evaluate("localStorage.getItem('novuss.token')") != "expired-token"

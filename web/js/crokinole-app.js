@@ -22,7 +22,7 @@ const TEXT = {
 const $ = (id) => document.getElementById(id);
 const canvas = $("board");
 const ctx = canvas.getContext("2d");
-const st = { room: null, seat: null, board: null, discs: [], turn: null, turns: [], phase: null, round: null, aim: null, frames: null, leaving: false };
+const st = { session: null, room: null, seat: null, board: null, discs: [], turn: null, turns: [], phase: null, round: null, aim: null, frames: null, leaving: false };
 const query = new URLSearchParams(location.search);
 let joinRef = null;
 
@@ -46,6 +46,7 @@ function setTurns(turns, over) {
 
 const HANDLERS = {
   welcome(m) {
+    st.session = m.session;
     localStorage.setItem(STORE.token, m.token);
     const [room, invite] = [query.get("room"), query.get("invite")];
     if (m.seat) conn.send({ t: "resume", room: m.seat.room, since: 0 });
@@ -96,6 +97,11 @@ const HANDLERS = {
   },
   error(m) {
     st.leaving = false;
+    if (m.code === "bad_token") {
+      // the session is gone (expired): a new one, as the lobby does
+      localStorage.removeItem(STORE.token);
+      return conn.send({ t: "hello", name: $("name").value || "Player" });
+    }
     if (joinRef && m.ref === joinRef && RETRY_AS_WATCHER.includes(m.code)) {
       joinRef = null;
       conn.send({ t: "watch", room: query.get("room") }); // the table is full: watch it
