@@ -7,7 +7,7 @@ import math
 
 from playwright.sync_api import Page
 from test_client_crokinole import shoot
-from webtools import TIMEOUT_MS, enter, server_room
+from webtools import TIMEOUT_MS, enter, publish, server_room
 
 SEATED = "window.crokinole?.room?.id === '{room}' && window.crokinole.seat === {seat}"
 
@@ -31,6 +31,8 @@ def test_a_crokinole_room_from_the_lobby_joined_from_the_list(web_server, new_pa
     host.fill("input[name=target]", "60")
     host.check("input[name=direct_hit]")
     assert host.is_disabled("input[name=free_order]")  # 002 7 c: doubles only
+    host.screenshot(path=str(artifacts / "lobby-crokinole-create.png"))
+    publish(artifacts / "lobby-crokinole-create.png", "client-lobby-crokinole.png")
     host.click("#create-btn")
     room = on_crokinole_page(host, 0)
     # the same session as in the lobby: the seat was resumed, not a second one taken
