@@ -322,7 +322,7 @@ class Room:
                 raise LobbyError("seat_taken", f"Seat {seat} is taken.")
             chosen = seat
         else:
-            options = [i for i in free if team is None or i % 2 == team]
+            options = [i for i in free if team is None or self.team_of(i) == team]
             if not options:
                 raise LobbyError(
                     "room_full", "No free seat" + ("" if team is None else " in that team") + "."

@@ -11,7 +11,7 @@ import pytest
 from server_client import Client, close_all, connected
 
 from server.crokinole_match import CrokinoleMatch
-from server.lobby.room import Room
+from server.lobby.room import LobbyError, Room
 from server.match import MatchRefused, Settings
 from server.net import protocol
 from server.sim import Shot
@@ -83,6 +83,18 @@ def test_7d_a_room_of_three_has_three_seats_and_colours_and_shoots_clockwise() -
     room.strike(f"s{first}", Shot(**shot_for(first, 0, players=3)), 1.0)
     room.finish_motion(10.0)
     assert room.match.turn == (first + 1) % 3
+
+
+def test_7d_joining_a_team_in_a_room_of_players_alone_is_joining_that_seat() -> None:
+    # 002 7 d): each player his own side, so `team` 1 is seat 1, never seat 3
+    room = Room(
+        "r1", "singles", 1, 30.0, False, SETTINGS, 120.0, game="crokinole", options={"players": 4}
+    )
+    room.join("a", "A", None, 1, 0.0)
+    assert room.seat_of("a") == 1
+    with pytest.raises(LobbyError) as full:
+        room.join("b", "B", None, 1, 0.0)
+    assert full.value.code == "room_full"
 
 
 def test_7d_a_whole_four_player_game_scores_by_rank() -> None:
