@@ -295,16 +295,23 @@ class Player:
 
 
 async def seat_match(
-    url: str, mode: str, stats: Stats, tag: str, players: list[Player] | None = None
+    url: str,
+    mode: str,
+    stats: Stats,
+    tag: str,
+    players: list[Player] | None = None,
+    game: str = "novuss",
+    kind: type[Player] = Player,
 ) -> list[Player]:
-    """Players in a new room of `mode`, all ready: the match has started. They are added to
-    `players` as they connect, so that a caller's list has them even if the seating fails."""
+    """Players (of class `kind`) in a new room of `game` and `mode`, all ready: the match has
+    started. They are added to `players` as they connect, so that a caller's list has them
+    even if the seating fails."""
     n = 2 if mode == "singles" else 4
     players = [] if players is None else players
-    players += [Player(f"{tag}-{i}", url, stats) for i in range(n)]
+    players += [kind(f"{tag}-{i}", url, stats) for i in range(n)]
     for p in players:
         await p.connect()
-    await players[0].send("create", mode=mode, sets=1, clock=120, private=False)
+    await players[0].send("create", mode=mode, sets=1, clock=120, private=False, game=game)
     await players[0].barrier()
     assert players[0].rid is not None, "create was not answered by a room"
     for p in players[1:]:

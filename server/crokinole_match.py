@@ -53,6 +53,13 @@ def board_view() -> dict[str, Any]:
     }
 
 
+def rule_options(seats: int, options: dict[str, Any]) -> Options:
+    """The rules' options of a room: its seats are the players; a `players` option means
+    each plays alone (002 7 d), else four seats are two teams of partners (002 1)."""
+    chosen = {k: v for k, v in options.items() if k != "players"}
+    return Options(players=seats, teams="players" not in options, **chosen)
+
+
 class CrokinoleMotion(Motion):
     """A shot played out from the Crokinole physics' segments."""
 
@@ -101,8 +108,9 @@ class CrokinoleMatch:
         options: dict[str, Any] | None = None,
     ) -> tuple[CrokinoleMatch, Step]:
         """A new game with the room's options (scoring, target, direct_hit,
-        line_discs_stay); the first shot went by lot to first_team's first seat (002 1)."""
-        game = new_game(Options(players=seats, **(options or {})), first=first_team)
+        line_discs_stay, free_order, players); the first shot went by lot to first_team's
+        first seat (002 1; with 7 d first_team is a seat)."""
+        game = new_game(rule_options(seats, options or {}), first=first_team)
         match = cls(mid, game, settings, now, first_team)
         entry = {
             "kind": "start",
@@ -138,16 +146,18 @@ class CrokinoleMatch:
 
     def result(self) -> dict[str, Any]:
         """The winner (a side, or None on a tie) and the cause."""
-        if self.forfeit is not None:
-            return {"winner": 1 - self.forfeit, "cause": self.last_cause}
+        if self.forfeit is not None:  # the others ranked by the game so far (7 d: 3 or 4)
+            score = self.game.score
+            others = [s for s in range(len(score)) if s != self.forfeit]
+            top = max(score[s] for s in others)
+            best = tuple(s for s in others if score[s] == top)
+            return {"winner": best[0] if len(best) == 1 else None, "cause": self.last_cause}
         best = winners(self.game)
         return {"winner": best[0] if len(best) == 1 else None, "cause": "rounds"}
 
     def sides(self) -> list[str]:
-        return [
-            "colour 0" if self.game.options.side_of(s) == 0 else "colour 1"
-            for s in range(self.game.options.players)
-        ]
+        opts = self.game.options
+        return [f"colour {opts.side_of(s)}" for s in range(opts.players)]
 
     def score(self) -> list[int]:
         return list(self.game.score)

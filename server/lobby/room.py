@@ -145,7 +145,8 @@ class Room:
         self.invite = secrets.token_urlsafe(16) if private else None
         self.settings = settings
         self.grace = grace
-        self.seats: list[Seat | None] = [None] * SEATS[mode]
+        # 002 7 d: a Crokinole room of 3 or 4 players each alone names its seats
+        self.seats: list[Seat | None] = [None] * int(self.options.get("players") or SEATS[mode])
         self.match: Match | CrokinoleMatch | None = None
         self.matches: list[str] = []  # ids of this room's matches, oldest first
         self.rematch: set[int] = set()
@@ -173,6 +174,10 @@ class Room:
                 return i
         return None
 
+    def team_of(self, seat: int) -> int:
+        """A seat's team: partners sit opposite; each player alone is his own (002 7 d)."""
+        return seat if "players" in self.options else seat % 2
+
     def seated(self) -> list[tuple[int, Seat]]:
         """The occupied seats."""
         return [(i, s) for i, s in enumerate(self.seats) if s is not None]
@@ -182,6 +187,7 @@ class Room:
         return {
             "id": self.id,
             "game": self.game,
+            "options": self.options,
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,
@@ -202,7 +208,7 @@ class Room:
             if s is None
             else {
                 "seat": i,
-                "team": i % 2,
+                "team": self.team_of(i),
                 "name": s.name,
                 "ready": s.ready,
                 "away": None if s.away_until is None else round(max(0.0, s.away_until - now), 1),
@@ -287,7 +293,9 @@ class Room:
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,
-            "players": [{"seat": i, "team": i % 2, "name": s.name} for i, s in self.seated()],
+            "players": [
+                {"seat": i, "team": self.team_of(i), "name": s.name} for i, s in self.seated()
+            ],
             "started": m.started,
             "ended": m.ended,
             "strokes": m.strokes,
@@ -314,7 +322,7 @@ class Room:
                 raise LobbyError("seat_taken", f"Seat {seat} is taken.")
             chosen = seat
         else:
-            options = [i for i in free if team is None or i % 2 == team]
+            options = [i for i in free if team is None or self.team_of(i) == team]
             if not options:
                 raise LobbyError(
                     "room_full", "No free seat" + ("" if team is None else " in that team") + "."
@@ -370,7 +378,8 @@ class Room:
             stroke_clock=self.clock,
             absent_limit=self.grace,
         )
-        first_team = secrets.randbelow(2)  # 004 § 31 (1) 2), 002 1: the first strike by lot
+        # 004 § 31 (1) 2), 002 1: the first strike by lot, between the sides (002 7 d: players)
+        first_team = secrets.randbelow(self.team_of(len(self.seats) - 1) + 1)
         self.match, step = (
             CrokinoleMatch.new(
                 new_id("m"), len(self.seats), first_team, now, self.settings, self.options

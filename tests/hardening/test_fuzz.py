@@ -22,6 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wire import Link, Msg, state_hash
 
+from server.crokinole.board import TOURNAMENT
+from server.crokinole_match import OFFSET, CrokinoleMatch
+from server.lobby.room import SEATS, Room
+from server.match import Settings
 from server.net import protocol as p
 
 EXAMPLES = int(os.environ.get("NOVUSS_FUZZ_EXAMPLES", "1500"))
@@ -39,6 +43,7 @@ SERVER = {
     "snapshot_burst": 100000,
     "idle_seconds": 3600,
     "create_burst": 10**6,
+    "address_create_burst": 10**6,  # the Crokinole create fuzzer makes hundreds of rooms
 }
 ARENA_MAX_AGE = 200.0  # seconds: a new match well before the 300 s stroke clock runs out
 
@@ -134,14 +139,16 @@ def oracle(data: bytes | str) -> str | None:
 
 
 class Arena:
-    """A singles match just started: `turn` must strike, `other` waits, `watcher` watches, and
-    `stranger` has said nothing yet."""
+    """A singles match (of `game`) just started: `turn` must strike, `other` waits, `watcher`
+    watches, and `stranger` has said nothing yet."""
 
-    def __init__(self, ws_url: str):
+    def __init__(self, ws_url: str, game: str = "novuss"):
         self.ws_url = ws_url
+        self.game = game
         self.born = time.monotonic()
         a, b = Link(ws_url, "Anu"), Link(ws_url, "Boris")
-        a.send({"t": "create", "mode": "singles", "sets": 1, "clock": 300, "private": False})
+        create = {"t": "create", "mode": "singles", "sets": 1, "clock": 300, "private": False}
+        a.send({**create, "game": game})
         self.rid = a.until(lambda m: m["t"] == "room")[-1]["id"]
         b.send({"t": "join", "room": self.rid})
         for link in (a, b):
@@ -195,7 +202,7 @@ def numbers_in_range(raw: Any) -> bool:
     )
 
 
-def harmful(who: str, data: bytes | str) -> bool:
+def harmful(who: str, data: bytes | str, game: str = "novuss") -> bool:
     """Could this frame, valid, change the match when `who` sends it? Such frames are the
     authority tests' business (tests/hardening/test_authority.py), not the fuzzer's."""
     raw = _raw(data)
@@ -204,7 +211,13 @@ def harmful(who: str, data: bytes | str) -> bool:
     kind = raw.get("t")
     if kind in ("chat", "resign", "leave"):
         return who != "stranger" and oracle(data) is None
-    if kind in ("strike", "pass") and who == "turn":
+    if kind == "strike" and who == "turn" and game == "crokinole":
+        # a disc placed inside the shooting line is refused whatever it is (002 5); Crokinole
+        # has no pass (2 c)
+        x, y = raw.get("x"), raw.get("y")
+        inside = TOURNAMENT.shooting_radius - TOURNAMENT.disc_radius - 1.0
+        return not (_number(x) and _number(y) and math.hypot(x - OFFSET, y - OFFSET) < inside)
+    if kind in ("strike", "pass") and who == "turn" and game == "novuss":
         # strikes placed in the middle (outside every zone) are refused whatever they are
         x, y = raw.get("x"), raw.get("y")
         centre = _number(x) and _number(y) and 200 <= x <= 880 and 200 <= y <= 880
@@ -219,10 +232,9 @@ def _raw(data: bytes | str) -> Any:
         return None
 
 
-@pytest.fixture
-def arena(game_server):
+def _arena(game_server: Any, game: str) -> Any:
     srv = game_server(**SERVER)
-    holder = {"arena": Arena(srv.ws_url), "srv": srv, "sent": 0}
+    holder = {"arena": Arena(srv.ws_url, game), "srv": srv, "sent": 0}
     yield holder
     print(f"\nfuzz: {holder['sent']} hostile frames sent, the match unchanged after each")
     holder["arena"].close()
@@ -230,13 +242,23 @@ def arena(game_server):
     assert "Traceback" not in log, log[-3000:]
 
 
+@pytest.fixture
+def arena(game_server):
+    yield from _arena(game_server, "novuss")
+
+
+@pytest.fixture
+def crokinole_arena(game_server):
+    yield from _arena(game_server, "crokinole")
+
+
 def probe(holder: dict[str, Any], who: str, data: bytes | str) -> None:
     """Send one frame and check the invariants."""
     arena: Arena = holder["arena"]
     if time.monotonic() - arena.born > ARENA_MAX_AGE:
         arena.close()
-        arena = holder["arena"] = Arena(holder["srv"].ws_url)
-    if harmful(who, data):
+        arena = holder["arena"] = Arena(holder["srv"].ws_url, arena.game)
+    if harmful(who, data, arena.game):
         return
     link = arena.sender(who)
     expected = oracle(data)
@@ -291,3 +313,100 @@ def test_oversized_frame_above_the_socket_limit_closes_only_that_socket(arena):
     a.stranger.close()
     a.stranger = Link(a.ws_url)
     assert a.turn.alive() and a.other.alive() and a.state() == a.hash
+
+
+# -- Crokinole rooms ------------------------------------------------------------------
+CROKINOLE = settings(FUZZ, max_examples=max(50, EXAMPLES // 3))
+
+
+def test_hostile_frames_and_shots_change_nothing_in_a_crokinole_room(crokinole_arena):
+    @CROKINOLE
+    @given(who=senders, data=frames)
+    def check(who: str, data: bytes | str) -> None:
+        probe(crokinole_arena, who, data)
+
+    check()
+
+
+def _maybe(plausible: list[Any]) -> st.SearchStrategy[Any]:
+    return st.sampled_from(plausible) | hostile_values
+
+
+CREATE_OPTIONS: dict[str, st.SearchStrategy[Any]] = {
+    "players": _maybe([None, 2, 3, 4, 5, -1, "3", 3.0, True]),  # 002 7 d
+    "free_order": _maybe([None, True, False, 1, "yes"]),  # 7 c
+    "scoring": _maybe([None, "tournament", "conventional", "Tournament", ""]),  # 4 f, 4 g
+    "target": _maybe([None, 20, 100, 500, 19, 501, 100.0, -5, 2**40]),  # 4 g
+    "direct_hit": _maybe([None, True, False, 0]),  # 7 a
+    "line_discs_stay": _maybe([None, True, False, "true"]),  # 7 b
+}
+
+
+@st.composite
+def crokinole_creates(draw: st.DrawFn) -> dict[str, Any]:
+    """A create of a Crokinole room (now and then of another game) with any options."""
+    msg: dict[str, Any] = {
+        "t": "create",
+        "game": draw(st.sampled_from(["crokinole"] * 6 + ["novuss", "chess", None])),
+        "mode": draw(st.sampled_from(["singles", "singles", "doubles", "triples"])),
+        "sets": 1,
+        "clock": 30.0,
+        "private": draw(st.booleans()),
+    }
+    for name, values in CREATE_OPTIONS.items():
+        if draw(st.booleans()):
+            msg[name] = draw(values)
+    return msg
+
+
+def started_with(create: p.Create) -> Room:
+    """A room of the decoded create, every seat taken and ready: the match starts."""
+    options = dict(create.options)
+    room = Room(
+        "r", create.mode, 1, 30.0, False, Settings(), 60.0, game=create.game, options=options
+    )
+    for i in range(len(room.seats)):
+        room.join(f"s{i}", f"P{i}", None, None, 0.0)
+    for i in range(len(room.seats)):
+        room.set_ready(f"s{i}", True, 0.0)
+    return room
+
+
+def test_hostile_crokinole_creates_make_a_room_as_asked_or_a_clear_error(arena):
+    """Whatever the options: a `bad_field` naming the option and nothing made, or a room
+    with exactly those options and seats, whose match (all seated and ready) starts."""
+    link = Link(arena["srv"].ws_url, "Cleo")
+    made = {"rooms": 0, "refused": 0}
+
+    @CROKINOLE
+    @given(msg=crokinole_creates())
+    def check(msg: dict[str, Any]) -> None:
+        data = msgpack.packb(msg, use_bin_type=True)
+        expected = oracle(data)
+        link.send(data)
+        arena["sent"] += 1
+        replies = link.barrier()
+        codes = [m["code"] for m in replies if m["t"] == "error"]
+        rooms = [m for m in replies if m["t"] == "room"]
+        assert "internal" not in codes, replies
+        if expected is not None:
+            assert codes == [expected] and not rooms, (msg, replies)
+            made["refused"] += 1
+            return
+        made["rooms"] += 1
+        create = p.decode(data).msg
+        assert isinstance(create, p.Create) and rooms, (msg, replies)
+        seats = dict(create.options).get("players") or SEATS[create.mode]
+        assert rooms[-1]["options"] == dict(create.options) and len(rooms[-1]["seats"]) == seats
+        link.send({"t": "leave"})
+        assert [m["t"] for m in link.barrier() if m["t"] in ("left", "error")] == ["left"]
+        if create.game == "crokinole":  # what creation let through, the rules accept
+            match = started_with(create).match
+            assert isinstance(match, CrokinoleMatch)
+            assert match.game.options.players == seats
+
+    check()
+    link.close()
+    print(f"\ncreates: {made['rooms']} rooms made as asked, {made['refused']} refused")
+    assert made["rooms"] > 0 and made["refused"] > 0
+    assert arena["arena"].state() == arena["arena"].hash

@@ -4,7 +4,7 @@ import { ChatBox } from "./chat.js";
 import { $, showScreen, toast } from "./dom.js";
 import { MatchHud } from "./hud.js";
 import { AimController } from "./input.js";
-import { inviteCode, LobbyView, RoomView } from "./lobby.js";
+import { inviteCode, LobbyView, lookingFor, roomPage, RoomView, waitingFor } from "./lobby.js";
 import { Connection, socketUrl } from "./net.js";
 import { Playback } from "./playback.js";
 import { Renderer } from "./render.js";
@@ -93,10 +93,10 @@ function mySide() {
 const chat = new ChatBox($("chat-template"), (channel, text) => send({ t: "chat", text, team: channel === "team" }));
 
 const lobbyView = new LobbyView({
-  create: (opts) => send({ t: "create", ...opts }),
-  quick: (mode) => {
-    send({ t: "quick", mode });
-    lobbyView.setQuickStatus(`Looking for a ${mode} match…`);
+  create: (msg) => send(msg),
+  quick: (mode, game) => {
+    send({ t: "quick", mode, ...(game === "crokinole" ? { game } : {}) });
+    lobbyView.setQuickStatus(lookingFor(game, mode));
   },
   cancelQuick: () => {
     leave();
@@ -508,10 +508,13 @@ const HANDLERS = {
   },
 
   queued(m) {
-    lobbyView.setQuickStatus(`Waiting for a ${m.mode} match: ${m.waiting} in the queue`);
+    lobbyView.setQuickStatus(waitingFor(m.game, m.mode, m.waiting));
   },
 
   room(m) {
+    // A Crokinole room is played on its own page, which resumes the seat or watches.
+    const page = roomPage(m.game, m.id, m.you?.role === "watcher", state.invite?.code);
+    if (page) return location.assign(page);
     const newRoom = state.room?.id !== m.id;
     $("rename").hidden = true;
     if (newRoom) {

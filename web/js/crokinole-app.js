@@ -1,38 +1,74 @@
 // The Crokinole page (/crokinole/): a room of seed 002 on the same server. Draws the
 // round board to scale, lets the player to shoot set a disc on the shooting line of the
 // quadrant and flick it with a slingshot pull, and reads rulings and rounds out in words.
-// Create a room here, or open /crokinole/?room=ID to join one.
+// Create a room here, or open /crokinole/?room=ID to join one (&watch=1 to watch it); the
+// main lobby (/) sends its Crokinole players here. The page shares the lobby's session
+// (its name and token in localStorage), so a seat taken in the lobby is resumed here.
 import { Connection, socketUrl } from "./net.js";
 import { flick, quadrantOf, roundWords, rulingWords, startSpot } from "./crokinole-board.js";
 
-const COLOURS = ["#c0392b", "#222222"];
+const COLOURS = ["#c0392b", "#222222", "#2e86c1", "#f1c40f"]; // 002 7 d: up to four colours
+const STORE = { name: "novuss.name", token: "novuss.token" }; // the lobby's (web/js/app.js)
+const RETRY_AS_WATCHER = ["room_full", "seat_taken", "not_now"];
+// Every sentence of the page, in one place (for translation).
+const TEXT = {
+  seat: (room, seat) => `room ${room} · ${seat === null ? "watching" : `seat ${seat + 1}`}`,
+  ruling: (seat, words) => `Seat ${seat + 1}: ${words}`,
+  over: (winner) => ` · game over: ${winner === null ? "a tie" : `colour ${winner + 1} wins`}`,
+  refused: (m) => `Refused: ${m.reason || m.message || m.code}${m.rule ? ` (${m.rule})` : ""}`,
+  score: (score, round) =>
+    `Game ${score.join(" to ")}${round ? ` · twenties ${round.twenties.join(" / ")} · round ${round.round}` : ""}`,
+};
 const $ = (id) => document.getElementById(id);
 const canvas = $("board");
 const ctx = canvas.getContext("2d");
-const st = { room: null, seat: null, board: null, discs: [], turn: null, phase: null, aim: null, frames: null };
+const st = { session: null, room: null, seat: null, board: null, discs: [], turn: null, turns: [], phase: null, round: null, aim: null, frames: null, leaving: false };
+const query = new URLSearchParams(location.search);
+let joinRef = null;
+
+$("name").value = localStorage.getItem(STORE.name) || "Player";
 
 const conn = new Connection(socketUrl("/ws"), {
-  onOpen: () => conn.send({ t: "hello", name: $("name").value || "Player" }),
+  onOpen: () => {
+    const token = localStorage.getItem(STORE.token);
+    conn.send({ t: "hello", name: $("name").value || "Player", ...(token ? { token } : {}) });
+  },
   onMessage: (m) => HANDLERS[m.t]?.(m),
   onState: (s) => ($("status").textContent = s),
 });
 
+/** Who may shoot now: one seat, or either opponent with 002 7 c. */
+function setTurns(turns, over) {
+  st.turns = turns ?? [];
+  st.turn = st.turns.length === 1 ? st.turns[0] : null;
+  st.phase = over || !st.turns.length ? "over" : "play";
+}
+
 const HANDLERS = {
-  welcome() {
-    const room = new URLSearchParams(location.search).get("room");
-    if (room) conn.send({ t: "join", room });
+  welcome(m) {
+    st.session = m.session;
+    localStorage.setItem(STORE.token, m.token);
+    const [room, invite] = [query.get("room"), query.get("invite")];
+    if (m.seat) conn.send({ t: "resume", room: m.seat.room, since: 0 });
+    else if (room && query.get("watch")) conn.send({ t: "watch", room, ...(invite ? { invite } : {}) });
+    else if (room) conn.send({ t: "join", room, ref: (joinRef = `join-${room}`) });
   },
   room(m) {
+    if (m.game !== "crokinole") return location.assign("/"); // the Novuss client's room
     if (m.you) st.seat = m.you.seat;
     st.room = { ...st.room, ...m };
     if (m.table?.game === "crokinole") st.board = m.table;
     st.discs = m.discs ?? st.discs;
-    st.turn = m.match ? m.match.turn : null;
-    st.phase = m.match ? m.match.phase : null;
+    st.round = m.match?.round ?? null;
+    setTurns(m.match?.round.turn, m.match?.phase === "over");
+    st.phase = m.match ? (m.match.phase === "motion" ? "motion" : st.phase) : null;
     $("ready").hidden = !!m.match || st.seat === null;
-    $("status").textContent = `room ${m.id} · seat ${st.seat === null ? "watching" : st.seat + 1}`;
+    $("create").hidden = true;
+    $("status").textContent = TEXT.seat(m.id, st.seat);
     if (m.match) showScore(m.match.score, m.match.round);
-    history.replaceState(null, "", `/crokinole/?room=${encodeURIComponent(m.id)}`);
+    const invite = query.get("invite");
+    const watching = st.seat === null ? `&watch=1${invite ? `&invite=${encodeURIComponent(invite)}` : ""}` : "";
+    history.replaceState(null, "", `/crokinole/?room=${encodeURIComponent(m.id)}${watching}`);
   },
   stroke() {
     st.phase = "motion";
@@ -43,9 +79,9 @@ const HANDLERS = {
   },
   ruling(m) {
     st.discs = m.discs;
-    st.turn = m.turn;
-    st.phase = m.turn === null ? "over" : "play";
-    $("ruling").textContent = `Seat ${m.seat + 1}: ${rulingWords(m.ruling)}`;
+    st.round = m.round ?? st.round;
+    setTurns(m.round?.turn ?? (m.turn === null ? [] : [m.turn]), false);
+    $("ruling").textContent = TEXT.ruling(m.seat, rulingWords(m.ruling));
     showScore(m.score, m.round);
   },
   round(m) {
@@ -54,20 +90,42 @@ const HANDLERS = {
   },
   result(m) {
     st.phase = "over";
-    $("round").textContent += ` · game over: ${m.winner === null ? "a tie" : `colour ${m.winner + 1} wins`}`;
+    $("round").textContent += TEXT.over(m.winner);
+  },
+  left() {
+    if (st.leaving) location.assign("/");
   },
   error(m) {
-    $("ruling").textContent = `Refused: ${m.reason || m.code}${m.rule ? ` (${m.rule})` : ""}`;
+    st.leaving = false;
+    if (m.code === "bad_token") {
+      // the session is gone (expired): a new one, as the lobby does
+      localStorage.removeItem(STORE.token);
+      return conn.send({ t: "hello", name: $("name").value || "Player" });
+    }
+    if (joinRef && m.ref === joinRef && RETRY_AS_WATCHER.includes(m.code)) {
+      joinRef = null;
+      conn.send({ t: "watch", room: query.get("room") }); // the table is full: watch it
+      return;
+    }
+    $("ruling").textContent = TEXT.refused(m);
   },
 };
 
 function showScore(score, round) {
-  const twenties = round ? ` · twenties ${round.twenties.join(" / ")} · round ${round.round}` : "";
-  $("score").textContent = `Game ${score.join(" to ")}${twenties}`;
+  $("score").textContent = TEXT.score(score, round);
 }
 
-$("create").onclick = () => conn.send({ t: "create", game: "crokinole", mode: "singles", sets: 1, clock: 60, private: false });
+$("create").onclick = () => {
+  localStorage.setItem(STORE.name, $("name").value || "Player");
+  conn.send({ t: "create", game: "crokinole", mode: "singles", sets: 1, clock: 60, private: false });
+};
 $("ready").onclick = () => conn.send({ t: "ready" });
+// Back to the lobby: out of the room first (a player leaving a live game resigns it, as
+// in the lobby's Novuss rooms), else the lobby would resume the seat and send us back.
+$("lobby").onclick = () => {
+  if (!st.room) return location.assign("/");
+  st.leaving = conn.send({ t: "leave" });
+};
 
 // ---- drawing: world mm to canvas px, north up ----------------------------------------
 
@@ -130,7 +188,7 @@ window.crokinole = st; // read by the browser tests
 // ---- shooting: press to set the disc on the line, pull back, release ---------------
 
 function myTurn() {
-  return st.phase === "play" && st.seat !== null && st.turn === st.seat && st.board;
+  return st.phase === "play" && st.seat !== null && st.turns.includes(st.seat) && st.board;
 }
 
 canvas.addEventListener("pointerdown", (e) => {

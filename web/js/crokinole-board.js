@@ -52,9 +52,9 @@ export function rulingWords(ruling) {
   return parts.join("; ");
 }
 
-/** A finished round in words (002 4 f). */
+/** A finished round in words, one figure per colour (002 4 f, 4 g, 7 d). */
 export function roundWords(round) {
-  const [a, b] = round.totals;
-  const [pa, pb] = round.points;
-  return `Round ${round.round}: ${a} to ${b} on the board with the twenties; points ${pa} to ${pb} (${round.rule}); game ${round.score.join(" to ")}`;
+  const totals = round.totals.join(" to ");
+  const points = round.points.join(" to ");
+  return `Round ${round.round}: ${totals} on the board with the twenties; points ${points} (${round.rule}); game ${round.score.join(" to ")}`;
 }

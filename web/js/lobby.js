@@ -3,40 +3,109 @@
 import { $, el } from "./dom.js";
 
 const MODE_NAMES = { singles: "Singles", doubles: "Doubles" };
+// The lobby's words for the games (seed 002 for Crokinole), in one place for translation.
+const GAME_TEXT = {
+  games: { novuss: "Novuss", crokinole: "Crokinole" },
+  players: (n) => `${n} players`,
+  tournament: "4 rounds (4 f)",
+  conventional: (target) => `to ${target} (4 g)`,
+  rules: { direct_hit: "direct hit (7 a)", line_discs_stay: "line discs stay (7 b)", free_order: "free order (7 c)" },
+  looking: (game, mode) => `Looking for a ${game === "crokinole" ? "Crokinole " : ""}${mode} match…`,
+  waiting: (game, mode, n) => `Waiting for a ${game === "crokinole" ? "Crokinole " : ""}${mode} match: ${n} in the queue`,
+};
 
 export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** "Maret v Jaan" or "Maret & Ivo v Jaan & Tiit", empty seats as "…". */
+/** "Maret v Jaan" or "Maret & Ivo v Jaan & Tiit" (or three or four alone), empty seats as "…". */
 export function playersLine(mode, players) {
   const name = (p) => (p ? p.name : "…");
   if (mode === "doubles") {
     return `${name(players[0])} & ${name(players[2])} v ${name(players[1])} & ${name(players[3])}`;
   }
-  return `${name(players[0])} v ${name(players[1])}`;
+  return players.map(name).join(" v ");
+}
+
+/** The `create` message of the new-room form's values (docs/protocol.md): Novuss's mode,
+ * sets and clock, or Crokinole's players and rule options (seed 002 4 f-g, 7 a-d). */
+export function createMessage(v) {
+  if (v.game !== "crokinole") {
+    return { t: "create", mode: v.mode, sets: v.sets, clock: v.clock, private: v.private };
+  }
+  const alone = v.players === "3" || v.players === "4";
+  const msg = { t: "create", game: "crokinole", mode: alone ? "singles" : v.players, sets: 1, clock: 60, private: v.private };
+  if (alone) msg.players = Number(v.players); // 7 d
+  msg.scoring = alone ? "tournament" : v.scoring; // 4 g is between two sides
+  if (msg.scoring === "conventional") msg.target = v.target;
+  if (v.direct_hit) msg.direct_hit = true;
+  if (v.line_discs_stay) msg.line_discs_stay = true;
+  if (v.free_order && v.players === "doubles") msg.free_order = true;
+  return msg;
+}
+
+/** A room's game and rules as the list shows them: "Crokinole · 3 players · 4 rounds (4 f)". */
+export function gameLine(r) {
+  if (r.game !== "crokinole") return `${GAME_TEXT.games.novuss} · ${MODE_NAMES[r.mode] || r.mode}`;
+  const o = r.options || {};
+  const who = o.players ? GAME_TEXT.players(o.players) : MODE_NAMES[r.mode] || r.mode;
+  const scoring = o.scoring === "conventional" ? GAME_TEXT.conventional(o.target ?? 100) : GAME_TEXT.tournament;
+  const rules = Object.keys(GAME_TEXT.rules).filter((k) => o[k]).map((k) => GAME_TEXT.rules[k]);
+  return [GAME_TEXT.games.crokinole, who, scoring, ...rules].join(" · ");
+}
+
+/** The page a room is played on: Crokinole rooms on /crokinole/ (docs/client.md). */
+export function roomPage(game, id, watching, invite = null) {
+  if (game !== "crokinole") return null;
+  const extra = (watching ? "&watch=1" : "") + (watching && invite ? `&invite=${encodeURIComponent(invite)}` : "");
+  return `/crokinole/?room=${encodeURIComponent(id)}${extra}`;
 }
 
 export class LobbyView {
-  /** intents: {create(opts), quick(mode), cancelQuick(), invite(code), join(roomId), watch(roomId)} */
+  /** intents: {create(msg), quick(mode, game), cancelQuick(), invite(code), join(roomId), watch(roomId)} */
   constructor(intents) {
     this.intents = intents;
-    $("create-form").addEventListener("submit", (e) => {
+    const form = $("create-form");
+    form.addEventListener("submit", (e) => {
       e.preventDefault();
       const f = e.target.elements;
-      intents.create({
-        mode: f.mode.value,
-        sets: Number(f.sets.value),
-        clock: Number(f.clock.value),
-        private: f.private.checked,
-      });
+      intents.create(
+        createMessage({
+          game: f.game.value,
+          mode: f.mode.value,
+          sets: Number(f.sets.value),
+          clock: Number(f.clock.value),
+          private: f.private.checked,
+          players: f.players.value,
+          scoring: f.scoring.value,
+          target: Number(f.target.value),
+          direct_hit: f.direct_hit.checked,
+          line_discs_stay: f.line_discs_stay.checked,
+          free_order: f.free_order.checked,
+        }),
+      );
     });
-    $("quick-singles").addEventListener("click", () => intents.quick("singles"));
-    $("quick-doubles").addEventListener("click", () => intents.quick("doubles"));
+    form.addEventListener("change", () => this.showGameOptions());
+    this.showGameOptions();
+    const quick = (mode) => intents.quick(mode, $("quick-game").value);
+    $("quick-singles").addEventListener("click", () => quick("singles"));
+    $("quick-doubles").addEventListener("click", () => quick("doubles"));
     $("quick-cancel").addEventListener("click", () => intents.cancelQuick());
     $("invite-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const code = inviteCode($("invite-input").value);
       if (code) intents.invite(code);
     });
+  }
+
+  /** Each game's own options; those that do not fit the players are off (002 4 g, 7 c). */
+  showGameOptions() {
+    const f = $("create-form").elements;
+    const crokinole = f.game.value === "crokinole";
+    $("novuss-options").hidden = crokinole;
+    $("crokinole-options").hidden = !crokinole;
+    const alone = f.players.value === "3" || f.players.value === "4";
+    f.scoring.disabled = alone;
+    f.target.disabled = alone || f.scoring.value !== "conventional";
+    f.free_order.disabled = f.players.value !== "doubles";
   }
 
   render(lobby) {
@@ -53,20 +122,20 @@ export class LobbyView {
     return el(
       "li",
       { data: { room: r.id } },
-      el("span", { class: "badge", text: MODE_NAMES[r.mode] || r.mode }),
+      el("span", { class: `badge game-${r.game}`, text: gameLine(r) }),
       el("span", { class: "what", text: playersLine(r.mode, r.players) }),
-      el("span", { class: "muted small", text: `${plural(r.sets, "set")} · ${r.clock} s · ${free} free · ${r.watchers} watching` }),
+      el("span", { class: "muted small", text: `${r.game === "crokinole" ? "" : `${plural(r.sets, "set")} · ${r.clock} s · `}${free} free · ${r.watchers} watching` }),
       el("button", { type: "button", class: "primary", text: "Join", onclick: () => this.intents.join(r.id) }),
       el("button", { type: "button", text: "Watch", onclick: () => this.intents.watch(r.id) }),
     );
   }
 
   liveRow(r) {
-    const score = r.score ? `${r.score[0]}–${r.score[1]}` : "";
+    const score = r.score ? r.score.join("–") : "";
     return el(
       "li",
       { data: { room: r.id } },
-      el("span", { class: "badge", text: MODE_NAMES[r.mode] || r.mode }),
+      el("span", { class: `badge game-${r.game}`, text: gameLine(r) }),
       el("span", { class: "what", text: playersLine(r.mode, r.players) }),
       el("span", { class: "small", text: score }),
       el("span", { class: "muted small watchers", text: `${r.watchers} watching` }),
@@ -149,5 +218,7 @@ export class RoomView {
     return card;
   }
 }
+
+export const { looking: lookingFor, waiting: waitingFor } = GAME_TEXT;
 
 export const teamLetter = (team) => (team === 0 ? "A" : "B");

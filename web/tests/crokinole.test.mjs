@@ -37,3 +37,9 @@ test("rulings and rounds read out with their paragraph", () => {
   assert.equal(roundWords({ round: 1, totals: [35, 20], points: [2, 0], rule: "4 f", score: [2, 0] }),
     "Round 1: 35 to 20 on the board with the twenties; points 2 to 0 (4 f); game 2 to 0");
 });
+
+test("3 and 4 players alone: a quadrant each, a figure per colour (002 7 d)", () => {
+  assert.deepEqual([0, 1, 2].map((s) => quadrantOf(s, 3)), [0, 1, 2]);
+  assert.equal(roundWords({ round: 2, totals: [40, 25, 25], points: [8, 5, 5], rule: "7 d", score: [14, 9, 7] }),
+    "Round 2: 40 to 25 to 25 on the board with the twenties; points 8 to 5 to 5 (7 d); game 14 to 9 to 7");
+});

@@ -1,0 +1,171 @@
+"""Crokinole rooms of 3 and 4 players each alone (002 7 d) and doubles in free order (7 c):
+the options at creation (refused when they do not fit), the room's seats and the game."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import msgpack
+import pytest
+from server_client import Client, close_all, connected
+
+from server.crokinole_match import CrokinoleMatch
+from server.lobby.room import LobbyError, Room
+from server.match import MatchRefused, Settings
+from server.net import protocol
+from server.sim import Shot
+from tests.server.test_crokinole_e2e import shot_for
+
+SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+
+
+def create(**fields: object) -> protocol.Create:
+    base = {"t": "create", "mode": "singles", "sets": 1, "clock": 60, "game": "crokinole"}
+    msg = protocol.decode(msgpack.packb(base | fields)).msg
+    assert isinstance(msg, protocol.Create)
+    return msg
+
+
+def started(mode: str, options: dict[str, object], grace: float = 120.0) -> Room:
+    room = Room("r1", mode, 1, 30.0, False, SETTINGS, grace, game="crokinole", options=options)
+    for i in range(len(room.seats)):
+        room.join(f"s{i}", f"P{i}", None, None, 0.0)
+    for i in range(len(room.seats)):
+        room.set_ready(f"s{i}", True, 0.0)
+    assert isinstance(room.match, CrokinoleMatch)
+    return room
+
+
+# -- at creation ---------------------------------------------------------------------
+
+
+def test_7c_7d_options_are_taken_at_creation() -> None:
+    # 002 7 d): 3 or 4 players, each alone
+    assert dict(create(players=3).options) == {"players": 3}
+    # 002 7 c): free order is a doubles option
+    assert dict(create(mode="doubles", free_order=True).options) == {"free_order": True}
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"players": 2}, "players"),  # 002 1 is singles; 7 d is 3 or 4
+        ({"players": 5}, "players"),
+        ({"players": "3"}, "players"),
+        ({"players": 4, "mode": "doubles"}, "players"),  # 002 7 d: alone, not in teams
+        ({"players": 3, "scoring": "conventional"}, "scoring"),  # 002 4 g: two sides
+        ({"free_order": True}, "free_order"),  # 002 7 c: doubles play only
+        ({"free_order": 1, "mode": "doubles"}, "free_order"),
+        ({"players": 3, "game": "novuss"}, "players"),
+    ],
+)
+def test_7c_7d_options_that_do_not_fit_are_refused(fields: dict[str, object], field: str) -> None:
+    with pytest.raises(protocol.ProtocolError) as refused:
+        create(**fields)
+    assert refused.value.code == "bad_field"
+    assert refused.value.message.startswith(f"create.{field}:")
+
+
+# -- the room ------------------------------------------------------------------------
+
+
+def test_7d_a_room_of_three_has_three_seats_and_colours_and_shoots_clockwise() -> None:
+    # 002 7 d): three colours, 6 discs each; 002 2 a): clockwise
+    room = started("singles", {"players": 3})
+    snap = room.snapshot(0, 0.0)
+    assert [s["team"] for s in snap["seats"]] == [0, 1, 2]
+    assert [s["side"] for s in snap["seats"]] == ["colour 0", "colour 1", "colour 2"]
+    assert snap["match"]["round"]["shots_left"] == [6, 6, 6]
+    assert snap["match"]["rules"]["options"]["teams"] is False
+    first = room.match.turn
+    assert first in (0, 1, 2)
+    room.strike(f"s{first}", Shot(**shot_for(first, 0, players=3)), 1.0)
+    room.finish_motion(10.0)
+    assert room.match.turn == (first + 1) % 3
+
+
+def test_7d_joining_a_team_in_a_room_of_players_alone_is_joining_that_seat() -> None:
+    # 002 7 d): each player his own side, so `team` 1 is seat 1, never seat 3
+    room = Room(
+        "r1", "singles", 1, 30.0, False, SETTINGS, 120.0, game="crokinole", options={"players": 4}
+    )
+    room.join("a", "A", None, 1, 0.0)
+    assert room.seat_of("a") == 1
+    with pytest.raises(LobbyError) as full:
+        room.join("b", "B", None, 1, 0.0)
+    assert full.value.code == "room_full"
+
+
+def test_7d_a_whole_four_player_game_scores_by_rank() -> None:
+    # 002 7 d): 8, 6, 4, 2 by rank, ties share; 4 rounds (4 f)
+    room = started("singles", {"players": 4})
+    assert room.match.sides() == [f"colour {i}" for i in range(4)]
+    now, k = 1.0, 0
+    while room.status == "playing":
+        seat = room.match.turn
+        room.strike(f"s{seat}", Shot(**shot_for(seat, k, players=4)), now)
+        room.finish_motion(now + 5.0)
+        now, k = now + 10.0, k + 1
+    rounds = [e.message for e in room.events if e.message["t"] == "round"]
+    assert len(rounds) == 4 and all(r["rule"] == "7 d" for r in rounds)
+    assert all(sum(r["points"]) == 20 and len(r["points"]) == 4 for r in rounds)
+    assert sum(room.match.score()) == 80 and k == 4 * 24
+
+
+def test_7d_a_player_away_loses_and_the_best_of_the_others_wins() -> None:
+    room = started("singles", {"players": 3}, grace=2.0)
+    room.match.game = replace(room.match.game, score=(8, 2, 5))  # the game so far
+    room.drop("s0", 1.0)
+    room.tick(3.5)
+    result = next(e.message for e in room.events if e.message["t"] == "result")
+    assert result["winner"] == 2 and result["result"]["cause"] == "absent"
+
+
+def test_7c_free_order_doubles_either_opponent_shoots_the_partner_is_refused() -> None:
+    # 002 7 c): after the initial shot, either opponent may shoot
+    room = started("doubles", {"free_order": True})
+    first = room.match.turn
+    assert first is not None
+    room.strike(f"s{first}", Shot(**shot_for(first, 0, players=4)), 1.0)
+    room.finish_motion(10.0)
+    view = room.snapshot(None, 10.0)["match"]
+    opponents = sorted({(first + 1) % 4, (first + 3) % 4})
+    assert view["turn"] is None and view["round"]["turn"] == opponents
+    partner = (first + 2) % 4
+    with pytest.raises(MatchRefused) as refused:
+        room.strike(f"s{partner}", Shot(**shot_for(partner, 1, players=4)), 11.0)
+    assert (refused.value.rule, refused.value.reason) == ("7 c", "not_your_turn")
+    chosen = opponents[1]  # not the next seat clockwise
+    room.strike(f"s{chosen}", Shot(**shot_for(chosen, 1, players=4)), 12.0)
+    assert room.match.strokes == 2
+
+
+# -- over websockets -----------------------------------------------------------------
+
+
+async def test_7d_three_players_create_join_and_shoot(game_server):
+    srv = game_server(speed_factor=25)
+    a, b, c = await connected(srv.ws_url, "Anu", "Boris", "Cara")
+    await a.send(
+        "create", mode="singles", sets=1, clock=60, private=False, game="crokinole", players=3
+    )
+    room = await a.expect("room")
+    assert room["options"] == {"players": 3} and len(room["seats"]) == 3
+    for p in (b, c):
+        await p.send("join", room=room["id"])
+        await p.expect("room")
+    for p in (a, b, c):
+        await p.send("ready")
+    players: list[Client] = [a, b, c]
+    for p in players:
+        while p.room is None or p.room["match"] is None:
+            await p.inbox.get()
+    by_seat = {p.seat: p for p in players}
+    seat = a.room["match"]["turn"]
+    await by_seat[seat].send("strike", **shot_for(seat, 0, players=3))
+    async with asyncio.timeout(20.0):
+        ruling = await a.expect("ruling")
+    assert ruling["seat"] == seat and ruling["turn"] == (seat + 1) % 3  # 002 2 a
+    assert len(ruling["score"]) == 3
+    await close_all(a, b, c)
