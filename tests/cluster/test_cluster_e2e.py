@@ -8,7 +8,7 @@ import json
 import time
 from urllib.request import urlopen
 
-from server_client import Client, connected
+from tests.server.server_client import Client, connected
 
 
 def get_json(url: str) -> dict:

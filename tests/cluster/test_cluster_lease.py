@@ -9,10 +9,10 @@ import time
 from urllib.request import urlopen
 
 import pytest
-from server_client import connected
 
 from server.cluster.lease import Leases
 from server.store.redis_store import Commit, LeaseLost, Store
+from tests.server.server_client import connected
 
 
 def room_commit(rid: str, seq: int) -> Commit:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 
 import redis
-from server_client import Client, connected
+
+from tests.server.server_client import Client, connected
 
 
 async def host_room(srv, name: str) -> str:

@@ -14,12 +14,12 @@ from urllib.request import urlopen
 
 import pytest
 import redis
-from server_client import Client
-from test_server_match_e2e import seat_singles
 
 from server.net.limits import KeyedBuckets
 from server.net.proxy import client_address, parse_networks
 from server.store.memory import MemoryWatch
+from tests.server.server_client import Client
+from tests.server.test_server_match_e2e import seat_singles
 
 
 def health(srv: Any) -> dict[str, Any]:

@@ -12,10 +12,11 @@ from urllib.request import urlopen
 
 import aiohttp
 import msgpack
-from server_bot import choose_shot
-from server_client import Client, close_all, connected
-from test_server_match_e2e import seat_singles
-from wire import state_hash
+
+from tests.hardening.wire import state_hash
+from tests.server.server_bot import choose_shot
+from tests.server.server_client import Client, close_all, connected
+from tests.server.test_server_match_e2e import seat_singles
 
 Msg = dict[str, Any]
 

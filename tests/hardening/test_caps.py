@@ -15,10 +15,10 @@ from typing import Any
 
 import msgpack
 import pytest
-from server_client import connected
 
 from server.net.limits import TokenBucket
 from server.net.stalls import Stalls
+from tests.server.server_client import connected
 
 
 def health(srv: Any, source: str = "127.0.0.1") -> dict[str, Any]:

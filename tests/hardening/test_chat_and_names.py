@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from server_client import Client, connected
 
 from server.net.names import BadName, clean_name
+from tests.server.server_client import Client, connected
 
 
 # -- names ---------------------------------------------------------------------------------

@@ -20,9 +20,9 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from wire import Link, Msg, state_hash
 
 from server.net import protocol as p
+from tests.hardening.wire import Link, Msg, state_hash
 
 EXAMPLES = int(os.environ.get("NOVUSS_FUZZ_EXAMPLES", "1500"))
 FUZZ = settings(

@@ -17,10 +17,10 @@ from urllib.request import urlopen
 
 import msgpack
 import pytest
-from server_client import Client, close_all, connected
-from test_server_match_e2e import seat_singles
 
 from server.net.limits import AddressCounter, TokenBucket
+from tests.server.server_client import Client, close_all, connected
+from tests.server.test_server_match_e2e import seat_singles
 
 
 def health(srv) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from server.rules.aim import bank, cut, pot, shot_at
 from server.rules.geometry import to_local, to_world
 from server.rules.state import Puck, home_rail
 from server.sim import COMPETITION, DiscRest, Shot, simulate
+from server.sim.engines import Engine
 from server.sim.types import Side
 
 __all__ = ["bank", "cut", "pot", "shot_at"]
@@ -95,12 +96,12 @@ class Played:
     shot: Shot
 
 
-def play(state: MatchState, seat: int | None, shot: Shot, engine: str = "cython") -> Played:
+def play(state: MatchState, seat: int | None, shot: Shot, engine: Engine = "cython") -> Played:
     """Check, simulate and judge one stroke."""
     seat = state.turn_seat if seat is None else seat
     assert seat is not None
     check_stroke(state, seat, shot)
-    result = simulate(T, sim_discs(state), shot, engine=engine)  # type: ignore[arg-type]
+    result = simulate(T, sim_discs(state), shot, engine=engine)
     return Played(judge(state, seat, shot, result), result, shot)
 
 

@@ -10,7 +10,9 @@ from typing import Any
 import aiohttp
 import msgpack
 import pytest
-from server_bot import choose_shot
+
+from server.sim.types import Side
+from tests.server.server_bot import choose_shot
 
 Msg = dict[str, Any]
 TIMEOUT = 20.0
@@ -32,7 +34,7 @@ class Client:
         self.seat: int | None = None
         self.discs: list[Msg] = []
         self.turn: int | None = None
-        self.sides: list[str] = []
+        self.sides: list[Side | None] = []  # None: an empty seat
         self.phase = ""
         self.last = 0
         self.seqs: list[int] = []
@@ -141,9 +143,10 @@ class Client:
 
     async def strike_once(self, mode: str) -> Msg:
         """Aim (a preview) and strike with the scripted player's choice; returns `stroke`."""
-        assert self.seat is not None
-        x, y, angle, speed = choose_shot(self.discs, self.seat, self.sides[self.seat],
-                                         self.room["table"], mode)  # fmt: skip
+        assert self.seat is not None and self.room is not None, "seated in a room"
+        side = self.sides[self.seat]
+        assert side is not None, "an own seat has a side"
+        x, y, angle, speed = choose_shot(self.discs, self.seat, side, self.room["table"], mode)
         self.phase = "sent"
         await self.send("aim", x=x, y=y, angle=angle, power=speed / 8000)
         await self.send("strike", x=x, y=y, angle=angle, speed=speed)

@@ -5,12 +5,11 @@ from __future__ import annotations
 import asyncio
 import math
 
-from server_client import Client, close_all, connected
-
 from server.crokinole.board import TOURNAMENT as B
 from server.crokinole.judge import aim
 from server.crokinole.rules import Options, quadrant_centre
 from server.crokinole_match import OFFSET
+from tests.server.server_client import Client, close_all, connected
 
 
 def shot_for(seat: int, k: int, players: int = 2) -> dict[str, float]:

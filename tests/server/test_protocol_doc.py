@@ -14,10 +14,10 @@ from urllib.request import urlopen
 
 import msgpack
 import pytest
-from server_client import Client, close_all, connected
-from test_server_match_e2e import seat_singles
 
 from server.net import protocol
+from tests.server.server_client import Client, close_all, connected
+from tests.server.test_server_match_e2e import seat_singles
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 Msg = dict[str, Any]

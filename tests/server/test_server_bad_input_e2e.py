@@ -7,8 +7,9 @@ import math
 
 import aiohttp
 import msgpack
-from server_client import close_all, connected
-from test_server_match_e2e import seat_singles
+
+from tests.server.server_client import close_all, connected
+from tests.server.test_server_match_e2e import seat_singles
 
 
 async def reply(client, data) -> dict:

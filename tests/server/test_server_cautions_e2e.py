@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from server_client import Client, close_all
-from test_server_match_e2e import get_json, seat_singles
+from tests.server.server_client import Client, close_all
+from tests.server.test_server_match_e2e import get_json, seat_singles
 
 
 async def pass_when_to_strike(c: Client, rulings: list[dict]) -> None:

@@ -7,8 +7,8 @@ import asyncio
 import json
 from urllib.request import urlopen
 
-from server_client import Client, close_all, connected
-from test_server_match_e2e import seat_singles
+from tests.server.server_client import Client, close_all, connected
+from tests.server.test_server_match_e2e import seat_singles
 
 
 def get_json(url: str) -> dict:

@@ -6,10 +6,9 @@ import asyncio
 import json
 from urllib.request import urlopen
 
-from server_client import connected
-from test_server_match_e2e import seat_singles
-
 from server import gc_policy
+from tests.server.server_client import connected
+from tests.server.test_server_match_e2e import seat_singles
 
 
 def get(url: str) -> tuple[int, str, bytes]:

@@ -7,13 +7,13 @@ import json
 from urllib.request import urlopen
 
 import pytest
-from server_bot import choose_shot
-from server_client import Client, close_all, connected
 
 from server.lobby.room import table_view
 from server.match import Settings
 from server.rules import MatchConfig, new_match, sim_discs
 from server.sim import COMPETITION, Shot, SimInputError, simulate
+from tests.server.server_bot import choose_shot
+from tests.server.server_client import Client, close_all, connected
 
 
 def doubles_simulates() -> bool:

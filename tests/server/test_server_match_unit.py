@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import pytest
-from server_bot import choose_shot
 
 from server.lobby.lobby import Lobby
 from server.lobby.room import Event, LobbyError, Room, table_view
@@ -13,6 +12,7 @@ from server.match import Match, MatchRefused, Motion, Settings, disc_view, frame
 from server.rules import MatchConfig
 from server.sim import COMPETITION, Shot, simulate
 from server.sim.scenarios import mixed_strokes
+from tests.server.server_bot import choose_shot
 
 SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
 TABLE = table_view(SETTINGS)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from server_client import Client, close_all
-from test_server_match_e2e import seat_singles
+from tests.server.server_client import Client, close_all
+from tests.server.test_server_match_e2e import seat_singles
 
 
 def assert_shows_the_state_before_the_stroke(room: dict, striker: int, on_table: set) -> None:

@@ -11,7 +11,8 @@ from typing import Any
 
 import msgpack
 from playwright.sync_api import Page, WebSocketRoute
-from webtools import enter, page_xy, publish, px_per_mm, state, to_world, wait_state
+
+from tests.web.webtools import enter, page_xy, publish, px_per_mm, state, to_world, wait_state
 
 TABLE = 1080.0
 RAIL = 40.0

@@ -3,7 +3,7 @@ missed included); a reloaded page resumes its seat with the token it kept."""
 
 from __future__ import annotations
 
-from webtools import (
+from tests.web.webtools import (
     TIMEOUT_MS,
     place_striker,
     server_room,

@@ -10,7 +10,7 @@ import re
 import shutil
 from pathlib import Path
 
-from webtools import (
+from tests.web.webtools import (
     TIMEOUT_MS,
     colours_in,
     enter,

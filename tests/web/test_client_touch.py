@@ -7,7 +7,8 @@ import math
 import time
 
 import msgpack
-from webtools import page_xy, state, to_world, wait_state
+
+from tests.web.webtools import page_xy, state, to_world, wait_state
 
 
 def touch(cdp, kind, x=None, y=None, at=None):
