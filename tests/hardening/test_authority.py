@@ -182,7 +182,7 @@ async def test_secrets_reach_nobody_else(game_server):
     await b.close()
     b2 = Client("Boris")
     await b2.connect(srv.ws_url, token=tokens["Boris"])
-    await b2.send("resume", room=a.room["id"], since=b.last)
+    await b2.send("resume", room=a.current_room["id"], since=b.last)
     await a.expect("back")
     await asyncio.sleep(0.3)
     for c in (a, b, b2, w):
@@ -217,6 +217,6 @@ async def test_markup_in_names_and_chat_is_data(game_server):
     for c in (a, b):
         while c.room is None or c.room["match"] is None:
             await c.inbox.get()
-    record = get_json(f"{srv.url}/api/matches/{a.room['match']['id']}")
+    record = get_json(f"{srv.url}/api/matches/{a.current_room['match']['id']}")
     assert record["players"][0]["name"] == name
     await close_all(a, b, w)

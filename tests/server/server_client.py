@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, overload
+from urllib.request import urlopen
 
 import aiohttp
 import msgpack
@@ -40,6 +42,18 @@ class Client:
         self.seqs: list[int] = []
         self.result: Msg | None = None
         self.strokes_seen: list[int] = []
+
+    @property
+    def current_room(self) -> Msg:
+        """The last `room` received: a test's failure when this client has seen none."""
+        assert self.room is not None, f"{self.name} is in no room"
+        return self.room
+
+    @property
+    def own_seat(self) -> int:
+        """This client's seat: a test's failure when it holds none."""
+        assert self.seat is not None, f"{self.name} holds no seat"
+        return self.seat
 
     async def open(
         self, ws_url: str, headers: dict[str, str] | None = None, local_addr: str | None = None
@@ -88,7 +102,7 @@ class Client:
         async for m in self.ws:
             if m.type != aiohttp.WSMsgType.BINARY:
                 continue
-            msg = msgpack.unpackb(m.data, raw=False, strict_map_key=False)
+            msg = as_map(msgpack.unpackb(m.data, raw=False, strict_map_key=False))
             self._apply(msg)
             self.seen.append(msg)
             await self.inbox.put(msg)
@@ -152,11 +166,17 @@ class Client:
         await self.send("strike", x=x, y=y, angle=angle, speed=speed)
         return await self.expect("stroke")
 
+    @overload
+    async def play(self, mode: str, timeout: float = 120.0) -> Msg: ...
+
+    @overload
+    async def play(self, mode: str, timeout: float = 120.0, *, strokes: int) -> Msg | None: ...
+
     async def play(
         self, mode: str, timeout: float = 120.0, strokes: int | None = None
     ) -> Msg | None:
-        """Strike whenever it is this player's turn, until the result (or `strokes` of the
-        match have been played)."""
+        """Strike whenever it is this player's turn, until the result (or, None, until
+        `strokes` of the match have been played)."""
         async with asyncio.timeout(timeout):
             while self.result is None:
                 if strokes is not None and len(self.strokes_seen) >= strokes:
@@ -166,6 +186,18 @@ class Client:
                     continue
                 await self.inbox.get()
         return self.result
+
+
+def as_map(value: object) -> Msg:
+    """A decoded message or JSON document, checked to be the map every reply is."""
+    assert isinstance(value, dict), f"a map was expected, not {value!r}"
+    return value
+
+
+def get_json(url: str) -> Msg:
+    """A JSON document the server serves over HTTP (health, a match record, the lists)."""
+    with urlopen(url, timeout=5) as r:
+        return as_map(json.loads(r.read()))
 
 
 async def connected(ws_url: str, *names: str) -> list[Client]:
