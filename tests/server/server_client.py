@@ -24,7 +24,7 @@ OPEN: list[Client] = []  # closed by close_clients_after_each_test
 class Client:
     """One connection. Every received message is kept in `seen`; state follows docs/protocol.md."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str) -> None:
         self.name = name
         self.session: aiohttp.ClientSession | None = None
         self.ws: aiohttp.ClientWebSocketResponse | None = None
