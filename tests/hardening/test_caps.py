@@ -22,7 +22,7 @@ from tests.conftest import GameServer
 from tests.server.server_client import as_map, connected
 
 
-def health(srv: Any, source: str = "127.0.0.1") -> dict[str, Any]:
+def health(srv: GameServer, source: str = "127.0.0.1") -> dict[str, Any]:
     with socket.create_connection(
         ("127.0.0.1", srv.port), timeout=5, source_address=(source, 0)
     ) as s:

@@ -178,7 +178,7 @@ def _number(v: object) -> TypeGuard[float]:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def numbers_in_range(raw: Any) -> bool:
+def numbers_in_range(raw: object) -> bool:
     """Does a strike or aim hold only finite numbers in range? Judged here, independently of
     the server's decoder, so a decoder that lets NaN or a placement off the table through fails
     the test instead of agreeing with itself."""
