@@ -39,10 +39,10 @@ import msgpack
 import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "server"))  # the scripted player lives with the tests
-from server_bot import choose_shot  # noqa: E402
-
+sys.path.insert(0, str(ROOT))  # the scripted player lives with the tests (tests/server)
 from bench.one_address import ONE_ADDRESS, as_args  # noqa: E402
+from server.sim.types import Side  # noqa: E402
+from tests.server.server_bot import choose_shot  # noqa: E402
 
 Msg = dict[str, Any]
 PHYSICS_LIMIT = "at most"  # the physics refusing a table with too many discs (server/sim)
@@ -103,7 +103,7 @@ class Player:
         self.table: Msg = {}
         self.mid: str | None = None
         self.discs: list[Msg] = []
-        self.sides: list[str | None] = []
+        self.sides: list[Side | None] = []
         self.turn: int | None = None
         self.phase = ""  # "", "play", "sent", "motion", "over"
         self.last = 0
@@ -264,6 +264,7 @@ class Player:
         """Aim once and strike with the scripted player's choice."""
         assert self.seat is not None
         side = self.sides[self.seat]
+        assert side is not None, "a seated player's seat has a side"
         x, y, angle, speed = choose_shot(self.discs, self.seat, side, self.table, self.mode)
         self.phase, self.refused = "sent", None
         self.strikes += 1

@@ -31,6 +31,7 @@ from server.rules import (
     sim_discs,
 )
 from server.sim import COMPETITION, Shot, SimInputError, StrokeResult, Table, simulate
+from server.sim.types import Side
 
 CLOCK_REPEAT = 5.0  # seconds between clock messages while it runs (clients count down between)
 
@@ -302,7 +303,7 @@ class Match:
             return self.motion.before
         return self.state
 
-    def sides(self) -> list[str]:
+    def sides(self) -> list[Side]:
         """Each seat's side in the set shown."""
         return [self.shown.side_of(s) for s in self.shown.seats]
 

@@ -40,7 +40,8 @@ def free_port() -> int:
     """A TCP port nobody listens on right now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]  # an AF_INET address: (host, port)
+        return port
 
 
 def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
@@ -103,7 +104,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
 def _healthy(url: str) -> bool:
     try:
         with urlopen(f"{url}/healthz", timeout=1) as r:
-            return r.status == 200
+            return bool(r.status == 200)
     except (URLError, OSError):
         return False
 
@@ -144,9 +145,11 @@ class GameServer:
         args = self.command()
         log = self.log_path.open("ab")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+        proc = self.proc = subprocess.Popen(
+            args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env
+        )
         try:
-            wait_for(lambda: self.proc.poll() is None and _healthy(self.url), timeout, "the server")
+            wait_for(lambda: proc.poll() is None and _healthy(self.url), timeout, "the server")
         except TimeoutError:
             self.stop()
             raise RuntimeError("server did not start:\n" + self.log()) from None

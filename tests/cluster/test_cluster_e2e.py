@@ -4,16 +4,9 @@ different processes, the owner killed mid-match, quick match across processes.""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
-from urllib.request import urlopen
 
-from server_client import Client, connected
-
-
-def get_json(url: str) -> dict:
-    with urlopen(url, timeout=5) as r:
-        return json.loads(r.read())
+from tests.server.server_client import Client, connected, get_json
 
 
 async def room_on(a: Client, b: Client, w: Client) -> str:
@@ -22,7 +15,7 @@ async def room_on(a: Client, b: Client, w: Client) -> str:
     await b.send("lobby")
     await b.expect("lobby")
     await a.send("create", mode="singles", sets=1, clock=60, private=False)
-    rid = (await a.expect("room"))["id"]
+    rid: str = (await a.expect("room"))["id"]
     while not any(r["id"] == rid for r in (await b.expect("lobby", timeout=5))["rooms"]):
         pass
     await b.send("join", room=rid)
@@ -97,7 +90,7 @@ async def test_killing_the_owner_moves_the_room_and_the_match_finishes(game_clus
     for c in (a, b):  # at rest after the third stroke
         while c.phase not in ("play", "over"):
             await c.inbox.get()
-    mid = a.room["match"]["id"]
+    mid = a.current_room["match"]["id"]
     before = [e for e in get_json(f"{b_srv.url}/api/matches/{mid}")["log"] if e["kind"] == "stroke"]
     killed = time.monotonic()
     owner.kill()
@@ -110,7 +103,7 @@ async def test_killing_the_owner_moves_the_room_and_the_match_finishes(game_clus
     a2 = await reconnect(a, c_srv.ws_url)  # its process is gone: to another one
     b2 = await reconnect(b, b_srv.ws_url)
     w2 = await reconnect(w, c_srv.ws_url)
-    assert a2.room["match"]["stroke"] == len(before), "nothing answered was lost"
+    assert a2.current_room["match"]["stroke"] == len(before), "nothing answered was lost"
     results = await asyncio.gather(a2.play("singles"), b2.play("singles"))
     assert results[0] == results[1]
     assert await w2.expect("result", timeout=30) == results[0]
@@ -119,7 +112,7 @@ async def test_killing_the_owner_moves_the_room_and_the_match_finishes(game_clus
     strokes = [e for e in log if e["kind"] == "stroke"]
     assert strokes[: len(before)] == before
     assert [e["stroke"] for e in strokes] == list(range(1, len(strokes) + 1))
-    assert log[-1]["kind"] == "end" and rid == a2.room["id"]
+    assert log[-1]["kind"] == "end" and rid == a2.current_room["id"]
     print(f"room taken over {took:.2f} s after the owner was killed")
 
 
@@ -135,12 +128,12 @@ async def test_quick_match_pairs_players_of_two_processes(game_cluster):
     await s2.send("quick", mode="singles")
     for c in (s1, s2):
         await c.expect("room")
-        while c.room["match"] is None:
+        while c.current_room["match"] is None:
             await c.expect("room")
-    assert s1.room["id"] == s2.room["id"] and {s1.seat, s2.seat} == {0, 1}
+    assert s1.current_room["id"] == s2.current_room["id"] and {s1.seat, s2.seat} == {0, 1}
     await s1.send("chat", text="hello from the other process")
     assert (await s2.expect("chat"))["text"] == "hello from the other process"
-    while not any(r["id"] == s1.room["id"] for r in (await looker.expect("lobby"))["live"]):
+    while not any(r["id"] == s1.current_room["id"] for r in (await looker.expect("lobby"))["live"]):
         pass
 
 
@@ -156,10 +149,10 @@ async def test_quick_match_skips_players_queued_on_a_dead_process(game_cluster):
     await s3.send("quick", mode="singles")
     for c in (s2, s3):
         await c.expect("room")
-        while c.room["match"] is None:
+        while c.current_room["match"] is None:
             await c.expect("room")
-    assert s2.room["id"] == s3.room["id"]
-    assert sorted(s["name"] for s in s2.room["seats"]) == ["Q2", "Q3"], "not the dead one's"
+    assert s2.current_room["id"] == s3.current_room["id"]
+    assert sorted(s["name"] for s in s2.current_room["seats"]) == ["Q2", "Q3"], "not the dead one's"
 
 
 async def test_a_watcher_moving_between_processes_rooms_is_counted_where_it_is(game_cluster):

@@ -4,15 +4,14 @@ processes racing to take over the rooms of a third."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
-from urllib.request import urlopen
 
 import pytest
-from server_client import connected
 
 from server.cluster.lease import Leases
 from server.store.redis_store import Commit, LeaseLost, Store
+from tests.conftest import GameServer
+from tests.server.server_client import Msg, connected, get_json
 
 
 def room_commit(rid: str, seq: int) -> Commit:
@@ -34,7 +33,7 @@ async def test_two_racing_for_one_room_only_one_owns_it_and_the_loser_cannot_wri
         await store_w.commit(room_commit(rid, 1), owner=winner.pid)
         with pytest.raises(LeaseLost):
             await store_l.commit(room_commit(rid, 2), owner=loser.pid)
-        assert (await store_w.load_room(rid))[0]["seq"] == 1, "the loser wrote nothing"
+        assert await seq_of(store_w, rid) == 1, "the loser wrote nothing"
         assert not await loser.take_from(rid, "p-nobody"), "only a named dead owner is replaced"
         assert await winner.renew([rid]) == ([], [])
         # the owner stops renewing (a pause, a cut-off): its lease expires and the other takes
@@ -45,7 +44,7 @@ async def test_two_racing_for_one_room_only_one_owns_it_and_the_loser_cannot_wri
         with pytest.raises(LeaseLost):
             await store_w.commit(room_commit(rid, 3), owner=winner.pid)
         await store_l.commit(room_commit(rid, 3), owner=loser.pid)
-        assert (await store_l.load_room(rid))[0]["seq"] == 3
+        assert await seq_of(store_l, rid) == 3
         await asyncio.sleep(1.2)  # expired with nobody claiming it: its holder takes it back
         assert await loser.renew([rid]) == ([], [rid])
         assert await loser.owner(rid) == loser.pid
@@ -54,9 +53,16 @@ async def test_two_racing_for_one_room_only_one_owns_it_and_the_loser_cannot_wri
             await s.close()
 
 
-def health(srv) -> dict:
-    with urlopen(srv.url + "/healthz", timeout=5) as r:
-        return json.loads(r.read())
+async def seq_of(store: Store, rid: str) -> int:
+    """The seq of a room's stored checkpoint."""
+    loaded = await store.load_room(rid)
+    assert loaded is not None, f"{rid} is stored"
+    seq: int = loaded[0]["seq"]
+    return seq
+
+
+def health(srv: GameServer) -> Msg:
+    return get_json(srv.url + "/healthz")
 
 
 async def test_two_processes_racing_to_take_over_share_the_rooms_out(game_cluster):

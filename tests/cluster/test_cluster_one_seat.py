@@ -7,13 +7,16 @@ from __future__ import annotations
 import asyncio
 
 import redis
-from server_client import Client, connected
+
+from tests.conftest import GameServer
+from tests.server.server_client import Client, connected
 
 
-async def host_room(srv, name: str) -> str:
+async def host_room(srv: GameServer, name: str) -> str:
     (host,) = await connected(srv.ws_url, name)
     await host.send("create", mode="singles", sets=1, clock=60, private=False)
-    return (await host.expect("room"))["id"]
+    rid: str = (await host.expect("room"))["id"]
+    return rid
 
 
 async def test_a_session_saying_hello_on_another_process_replaces_its_older_connection(

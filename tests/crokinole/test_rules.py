@@ -9,7 +9,15 @@ import pytest
 
 from server.crokinole import scoring
 from server.crokinole.board import TOURNAMENT as B
-from server.crokinole.judge import aim, close_round, play_shot, round_over, side_totals, winners
+from server.crokinole.judge import (
+    Ruling,
+    aim,
+    close_round,
+    play_shot,
+    round_over,
+    side_totals,
+    winners,
+)
 from server.crokinole.physics import Flick, Piece, simulate
 from server.crokinole.rules import Disc, Options, ShotRefused, State, new_game, quadrant_centre
 
@@ -22,7 +30,9 @@ def start(state: State, seat: int) -> tuple[float, float]:
     return R * math.cos(a), R * math.sin(a)
 
 
-def shoot(state: State, seat: int, tx: float, ty: float, slide: float = 0.0):
+def shoot(
+    state: State, seat: int, tx: float, ty: float, slide: float = 0.0
+) -> tuple[State, Ruling]:
     """Shoot the seat's next disc from its quadrant through (tx, ty), stopping `slide` beyond."""
     x, y = start(state, seat)
     angle, speed = aim(x, y, tx, ty, slide, B.decel)

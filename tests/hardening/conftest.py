@@ -3,8 +3,4 @@ and every client a test opens is closed at its end."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-from server_client import close_clients_after_each_test  # noqa: F401 (autouse fixture; found through the path above)
+from tests.server.server_client import close_clients_after_each_test  # noqa: F401 (autouse fixture)

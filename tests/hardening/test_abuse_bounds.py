@@ -14,24 +14,25 @@ from urllib.request import urlopen
 
 import pytest
 import redis
-from server_client import Client
-from test_server_match_e2e import seat_singles
 
 from server.net.limits import KeyedBuckets
 from server.net.proxy import client_address, parse_networks
 from server.store.memory import MemoryWatch
+from tests.conftest import GameServer
+from tests.server.server_client import Client, Msg, get_json
+from tests.server.test_server_match_e2e import seat_singles
 
 
-def health(srv: Any) -> dict[str, Any]:
-    with urlopen(srv.url + "/healthz", timeout=5) as r:
-        return json.loads(r.read())
+def health(srv: GameServer) -> Msg:
+    return get_json(srv.url + "/healthz")
 
 
-def session_keys(srv: Any) -> int:
+def session_keys(srv: GameServer) -> int:
+    assert srv.redis_url is not None, "a server on Redis"
     return sum(1 for _ in redis.Redis.from_url(srv.redis_url).scan_iter("nv:sess:*"))
 
 
-async def hello(srv: Any, token: str | None = None, **open_args: Any) -> tuple[Client, dict]:
+async def hello(srv: GameServer, token: str | None = None, **open_args: Any) -> tuple[Client, Msg]:
     """A connection that said hello: its welcome or its error."""
     c = Client("Flood")
     await c.open(srv.ws_url, **open_args)
@@ -167,7 +168,11 @@ async def test_at_its_memory_limit_the_server_refuses_new_rooms_while_live_match
             await asyncio.sleep(0.2)
         _c, reply = await hello(srv)
         assert reply["t"] == "error" and reply["code"] == "server_full"
-        for ask in ({"t": "create", "mode": "singles", "sets": 1, "clock": 60}, {"t": "quick"}):
+        asks: list[Msg] = [
+            {"t": "create", "mode": "singles", "sets": 1, "clock": 60},
+            {"t": "quick"},
+        ]
+        for ask in asks:
             await lobby.send(**{**ask, "mode": "singles"})
             refusal = await lobby.expect("error")
             assert refusal["code"] == "server_full" and "full" in refusal["message"]
@@ -181,7 +186,7 @@ async def test_at_its_memory_limit_the_server_refuses_new_rooms_while_live_match
                 await asyncio.sleep(0.05)
         await a.send("resign")
         result = await b.expect("result")
-        assert result["cause"] == "resign" and result["winner"] == b.seat % 2
+        assert result["cause"] == "resign" and result["winner"] == b.own_seat % 2
         record = await asyncio.to_thread(health, srv)
         assert record["store_errors"] == 0, "no commit was refused by Redis"
     finally:

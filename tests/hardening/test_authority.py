@@ -12,18 +12,20 @@ from urllib.request import urlopen
 
 import aiohttp
 import msgpack
-from server_bot import choose_shot
-from server_client import Client, close_all, connected
-from test_server_match_e2e import seat_singles
-from wire import state_hash
+
+from tests.conftest import GameServer
+from tests.hardening.wire import state_hash
+from tests.server.server_bot import choose_shot
+from tests.server.server_client import Client, as_map, close_all, connected
+from tests.server.test_server_match_e2e import seat_singles
 
 Msg = dict[str, Any]
 
 
-def get_json(url: str) -> Any:
+def get_json(url: str) -> Msg:
     with urlopen(url, timeout=5) as r:
         assert r.headers["Content-Type"].startswith("application/json")
-        return json.loads(r.read())
+        return as_map(json.loads(r.read()))
 
 
 async def state(w: Client, rid: str) -> str:
@@ -44,11 +46,13 @@ async def refused(client: Client, code: str, t: str, **fields: Any) -> Msg:
 def legal_shot(c: Client) -> dict[str, float]:
     """The scripted player's stroke for c (who must be the one to strike)."""
     assert c.seat is not None and c.room is not None
-    x, y, angle, speed = choose_shot(c.discs, c.seat, c.sides[c.seat], c.room["table"])
+    side = c.sides[c.seat]
+    assert side is not None
+    x, y, angle, speed = choose_shot(c.discs, c.seat, side, c.room["table"])
     return {"x": x, "y": y, "angle": angle, "speed": speed}
 
 
-async def match_with_watcher(srv) -> tuple[Client, Client, Client, str]:
+async def match_with_watcher(srv: GameServer) -> tuple[Client, Client, Client, str]:
     """(striker, other, watcher, room id) of a singles match that has just started."""
     a, b, rid = await seat_singles(srv)
     (w,) = await connected(srv.ws_url, "Wanda")
@@ -56,9 +60,10 @@ async def match_with_watcher(srv) -> tuple[Client, Client, Client, str]:
     return striker, other, w, rid
 
 
-def log_of(srv, c: Client) -> list[Msg]:
+def log_of(srv: GameServer, c: Client) -> list[Msg]:
     assert c.room is not None and c.room["match"] is not None
-    return get_json(f"{srv.url}/api/matches/{c.room['match']['id']}")["log"]
+    log: list[Msg] = get_json(f"{srv.url}/api/matches/{c.room['match']['id']}")["log"]
+    return log
 
 
 async def test_nobody_strikes_but_the_player_to_strike(game_server):
@@ -106,7 +111,7 @@ async def test_nothing_after_the_match(game_server):
     striker, other, w, rid = await match_with_watcher(srv)
     await other.send("resign")
     result = await striker.expect("result")
-    assert result["winner"] == striker.seat % 2
+    assert result["winner"] == striker.own_seat % 2
     await asyncio.sleep(0.2)
     before, log = await state(w, rid), log_of(srv, striker)
     shot = {"x": 540.0, "y": 60.0, "angle": math.pi / 2, "speed": 1000.0}
@@ -152,11 +157,11 @@ async def test_no_seat_is_taken_over(game_server):
     await close_all(a, b, c, d, ghost)
 
 
-async def raw_hello(srv, token: str) -> Msg:
+async def raw_hello(srv: GameServer, token: str) -> Msg:
     """The answer to hello{token} on a fresh socket."""
     async with aiohttp.ClientSession() as http, http.ws_connect(srv.ws_url) as ws:
         await ws.send_bytes(msgpack.packb({"t": "hello", "name": "Thief", "token": token}))
-        return msgpack.unpackb((await ws.receive()).data, raw=False)
+        return as_map(msgpack.unpackb((await ws.receive()).data, raw=False))
 
 
 async def test_secrets_reach_nobody_else(game_server):
@@ -164,7 +169,7 @@ async def test_secrets_reach_nobody_else(game_server):
     another client: through a private match with chat, a watcher, a drop and a resume."""
     srv = game_server(grace_seconds=30)
     a, b, w = await connected(srv.ws_url, "Anu", "Boris", "Wanda")
-    tokens = {c.name: c.token for c in (a, b, w)}
+    tokens = {c.name: c.token for c in (a, b, w) if c.token is not None}
     assert len(set(tokens.values())) == 3 and all(len(t) >= 32 for t in tokens.values())
     await a.send("create", mode="singles", sets=1, clock=60, private=True)
     invite = (await a.expect("room"))["invite"]
@@ -181,7 +186,7 @@ async def test_secrets_reach_nobody_else(game_server):
     await b.close()
     b2 = Client("Boris")
     await b2.connect(srv.ws_url, token=tokens["Boris"])
-    await b2.send("resume", room=a.room["id"], since=b.last)
+    await b2.send("resume", room=a.current_room["id"], since=b.last)
     await a.expect("back")
     await asyncio.sleep(0.3)
     for c in (a, b, b2, w):
@@ -216,6 +221,6 @@ async def test_markup_in_names_and_chat_is_data(game_server):
     for c in (a, b):
         while c.room is None or c.room["match"] is None:
             await c.inbox.get()
-    record = get_json(f"{srv.url}/api/matches/{a.room['match']['id']}")
+    record = get_json(f"{srv.url}/api/matches/{a.current_room['match']['id']}")
     assert record["players"][0]["name"] == name
     await close_all(a, b, w)

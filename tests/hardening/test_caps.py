@@ -15,13 +15,14 @@ from typing import Any
 
 import msgpack
 import pytest
-from server_client import connected
 
 from server.net.limits import TokenBucket
 from server.net.stalls import Stalls
+from tests.conftest import GameServer
+from tests.server.server_client import as_map, connected
 
 
-def health(srv: Any, source: str = "127.0.0.1") -> dict[str, Any]:
+def health(srv: GameServer, source: str = "127.0.0.1") -> dict[str, Any]:
     with socket.create_connection(
         ("127.0.0.1", srv.port), timeout=5, source_address=(source, 0)
     ) as s:
@@ -29,10 +30,10 @@ def health(srv: Any, source: str = "127.0.0.1") -> dict[str, Any]:
         data = b""
         while chunk := s.recv(65536):
             data += chunk
-    return json.loads(data.split(b"\r\n\r\n", 1)[1])
+    return as_map(json.loads(data.split(b"\r\n\r\n", 1)[1]))
 
 
-def raw_socket(srv: Any, rcvbuf: int | None = None) -> socket.socket:
+def raw_socket(srv: GameServer, rcvbuf: int | None = None) -> socket.socket:
     s = socket.socket()
     if rcvbuf is not None:  # a reader that takes nothing: its window stays tiny
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
@@ -87,7 +88,7 @@ def test_the_total_of_tcp_connections_is_capped(game_server):
 
 
 # -- stalled readers -------------------------------------------------------------------------
-def ws_open(srv: Any, rcvbuf: int) -> socket.socket:
+def ws_open(srv: GameServer, rcvbuf: int) -> socket.socket:
     """A websocket opened by hand on a socket with a tiny receive buffer."""
     s = raw_socket(srv, rcvbuf)
     key = base64.b64encode(os.urandom(16)).decode()
@@ -189,7 +190,7 @@ async def test_requests_answered_by_a_whole_room_have_a_budget_of_their_own(game
     rid = (await owner.expect("room"))["id"]
     for n in range(5):
         await asker.send("watch", room=rid, ref=n)
-    answers = []
+    answers: list[str] = []
     while len(answers) < 5:
         msg = await asker.inbox.get()
         if msg["t"] == "room":

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from server_client import Client, connected
 
 from server.net.names import BadName, clean_name
+from tests.server.server_client import Client, Msg, connected
 
 
 # -- names ---------------------------------------------------------------------------------
@@ -122,7 +122,7 @@ async def test_whoever_takes_a_freed_doubles_seat_does_not_read_the_team_chat_be
     await newcomer.send("join", room=room["id"], seat=3)
     await newcomer.expect("room")
     await newcomer.send("resume", room=room["id"], since=1)
-    seen: dict[int, dict] = {}
+    seen: dict[int, Msg] = {}
     while line["seq"] not in seen:
         msg = await newcomer.inbox.get()
         if "seq" in msg:

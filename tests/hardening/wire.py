@@ -20,7 +20,7 @@ _N = itertools.count(1)
 class Link:
     """One synchronous websocket connection."""
 
-    def __init__(self, ws_url: str, name: str | None = None):
+    def __init__(self, ws_url: str, name: str | None = None) -> None:
         self._stack = contextlib.ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
             connect(ws_url, max_size=None, open_timeout=10)
@@ -40,6 +40,7 @@ class Link:
         data = self.ws.recv(timeout=timeout)
         assert isinstance(data, bytes), "the server sends binary frames only"
         msg = msgpack.unpackb(data, raw=False, strict_map_key=False)
+        assert isinstance(msg, dict), "every message is a map"
         if msg["t"] == "room":
             self.rooms.append(msg)
         return msg

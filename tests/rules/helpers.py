@@ -6,14 +6,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from server.rules import MatchConfig, MatchState, Ruling, check_stroke, judge, new_match, sim_discs
 from server.rules.aim import bank, cut, pot, shot_at
 from server.rules.geometry import to_local, to_world
 from server.rules.state import Puck, home_rail
-from server.sim import COMPETITION, DiscRest, Shot, simulate
-from server.sim.types import Side
+from server.sim import COMPETITION, DiscRest, Shot, StrokeResult, simulate
+from server.sim.engines import Engine
+from server.sim.types import Event, Side
 
 __all__ = ["bank", "cut", "pot", "shot_at"]
 
@@ -78,6 +79,13 @@ def hit(state: MatchState, seat: int, pid: int, arrive: float, u: float | None =
     return shot_at(state, seat, pu if u is None else u, v, (p.x, p.y), arrive)
 
 
+def to_strike(state: MatchState) -> int:
+    """The seat holding the strike right: a test's failure once the match is over."""
+    seat = state.turn_seat
+    assert seat is not None, "the match is over: nobody is to strike"
+    return seat
+
+
 def up(state: MatchState, seat: int | None = None) -> Shot:
     """A legal stroke for `seat` (default: the strike-right holder) straight up the
     table from the middle of his striking field; for synthetic event logs."""
@@ -91,16 +99,16 @@ class Played:
     """A stroke played through the physics: the ruling and the physics result."""
 
     ruling: Ruling
-    result: Any
+    result: StrokeResult
     shot: Shot
 
 
-def play(state: MatchState, seat: int | None, shot: Shot, engine: str = "cython") -> Played:
+def play(state: MatchState, seat: int | None, shot: Shot, engine: Engine = "cython") -> Played:
     """Check, simulate and judge one stroke."""
     seat = state.turn_seat if seat is None else seat
     assert seat is not None
     check_stroke(state, seat, shot)
-    result = simulate(T, sim_discs(state), shot, engine=engine)  # type: ignore[arg-type]
+    result = simulate(T, sim_discs(state), shot, engine=engine)
     return Played(judge(state, seat, shot, result), result, shot)
 
 
@@ -108,11 +116,14 @@ def play(state: MatchState, seat: int | None, shot: Shot, engine: str = "cython"
 class FakeResult:
     """A synthetic physics result, for positions a real stroke cannot reach reliably."""
 
-    events: tuple[Any, ...]
+    events: tuple[Event, ...]
     final: tuple[DiscRest, ...]
 
 
-def fake(state: MatchState, events: Sequence[Any], moves: Mapping[int, Any]) -> FakeResult:
+Move = tuple[float, float] | Literal["pocket", "off"]
+
+
+def fake(state: MatchState, events: Sequence[Event], moves: Mapping[int, Move]) -> FakeResult:
     """A physics result with `events`, every puck where it was except `moves`:
     pid -> (x, y) | "pocket" | "off"."""
     final = [DiscRest(0, MID, 300.0, "table", "striker")]
@@ -120,7 +131,7 @@ def fake(state: MatchState, events: Sequence[Any], moves: Mapping[int, Any]) -> 
         m = moves.get(p.id)
         if m is None:
             final.append(DiscRest(p.id, p.x, p.y, "table", "puck", p.owner))
-        elif m in ("pocket", "off"):
+        elif isinstance(m, str):  # "pocket" or "off"
             final.append(DiscRest(p.id, 0.0, 0.0, m, "puck", p.owner))
         else:
             final.append(DiscRest(p.id, m[0], m[1], "table", "puck", p.owner))

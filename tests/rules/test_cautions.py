@@ -13,7 +13,7 @@ from server.rules.cautions import CAUTIONS_LOSE
 from server.rules.sets import finish_set, set_result
 from server.rules.state import team_of
 
-from .helpers import doubles, singles
+from .helpers import doubles, singles, to_strike
 
 
 def delay(state: MatchState, clock: bool) -> Ruling:
@@ -135,7 +135,7 @@ def test_any_sequence_of_passes_and_clocks_ends_the_match_within_the_bound(mode,
             winner = rng.randrange(2)
             state = finish_set(state, set_result(state, "won", winner, "play", "004 § 27 (3)"))
             continue
-        team = team_of(state.turn_seat)
+        team = team_of(to_strike(state))
         before = state.cautions[team]
         state = delay(state, clock=rng.random() < 0.5).state
         assert state.cautions[team] in (before, before + 1)

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from server.rules import StrokeRefused, check_stroke, sim_discs
+from server.rules import MatchState, StrokeRefused, check_stroke, sim_discs
 from server.sim import COMPETITION, Shot
 
 from .helpers import arrange, doubles, singles
@@ -15,17 +15,23 @@ from .helpers import arrange, doubles, singles
 UP = math.pi / 2
 
 
-def refused(state, seat, shot) -> StrokeRefused:
+def refused(state: MatchState, seat: int, shot: Shot) -> StrokeRefused:
     with pytest.raises(StrokeRefused) as e:
         check_stroke(state, seat, shot)
     return e.value
 
 
+def accepted(state: MatchState, seat: int, shot: Shot) -> bool:
+    """The stroke passes the check (check_stroke raises StrokeRefused otherwise)."""
+    check_stroke(state, seat, shot)
+    return True
+
+
 def test_striker_placed_in_own_edge_zone_between_side_zone_lines_is_accepted():
     """004 § 20 (1), 000 § 2: the striking field."""
     st = singles()
-    assert check_stroke(st, 0, Shot(540, 60, UP, 2000)) is None
-    assert check_stroke(st, 0, Shot(120 + 4.5, 120 - 4.5, UP, 2000)) is None
+    assert accepted(st, 0, Shot(540, 60, UP, 2000))
+    assert accepted(st, 0, Shot(120 + 4.5, 120 - 4.5, UP, 2000))
 
 
 def test_striker_whose_hole_shows_a_zone_line_is_refused():
@@ -57,8 +63,8 @@ def test_cue_must_come_from_within_own_rails_corners():
     x, y = 200.0, 60.0
     lo = math.atan2(y, x)  # the cue through the SW corner
     hi = math.atan2(y, x - 1080)  # through the SE corner
-    assert check_stroke(st, 0, Shot(x, y, lo + 1e-6, 2000)) is None
-    assert check_stroke(st, 0, Shot(x, y, hi - 1e-6, 2000)) is None
+    assert accepted(st, 0, Shot(x, y, lo + 1e-6, 2000))
+    assert accepted(st, 0, Shot(x, y, hi - 1e-6, 2000))
     for a in (lo - 1e-3, hi + 1e-3, -UP, 0.0):
         assert refused(st, 0, Shot(x, y, a, 2000)).code == "cue_angle"
 
@@ -67,13 +73,13 @@ def test_cue_limits_hold_for_every_side():
     """004 § 20 (5) for a player at N, W or E (doubles)."""
     st = doubles()
     # seat 1 plays from W: straight east is allowed, straight west is not.
-    assert check_stroke(replace_turn(st, 1), 1, Shot(60, 540, 0.0, 2000)) is None
+    assert accepted(replace_turn(st, 1), 1, Shot(60, 540, 0.0, 2000))
     assert refused(replace_turn(st, 1), 1, Shot(60, 540, math.pi, 2000)).code == "cue_angle"
-    assert check_stroke(replace_turn(st, 3), 3, Shot(1020, 540, math.pi, 2000)) is None
-    assert check_stroke(replace_turn(st, 2), 2, Shot(540, 1020, -UP, 2000)) is None
+    assert accepted(replace_turn(st, 3), 3, Shot(1020, 540, math.pi, 2000))
+    assert accepted(replace_turn(st, 2), 2, Shot(540, 1020, -UP, 2000))
 
 
-def replace_turn(state, seat):
+def replace_turn(state: MatchState, seat: int) -> MatchState:
     from dataclasses import replace
 
     return replace(state, turn_seat=seat)

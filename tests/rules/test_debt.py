@@ -3,8 +3,8 @@ a debt comes out, several at once."""
 
 from __future__ import annotations
 
-from server.rules import judge, judge_pass
-from server.sim.types import DiscContact, Pocketed
+from server.rules import MatchState, Ruling, judge, judge_pass
+from server.sim.types import DiscContact, Event, Pocketed
 
 from .helpers import (
     arrange,
@@ -18,8 +18,8 @@ from .helpers import (
 )
 
 
-def stroke(state, seat, first, pocketed):
-    events = [DiscContact(0.5, 0, first, 500.0)]
+def stroke(state: MatchState, seat: int, first: int, pocketed: list[int]) -> Ruling:
+    events: list[Event] = [DiscContact(0.5, 0, first, 500.0)]
     events += [Pocketed(1.0 + k, pid, "NE") for k, pid in enumerate(pocketed)]
     return judge(
         state, seat, up(state, seat), fake(state, events, dict.fromkeys(pocketed, "pocket"))

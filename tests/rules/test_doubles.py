@@ -9,7 +9,7 @@ N, 17-24 along S), team 1 = seats 1 & 3 (pucks 9-16 along E, 25-32 along W).
 from __future__ import annotations
 
 from server.rules import judge, judge_pass
-from server.sim.types import DiscContact, Pocketed, Shot
+from server.sim.types import DiscContact, Event, Pocketed, Shot
 
 from .helpers import (
     MID,
@@ -132,7 +132,7 @@ def test_sixteen_and_sixteen_replays_the_set():
     """004 § 28 (7): if the answering player clears his pair's pucks too, the set is
     replayed."""
     st = arrange(doubles(), {9: (700, 800)}, turn=1, struck=(0, 1), answering=0)
-    events = [DiscContact(0.5, 0, 9, 500.0), Pocketed(1.0, 9, "NE")]
+    events: list[Event] = [DiscContact(0.5, 0, 9, 500.0), Pocketed(1.0, 9, "NE")]
     r = judge(st, 1, Shot(60, MID, 0.0, 1000.0), fake(st, events, {9: "pocket"}))
     assert_set_result(r, "replayed", None)
 

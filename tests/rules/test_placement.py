@@ -8,7 +8,7 @@ import math
 from server.rules import judge
 from server.rules.placement import penalty_spot, respot_spot, separate
 from server.sim import COMPETITION as T
-from server.sim.types import DiscContact, LeftTable, Shot
+from server.sim.types import DiscContact, Event, LeftTable, Shot
 
 from .helpers import MID, L, arrange, fake, singles
 
@@ -84,7 +84,7 @@ def test_several_pucks_over_the_rail_first_touched_goes_to_the_centre():
     """004 § 20 (14), 000 § 2: several pucks at once: the one the striker touched first
     goes to the centre, the others as above."""
     st = arrange(singles(), {1: (540, 900), 2: (560, 950), 9: (200, 300)})
-    events = [
+    events: list[Event] = [
         DiscContact(0.3, 0, 1, 3000.0),
         DiscContact(0.31, 1, 2, 2000.0),
         LeftTable(0.4, 2, "N"),

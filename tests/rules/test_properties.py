@@ -27,7 +27,7 @@ from server.rules.geometry import angle_to_world, cue_limits_local, striking_fie
 from server.rules.play import scripted_shot
 from server.sim import COMPETITION, Shot, simulate
 
-from .helpers import assert_pucks_account
+from .helpers import assert_pucks_account, to_strike
 
 STROKES = 30
 
@@ -91,7 +91,7 @@ def test_random_strokes_keep_the_invariants(seed: int, doubles: bool, sets: int)
     for _ in range(STROKES):
         if state.finished:
             break
-        seat = state.turn_seat
+        seat = to_strike(state)
         roll = rng.random()
         if roll < 0.03:
             ruling = judge_pass(state, seat)
@@ -157,7 +157,7 @@ def test_random_positions_keep_the_invariants(seed: int, doubles: bool) -> None:
     for _ in range(20):
         if state.finished:
             break
-        seat = state.turn_seat
+        seat = to_strike(state)
         if rng.random() < 0.7:
             shot = scripted_shot(state, seat, rng, skill=rng.uniform(0.0, 0.05))
         else:

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from server.rules import judge, judge_clock_expired
 from server.rules.sets import match_over
-from server.sim.types import DiscContact, LeftTable, Pocketed, RailContact
+from server.sim.types import DiscContact, Event, LeftTable, Pocketed, RailContact
 
 from .helpers import (
     MID,
@@ -76,7 +76,7 @@ def test_rebound_with_free_pucks_driving_opponents_puck_into_the_circle_is_resto
     blind position only when he has no puck for a direct stroke; with one left, the
     stroke is penalised and the opponent's puck goes back."""
     st = arrange(singles(), {1: (200, 500), 9: (MID, 750)})
-    events = [RailContact(0.2, 0, "N", 900.0), DiscContact(0.4, 0, 9, 600.0)]
+    events: list[Event] = [RailContact(0.2, 0, "N", 900.0), DiscContact(0.4, 0, 9, 600.0)]
     r = judge(st, 0, up(st), fake(st, events, {9: (MID, MID)}))
     assert r.kind == "rebound" and r.rebound_rail == "opposite"
     assert_penalty(r, "§ 24 (1) 3)")
@@ -88,7 +88,7 @@ def test_side_rail_rebound_onto_opponent_when_all_blind_restores_his_puck():
     first meets an opponent's puck is penalised and is not a permitted way to drive it
     into the circle: it goes back."""
     st = arrange(singles(), {1: (MID, MID), 9: (700, 700)})
-    events = [RailContact(0.2, 0, "E", 900.0), DiscContact(0.4, 0, 9, 600.0)]
+    events: list[Event] = [RailContact(0.2, 0, "E", 900.0), DiscContact(0.4, 0, 9, 600.0)]
     r = judge(st, 0, up(st), fake(st, events, {9: (MID + 60, MID + 30)}))
     assert r.rebound_rail == "side"
     assert_penalty(r, "§ 24 (1) 6)")
@@ -100,7 +100,7 @@ def test_direct_stroke_at_opponent_sending_another_of_his_pucks_over_the_rail():
     his pucks over the rail: that one goes back to its place; the one hit directly stays
     where it went, not having become blind."""
     st = arrange(singles(), {1: (200, 800), 9: (MID, 600), 10: (MID, 640)})
-    events = [
+    events: list[Event] = [
         DiscContact(0.3, 0, 9, 800.0),
         DiscContact(0.35, 9, 10, 700.0),
         LeftTable(0.6, 10, "N"),
@@ -116,7 +116,11 @@ def test_legal_stroke_sending_opponents_puck_over_the_rail_respots_it():
     """004 § 24 (9), § 20 (14), § 25 (1) 3): after a legal first touch an opponent's puck
     going over the rail is put in the centre circle, no penalty, the turn passes."""
     st = arrange(singles(), {1: (MID, 720), 9: (MID, 760), 2: (200, 300)})
-    events = [DiscContact(0.3, 0, 1, 800.0), DiscContact(0.35, 1, 9, 700.0), LeftTable(0.6, 9, "N")]
+    events: list[Event] = [
+        DiscContact(0.3, 0, 1, 800.0),
+        DiscContact(0.35, 1, 9, 700.0),
+        LeftTable(0.6, 9, "N"),
+    ]
     r = judge(st, 0, up(st), fake(st, events, {1: (MID, 800), 9: "off"}))
     assert_legal(r)
     assert [s[0] for s in r.respotted] == [9]
@@ -129,7 +133,7 @@ def test_several_pucks_over_the_rail_the_one_the_striker_touched_first_goes_to_t
     """004 § 20 (14): of several pucks over the rail, the one the striker touched first
     (not the one that left first) goes to the centre; the other on its diameter point."""
     st = arrange(singles(), {1: (MID, 720), 2: (MID + 40, 800), 3: (MID - 40, 800), 9: (900, 300)})
-    events = [
+    events: list[Event] = [
         DiscContact(0.30, 0, 1, 900.0),
         DiscContact(0.40, 0, 2, 800.0),
         DiscContact(0.45, 0, 3, 800.0),
@@ -146,7 +150,7 @@ def test_puck_over_a_rail_with_the_centre_taken_goes_to_that_rails_diameter_poin
     """004 § 20 (14): centre taken: on the diameter line towards the rail it went over,
     its edge touching the circle from inside."""
     st = arrange(singles(), {1: (300, 600), 2: (MID, MID), 9: (900, 300)})
-    events = [DiscContact(0.3, 0, 1, 900.0), LeftTable(0.6, 1, "W")]
+    events: list[Event] = [DiscContact(0.3, 0, 1, 900.0), LeftTable(0.6, 1, "W")]
     r = judge(st, 0, up(st), fake(st, events, {1: "off"}))
     p = r.state.puck(1)
     assert math.isclose(p.x, MID - D) and math.isclose(p.y, MID)
@@ -161,7 +165,7 @@ def test_debt_is_not_put_on_when_the_opponent_pockets_his_own_puck():
         turn=1,
         debt=(1, 0),
     )
-    events = [DiscContact(0.3, 0, 9, 900.0), Pocketed(0.6, 9, "SE")]
+    events: list[Event] = [DiscContact(0.3, 0, 9, 900.0), Pocketed(0.6, 9, "SE")]
     r = judge(st, 1, up(st, 1), fake(st, events, {9: "pocket"}))
     assert r.state.debt == (1, 0) and r.penalty_placed == ()
     assert_keeps_turn(r)
@@ -172,7 +176,7 @@ def test_debt_of_eight_on_the_table_waits_and_comes_out_when_he_loses_the_right(
     he loses the strike right after pocketing some, on the middle line opposite him."""
     pucks = {i: (100 + 100 * (i - 1), 700) for i in range(1, 9)}
     st = arrange(singles(), {**pucks, 9: (900, 300)}, debt=(1, 0))
-    ev1 = [DiscContact(0.3, 0, 1, 900.0), Pocketed(0.6, 1, "NW")]
+    ev1: list[Event] = [DiscContact(0.3, 0, 1, 900.0), Pocketed(0.6, 1, "NW")]
     r1 = judge(st, 0, up(st), fake(st, ev1, {1: "pocket"}))
     assert_keeps_turn(r1)
     assert r1.state.debt == (1, 0) and r1.penalty_placed == ()
@@ -198,7 +202,7 @@ def test_doubles_partners_debt_coming_out_on_the_last_puck_stops_the_series():
     either partner comes out, the series does not go on."""
     st = arrange(doubles(), {1: (MID, 800), 17: (MID, 600), 9: (900, 300)}, debt=(0, 0, 1, 0))
     st = arrange(st, {1: (MID, 800), 9: (900, 300)}, debt=(0, 0, 1, 0))
-    events = [DiscContact(0.3, 0, 1, 900.0), Pocketed(0.6, 1, "NE")]
+    events: list[Event] = [DiscContact(0.3, 0, 1, 900.0), Pocketed(0.6, 1, "NE")]
     r = judge(st, 0, up(st), fake(st, events, {1: "pocket"}))
     assert r.set_result is None
     assert len(r.penalty_placed) == 1

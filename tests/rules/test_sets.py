@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from server.rules import judge
-from server.sim.types import DiscContact, Pocketed, StrikerZone
+from server.rules import MatchState, Ruling, judge
+from server.sim.types import DiscContact, Event, Pocketed, StrikerZone
 
 from .helpers import (
     MID,
@@ -20,13 +20,14 @@ from .helpers import (
     pot,
     shot_at,
     singles,
+    to_strike,
     up,
 )
 
 
-def pot_fake(state, seat, *pids, crossed=False):
+def pot_fake(state: MatchState, seat: int, *pids: int, crossed: bool = False) -> Ruling:
     """A synthetic stroke: the striker touches pids[0] first and every pid goes in."""
-    events = [
+    events: list[Event] = [
         StrikerZone(0.01, state.side_of(seat), False),
         DiscContact(0.5, 0, pids[0], 500.0),
         *(Pocketed(1.0 + k, pid, "NE") for k, pid in enumerate(pids)),
@@ -68,7 +69,11 @@ def test_own_and_opponents_last_pucks_together_annul_the_set():
 def test_own_and_opponents_last_pucks_with_a_penalty_lose_the_set():
     """004 § 27 (4): if that stroke is penalised, the set is lost for the striker."""
     st = arrange(singles(), {1: (800, 750), 9: (850, 800)})
-    events = [DiscContact(0.5, 0, 9, 500.0), Pocketed(1.0, 1, "NE"), Pocketed(1.1, 9, "NE")]
+    events: list[Event] = [
+        DiscContact(0.5, 0, 9, 500.0),
+        Pocketed(1.0, 1, "NE"),
+        Pocketed(1.1, 9, "NE"),
+    ]
     r = judge(st, 0, up(st, 0), fake(st, events, {1: "pocket", 9: "pocket"}))
     assert_set_result(r, "lost", 1)
 
@@ -141,14 +146,14 @@ def test_three_miss_rule_with_000_option_counts_blind_edge_zone_pucks():
     """000 § 8 (option three_miss="blind"): pucks left only in blind zones count too."""
     st = arrange(singles(three_miss="blind"), {1: (MID, 60), 9: (MID, L - 60)}, turn=0)
     for _ in range(6):
-        seat = st.turn_seat
+        seat = to_strike(st)
         r = play(st, seat, shot_at(st, seat, 200, 60, _far_rail(st, seat), 900)).ruling
         st = r.state
     assert_set_result(r, "annulled", None)
     assert_cites(r, "000 § 8")
 
 
-def _far_rail(state, seat):
+def _far_rail(state: MatchState, seat: int) -> tuple[float, float]:
     from server.rules.geometry import to_world
 
     return to_world(state.side_of(seat), 200, L - 24, L)
@@ -171,7 +176,7 @@ def test_even_number_of_sets_can_end_in_a_draw():
     st = singles(sets=2)
     st = pot_fake(arrange(st, {1: (800, 750), 9: (500, 900)}, turn=0), 0, 1).state
     st = pot_fake(arrange(st, {9: (800, 750), 1: (500, 900)}, turn=1), 1, 9).state
-    assert st.finished and st.match_result["winner"] is None
+    assert st.finished and st.match_result is not None and st.match_result["winner"] is None
     assert st.match_result["sets_won"] == [1, 1]
 
 

@@ -292,12 +292,16 @@ def test_striker_may_come_back_over_own_line_when_he_has_a_blind_puck():
 def test_opponents_puck_pocketed_with_own_ends_the_series():
     """004 § 25 (1) 2), 000 § 7: an opponent's puck in together with his own."""
     from server.rules import judge
-    from server.sim.types import DiscContact, Pocketed, Shot
+    from server.sim.types import DiscContact, Event, Pocketed, Shot
 
     from .helpers import fake
 
     st = arrange(singles(), {1: (800, 750), 2: (200, 600), 9: (850, 800), 10: (300, 300)})
-    events = [DiscContact(0.5, 0, 1, 500.0), Pocketed(1.0, 1, "NE"), Pocketed(1.2, 9, "NE")]
+    events: list[Event] = [
+        DiscContact(0.5, 0, 1, 500.0),
+        Pocketed(1.0, 1, "NE"),
+        Pocketed(1.2, 9, "NE"),
+    ]
     shot = Shot(MID, 60.0, 1.2, 1500.0)
     r = judge(st, 0, shot, fake(st, events, {1: "pocket", 9: "pocket"}))
     assert_legal(r)

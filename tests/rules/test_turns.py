@@ -72,13 +72,13 @@ def test_doubles_clock_applies_to_the_player_at_the_stroke():
 def test_player_not_back_in_time_loses_the_match():
     """004 § 22 (3), § 9 (3), 000 § 4."""
     r = judge_absent(singles(), 1)
-    assert r.match_result["winner"] == 0 and r.state.finished
+    assert r.match_result is not None and r.match_result["winner"] == 0 and r.state.finished
     assert r.state.turn_seat is None
 
 
 def test_resignation_loses_the_match_for_his_side():
     r = judge_resign(doubles(), 2)
-    assert r.match_result["winner"] == 1 and r.state.finished
+    assert r.match_result is not None and r.match_result["winner"] == 1 and r.state.finished
 
 
 def test_nothing_is_judged_after_the_match():
@@ -109,4 +109,4 @@ def test_config_is_checked():
     with pytest.raises(ValueError):
         MatchConfig(sets=0)
     with pytest.raises(ValueError):
-        MatchConfig(mode="triples")  # type: ignore[arg-type]
+        MatchConfig(mode="triples")  # type: ignore[arg-type]  # the bad mode under test

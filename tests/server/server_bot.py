@@ -8,10 +8,12 @@ unit tests and real websocket clients. Geometry helpers come from the rules' own
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 from server.rules.geometry import angle_to_world, cue_angle_allowed, to_local, to_world
 from server.sim import COMPETITION
+from server.sim.types import Side
 
 Disc = dict[str, Any]
 
@@ -24,17 +26,17 @@ def _seg_dist(px: float, py: float, ax: float, ay: float, bx: float, by: float) 
     return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
 
 
-def _blind(table: dict[str, Any], side: str, x: float, y: float) -> bool:
+def _blind(table: dict[str, Any], side: Side, x: float, y: float) -> bool:
     size, h = table["size"], table["puck_hole_radius"]
     c = size / 2
     if math.hypot(x - c, y - c) <= table["circle_radius"] - h:
         return True
     _u, v = to_local(side, x, y, size)
-    return v <= table["zone"] - h
+    return bool(v <= table["zone"] - h)
 
 
 def choose_shot(
-    discs: list[Disc], seat: int, side: str, table: dict[str, Any], mode: str = "singles"
+    discs: list[Disc], seat: int, side: Side, table: dict[str, Any], mode: str = "singles"
 ) -> tuple[float, float, float, float]:
     """(x, y, angle, speed) of a stroke for `seat` playing from `side`."""
     size = table["size"]
@@ -146,7 +148,10 @@ def _near_pocket(pockets: list[Any], ax: float, ay: float, bx: float, by: float,
     return any(_seg_dist(kx, ky, ax, ay, bx, by) < r + 2 for kx, ky in pockets)
 
 
-def _placements(side: str, size: float, field: tuple[float, float, float, float]):
+def _placements(
+    side: Side, size: float, field: tuple[float, float, float, float]
+) -> Iterator[tuple[float, float, float, float]]:
+    """(u, v, x, y) of the striker placements tried, spread over the own zone."""
     u_lo, u_hi, v_lo, v_hi = field
     for i in range(41):
         for v in (v_lo + 2, (v_lo + v_hi) / 2, v_hi - 1):
@@ -158,7 +163,7 @@ def _direct(
     mine: list[Disc],
     pucks: list[tuple[float, float]],
     pockets: list[Any],
-    side: str,
+    side: Side,
     size: float,
     rs: float,
     rp: float,
@@ -209,7 +214,7 @@ def _rebound(
     mine: list[Disc],
     pucks: list[tuple[float, float]],
     pockets: list[Any],
-    side: str,
+    side: Side,
     size: float,
     rs: float,
     rp: float,

@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, overload
+from urllib.request import urlopen
 
 import aiohttp
 import msgpack
 import pytest
-from server_bot import choose_shot
+
+from server.sim.types import Side
+from tests.server.server_bot import choose_shot
 
 Msg = dict[str, Any]
 TIMEOUT = 20.0
@@ -20,7 +24,7 @@ OPEN: list[Client] = []  # closed by close_clients_after_each_test
 class Client:
     """One connection. Every received message is kept in `seen`; state follows docs/protocol.md."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str) -> None:
         self.name = name
         self.session: aiohttp.ClientSession | None = None
         self.ws: aiohttp.ClientWebSocketResponse | None = None
@@ -32,12 +36,24 @@ class Client:
         self.seat: int | None = None
         self.discs: list[Msg] = []
         self.turn: int | None = None
-        self.sides: list[str] = []
+        self.sides: list[Side | None] = []  # None: an empty seat
         self.phase = ""
         self.last = 0
         self.seqs: list[int] = []
         self.result: Msg | None = None
         self.strokes_seen: list[int] = []
+
+    @property
+    def current_room(self) -> Msg:
+        """The last `room` received: a test's failure when this client has seen none."""
+        assert self.room is not None, f"{self.name} is in no room"
+        return self.room
+
+    @property
+    def own_seat(self) -> int:
+        """This client's seat: a test's failure when it holds none."""
+        assert self.seat is not None, f"{self.name} holds no seat"
+        return self.seat
 
     async def open(
         self, ws_url: str, headers: dict[str, str] | None = None, local_addr: str | None = None
@@ -86,7 +102,7 @@ class Client:
         async for m in self.ws:
             if m.type != aiohttp.WSMsgType.BINARY:
                 continue
-            msg = msgpack.unpackb(m.data, raw=False, strict_map_key=False)
+            msg = as_map(msgpack.unpackb(m.data, raw=False, strict_map_key=False))
             self._apply(msg)
             self.seen.append(msg)
             await self.inbox.put(msg)
@@ -141,19 +157,26 @@ class Client:
 
     async def strike_once(self, mode: str) -> Msg:
         """Aim (a preview) and strike with the scripted player's choice; returns `stroke`."""
-        assert self.seat is not None
-        x, y, angle, speed = choose_shot(self.discs, self.seat, self.sides[self.seat],
-                                         self.room["table"], mode)  # fmt: skip
+        assert self.seat is not None and self.room is not None, "seated in a room"
+        side = self.sides[self.seat]
+        assert side is not None, "an own seat has a side"
+        x, y, angle, speed = choose_shot(self.discs, self.seat, side, self.room["table"], mode)
         self.phase = "sent"
         await self.send("aim", x=x, y=y, angle=angle, power=speed / 8000)
         await self.send("strike", x=x, y=y, angle=angle, speed=speed)
         return await self.expect("stroke")
 
+    @overload
+    async def play(self, mode: str, timeout: float = 120.0) -> Msg: ...
+
+    @overload
+    async def play(self, mode: str, timeout: float = 120.0, *, strokes: int) -> Msg | None: ...
+
     async def play(
         self, mode: str, timeout: float = 120.0, strokes: int | None = None
     ) -> Msg | None:
-        """Strike whenever it is this player's turn, until the result (or `strokes` of the
-        match have been played)."""
+        """Strike whenever it is this player's turn, until the result (or, None, until
+        `strokes` of the match have been played)."""
         async with asyncio.timeout(timeout):
             while self.result is None:
                 if strokes is not None and len(self.strokes_seen) >= strokes:
@@ -163,6 +186,18 @@ class Client:
                     continue
                 await self.inbox.get()
         return self.result
+
+
+def as_map(value: object) -> Msg:
+    """A decoded message or JSON document, checked to be the map every reply is."""
+    assert isinstance(value, dict), f"a map was expected, not {value!r}"
+    return value
+
+
+def get_json(url: str) -> Msg:
+    """A JSON document the server serves over HTTP (health, a match record, the lists)."""
+    with urlopen(url, timeout=5) as r:
+        return as_map(json.loads(r.read()))
 
 
 async def connected(ws_url: str, *names: str) -> list[Client]:

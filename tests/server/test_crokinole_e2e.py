@@ -5,12 +5,11 @@ from __future__ import annotations
 import asyncio
 import math
 
-from server_client import Client, close_all, connected
-
 from server.crokinole.board import TOURNAMENT as B
 from server.crokinole.judge import aim
 from server.crokinole.rules import Options, quadrant_centre
 from server.crokinole_match import OFFSET
+from tests.server.server_client import Client, Msg, close_all, connected
 
 
 def shot_for(seat: int, k: int, players: int = 2) -> dict[str, float]:
@@ -23,14 +22,14 @@ def shot_for(seat: int, k: int, players: int = 2) -> dict[str, float]:
     return {"x": x + OFFSET, "y": y + OFFSET, "angle": angle, "speed": speed}
 
 
-async def play(c: Client) -> dict:
+async def play(c: Client) -> Msg:
     """Shoot whenever it is this player's turn, until the result."""
     k = 0
     async with asyncio.timeout(120.0):
         while c.result is None:
             if c.my_turn():
                 c.phase = "sent"
-                await c.send("strike", **shot_for(c.seat, k))
+                await c.send("strike", **shot_for(c.own_seat, k))
                 k += 1
                 await c.expect("stroke")
                 continue
@@ -77,12 +76,12 @@ async def test_a_shot_from_outside_the_quadrant_is_refused_with_the_paragraph(ga
         while c.room is None or c.room["match"] is None:
             await c.inbox.get()
     player = a if a.turn == a.seat else b
-    wrong = shot_for(1 - player.seat, 0)  # the other player's quadrant (002 5)
+    wrong = shot_for(1 - player.own_seat, 0)  # the other player's quadrant (002 5)
     await player.send("strike", **wrong)
     error = await player.expect("error")
     assert error["code"] == "bad_stroke" and error["rule"] == "5"
     assert error["reason"] == "outside_quadrant"
-    await player.send("strike", **shot_for(player.seat, 0))
+    await player.send("strike", **shot_for(player.own_seat, 0))
     await player.expect("stroke")
     await close_all(a, b)
 
@@ -112,7 +111,7 @@ async def test_a_room_plays_with_the_options_chosen_at_creation(game_server):
     for c in (a, b):
         while c.room is None or c.room["match"] is None:
             await c.inbox.get()
-    options = a.room["match"]["rules"]["options"]
+    options = a.current_room["match"]["rules"]["options"]
     assert (options["scoring"], options["target"], options["direct_hit"]) == (
         "conventional",
         20,

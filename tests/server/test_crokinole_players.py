@@ -8,13 +8,13 @@ from dataclasses import replace
 
 import msgpack
 import pytest
-from server_client import Client, close_all, connected
 
 from server.crokinole_match import CrokinoleMatch
 from server.lobby.room import LobbyError, Room
 from server.match import MatchRefused, Settings
 from server.net import protocol
 from server.sim import Shot
+from tests.server.server_client import Client, close_all, connected
 from tests.server.test_crokinole_e2e import shot_for
 
 SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
@@ -25,6 +25,12 @@ def create(**fields: object) -> protocol.Create:
     msg = protocol.decode(msgpack.packb(base | fields)).msg
     assert isinstance(msg, protocol.Create)
     return msg
+
+
+def match_of(room: Room) -> CrokinoleMatch:
+    """The room's Crokinole match (started)."""
+    assert isinstance(room.match, CrokinoleMatch)
+    return room.match
 
 
 def started(mode: str, options: dict[str, object], grace: float = 120.0) -> Room:
@@ -78,11 +84,11 @@ def test_7d_a_room_of_three_has_three_seats_and_colours_and_shoots_clockwise() -
     assert [s["side"] for s in snap["seats"]] == ["colour 0", "colour 1", "colour 2"]
     assert snap["match"]["round"]["shots_left"] == [6, 6, 6]
     assert snap["match"]["rules"]["options"]["teams"] is False
-    first = room.match.turn
+    first = match_of(room).turn
     assert first in (0, 1, 2)
     room.strike(f"s{first}", Shot(**shot_for(first, 0, players=3)), 1.0)
     room.finish_motion(10.0)
-    assert room.match.turn == (first + 1) % 3
+    assert match_of(room).turn == (first + 1) % 3
 
 
 def test_7d_joining_a_team_in_a_room_of_players_alone_is_joining_that_seat() -> None:
@@ -100,22 +106,23 @@ def test_7d_joining_a_team_in_a_room_of_players_alone_is_joining_that_seat() -> 
 def test_7d_a_whole_four_player_game_scores_by_rank() -> None:
     # 002 7 d): 8, 6, 4, 2 by rank, ties share; 4 rounds (4 f)
     room = started("singles", {"players": 4})
-    assert room.match.sides() == [f"colour {i}" for i in range(4)]
+    assert match_of(room).sides() == [f"colour {i}" for i in range(4)]
     now, k = 1.0, 0
     while room.status == "playing":
-        seat = room.match.turn
+        seat = match_of(room).turn
+        assert seat is not None, "7 d: one player's turn at a time"
         room.strike(f"s{seat}", Shot(**shot_for(seat, k, players=4)), now)
         room.finish_motion(now + 5.0)
         now, k = now + 10.0, k + 1
     rounds = [e.message for e in room.events if e.message["t"] == "round"]
     assert len(rounds) == 4 and all(r["rule"] == "7 d" for r in rounds)
     assert all(sum(r["points"]) == 20 and len(r["points"]) == 4 for r in rounds)
-    assert sum(room.match.score()) == 80 and k == 4 * 24
+    assert sum(match_of(room).score()) == 80 and k == 4 * 24
 
 
 def test_7d_a_player_away_loses_and_the_best_of_the_others_wins() -> None:
     room = started("singles", {"players": 3}, grace=2.0)
-    room.match.game = replace(room.match.game, score=(8, 2, 5))  # the game so far
+    match_of(room).game = replace(match_of(room).game, score=(8, 2, 5))  # the game so far
     room.drop("s0", 1.0)
     room.tick(3.5)
     result = next(e.message for e in room.events if e.message["t"] == "result")
@@ -125,7 +132,7 @@ def test_7d_a_player_away_loses_and_the_best_of_the_others_wins() -> None:
 def test_7c_free_order_doubles_either_opponent_shoots_the_partner_is_refused() -> None:
     # 002 7 c): after the initial shot, either opponent may shoot
     room = started("doubles", {"free_order": True})
-    first = room.match.turn
+    first = match_of(room).turn
     assert first is not None
     room.strike(f"s{first}", Shot(**shot_for(first, 0, players=4)), 1.0)
     room.finish_motion(10.0)
@@ -138,7 +145,7 @@ def test_7c_free_order_doubles_either_opponent_shoots_the_partner_is_refused() -
     assert (refused.value.rule, refused.value.reason) == ("7 c", "not_your_turn")
     chosen = opponents[1]  # not the next seat clockwise
     room.strike(f"s{chosen}", Shot(**shot_for(chosen, 1, players=4)), 12.0)
-    assert room.match.strokes == 2
+    assert match_of(room).strokes == 2
 
 
 # -- over websockets -----------------------------------------------------------------
@@ -162,7 +169,7 @@ async def test_7d_three_players_create_join_and_shoot(game_server):
         while p.room is None or p.room["match"] is None:
             await p.inbox.get()
     by_seat = {p.seat: p for p in players}
-    seat = a.room["match"]["turn"]
+    seat = a.current_room["match"]["turn"]
     await by_seat[seat].send("strike", **shot_for(seat, 0, players=3))
     async with asyncio.timeout(20.0):
         ruling = await a.expect("ruling")

@@ -23,21 +23,34 @@ def started(mode: str = "singles", grace: float = 120.0) -> Room:
     return room
 
 
+def game_of(room: Room) -> CrokinoleMatch:
+    """The room's game, a Crokinole match."""
+    assert isinstance(room.match, CrokinoleMatch)
+    return room.match
+
+
+def shooter(room: Room) -> int:
+    """The seat to shoot: a game in play always has one."""
+    seat = game_of(room).turn
+    assert seat is not None, "a game in play has a seat to shoot"
+    return seat
+
+
 def test_a_room_reloaded_mid_shot_delivers_the_ruling_and_plays_on() -> None:
     room = started()
-    seat = room.match.turn
+    seat = shooter(room)
     step = room.strike(f"s{seat}", Shot(**shot_for(seat, 0)), 1.0)
-    assert step.motion is not None and room.match.phase == "motion"
+    assert step.motion is not None and game_of(room).phase == "motion"
     data = msgpack.unpackb(msgpack.packb(room.to_dict(1.1)), raw=False)
     back = Room.from_dict(data, list(room.events), SETTINGS, 120.0, 256)
     assert back.game == "crokinole" and isinstance(back.match, CrokinoleMatch)
     back.reloaded(2.0)
     assert back.match.phase == "play" and back.match.turn == 1 - seat
     assert back.events[-1].message["t"] == "ruling"
-    assert back.match.game == room.match.game
+    assert back.match.game == game_of(room).game
     for i in range(2):
         back.back(f"s{i}", 2.5)
-    nxt = back.match.turn
+    nxt = shooter(back)
     back.strike(f"s{nxt}", Shot(**shot_for(nxt, 1)), 3.0)
     assert back.match.strokes == 2
 
@@ -56,7 +69,7 @@ def test_doubles_partners_opposite_share_a_colour_and_shoot_clockwise() -> None:
     snap = room.snapshot(None, 0.0)
     assert snap["table"]["game"] == "crokinole"
     assert snap["match"]["round"]["shots_left"] == [6, 6, 6, 6]  # 002 1
-    first = room.match.turn
+    first = shooter(room)
     room.strike(f"s{first}", Shot(**shot_for(first, 0, players=4)), 1.0)
     room.finish_motion(10.0)
-    assert room.match.turn == (first + 1) % 4  # 002 2 a
+    assert game_of(room).turn == (first + 1) % 4  # 002 2 a

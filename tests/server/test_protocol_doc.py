@@ -14,10 +14,11 @@ from urllib.request import urlopen
 
 import msgpack
 import pytest
-from server_client import Client, close_all, connected
-from test_server_match_e2e import seat_singles
 
 from server.net import protocol
+from tests.conftest import GameServer
+from tests.server.server_client import Client, as_map, close_all, connected
+from tests.server.test_server_match_e2e import seat_singles
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 Msg = dict[str, Any]
@@ -73,7 +74,7 @@ def documented(section: str, key: str) -> bool:
     return f"`{key}`" in section or f'"{key}"' in section
 
 
-def undocumented(msg: Any, section: str, path: str) -> list[str]:
+def undocumented(msg: object, section: str, path: str) -> list[str]:
     """The keys of `msg` (and of the maps inside it) that `section` never names."""
     missing: list[str] = []
     if isinstance(msg, dict):
@@ -90,7 +91,7 @@ def undocumented(msg: Any, section: str, path: str) -> list[str]:
 NUMERIC_KEYS = re.compile(r"^\d+$")  # a map keyed by numbers (none today) would be data
 
 
-async def a_session_of_everything(srv: Any) -> list[Msg]:
+async def a_session_of_everything(srv: GameServer) -> list[Msg]:
     """Messages of every kind a client can receive, from real play."""
     a, b, rid = await seat_singles(srv)
     (watcher, lobby) = await connected(srv.ws_url, "Watcher", "Lobby")
@@ -144,9 +145,9 @@ async def a_session_of_everything(srv: Any) -> list[Msg]:
     return messages
 
 
-def get(url: str) -> Any:
+def get(url: str) -> Msg:
     with urlopen(url, timeout=10) as r:
-        return json.loads(r.read())
+        return as_map(json.loads(r.read()))
 
 
 async def test_every_field_the_server_sends_is_documented(game_server):

@@ -7,11 +7,13 @@ import math
 
 import aiohttp
 import msgpack
-from server_client import close_all, connected
-from test_server_match_e2e import seat_singles
+
+from tests.conftest import GameServer
+from tests.server.server_client import Client, Msg, as_map, close_all, connected
+from tests.server.test_server_match_e2e import seat_singles
 
 
-async def reply(client, data) -> dict:
+async def reply(client: Client, data: bytes | str) -> Msg:
     await client.send_raw(data)
     return await client.expect("error")
 
@@ -60,10 +62,10 @@ async def test_refused_actions_change_nothing(game_server):
     await w.send("watch", room=rid)
     before = await w.expect("room")
     striker, other = (a, b) if a.my_turn() else (b, a)
-    side = striker.sides[striker.seat]
+    side = striker.sides[striker.own_seat]
     x, y = (540.0, 60.0) if side == "S" else (540.0, 1020.0)
     angle = math.pi / 2 if side == "S" else -math.pi / 2
-    refusals = [
+    refusals: list[tuple[Client, Msg, str]] = [
         (other, {"t": "strike", "x": x, "y": y, "angle": angle, "speed": 1000.0}, "not_your_turn"),
         (
             striker,
@@ -100,11 +102,11 @@ async def test_refused_actions_change_nothing(game_server):
     await close_all(anon, a, b, w)
 
 
-async def _raw_hello(srv, token: str) -> dict:
+async def _raw_hello(srv: GameServer, token: str) -> Msg:
     """The answer to a hello with `token` on a fresh connection."""
     async with aiohttp.ClientSession() as session, session.ws_connect(srv.ws_url) as ws:
         await ws.send_bytes(msgpack.packb({"t": "hello", "name": "Ghost", "token": token}))
-        return msgpack.unpackb((await ws.receive()).data, raw=False)
+        return as_map(msgpack.unpackb((await ws.receive()).data, raw=False))
 
 
 async def test_private_room_needs_its_invite(game_server):

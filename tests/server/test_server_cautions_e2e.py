@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 import time
 
-from server_client import Client, close_all
-from test_server_match_e2e import get_json, seat_singles
+from tests.server.server_client import Client, Msg, close_all, get_json
+from tests.server.test_server_match_e2e import seat_singles
 
 
-async def pass_when_to_strike(c: Client, rulings: list[dict]) -> None:
+async def pass_when_to_strike(c: Client, rulings: list[Msg]) -> None:
     """Pass whenever it is this player's turn, until the match is over."""
     while True:
         msg = await c.inbox.get()
@@ -35,7 +35,7 @@ async def test_players_who_only_pass_are_cautioned_and_the_third_caution_ends_th
     await watcher.connect(srv.ws_url)
     await watcher.send("watch", room=rid)
     await watcher.expect("room")
-    seen: dict[str, list[dict]] = {"a": [], "b": []}
+    seen: dict[str, list[Msg]] = {"a": [], "b": []}
     if a.room and a.room["match"]["turn"] == a.seat:
         await a.send("pass")
     elif b.room and b.room["match"]["turn"] == b.seat:
@@ -61,11 +61,11 @@ async def test_an_absence_after_a_run_of_passes_is_ruled_when_the_grace_ends(gam
     srv = game_server(grace_seconds=2.0)
     a, b, _rid = await seat_singles(srv, sets=8)
     for _ in range(4):  # two passes each: one caution each, the match goes on
-        striker = a if a.room["match"]["turn"] == a.seat else b
+        striker = a if a.current_room["match"]["turn"] == a.seat else b
         await striker.send("pass")
         for c in (a, b):
             r = await c.expect("ruling")
-            c.room["match"]["turn"] = r["turn"]
+            c.current_room["match"]["turn"] = r["turn"]
     dropped_at = time.monotonic()
     seat_b = b.seat
     await b.close()

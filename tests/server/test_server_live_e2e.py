@@ -4,16 +4,9 @@ against a real server process and a real Redis."""
 from __future__ import annotations
 
 import asyncio
-import json
-from urllib.request import urlopen
 
-from server_client import Client, close_all, connected
-from test_server_match_e2e import seat_singles
-
-
-def get_json(url: str) -> dict:
-    with urlopen(url, timeout=5) as r:
-        return json.loads(r.read())
+from tests.server.server_client import Client, close_all, connected, get_json
+from tests.server.test_server_match_e2e import seat_singles
 
 
 async def play_until_stroke(players: list[Client], mode: str = "singles") -> Client:
@@ -98,9 +91,9 @@ async def test_player_who_does_not_return_loses(game_server):
     assert ruling["cause"] == "absent" and ruling["seat"] == seat_b
     assert "004 § 22 (3)" in [line[1] for line in ruling["lines"]]
     result = await a.expect("result")
-    assert result["winner"] == a.seat % 2
+    assert result["winner"] == a.own_seat % 2
     record = get_json(srv.url + result["record"])
-    assert record["log"][-2]["kind"] == "absent" and record["result"]["winner"] == a.seat % 2
+    assert record["log"][-2]["kind"] == "absent" and record["result"]["winner"] == a.own_seat % 2
     await close_all(a)
 
 
@@ -118,7 +111,7 @@ async def test_quick_match_pairs_two_and_fills_four(game_server):
         assert (first["sets"], first["clock"], first["private"]) == (1, 30.0, False)
     await asyncio.sleep(0.2)
     assert [m["t"] for m in s1.seen].count("room") == 1, "no earlier half-seated room"
-    assert s1.room["id"] == s2.room["id"] and {s1.seat, s2.seat} == {0, 1}
+    assert s1.current_room["id"] == s2.current_room["id"] and {s1.seat, s2.seat} == {0, 1}
     doubles = await connected(srv.ws_url, "D1", "D2", "D3", "D4")
     for i, c in enumerate(doubles):
         await c.send("quick", mode="doubles")
@@ -126,11 +119,14 @@ async def test_quick_match_pairs_two_and_fills_four(game_server):
             assert (await c.expect("queued"))["waiting"] == i + 1
     for c in doubles:
         await c.expect("room")
-        while c.room["match"] is None:
+        while c.current_room["match"] is None:
             await c.expect("room")
-    assert len({c.room["id"] for c in doubles}) == 1
-    assert sorted(c.seat for c in doubles) == [0, 1, 2, 3]
-    assert doubles[0].room["mode"] == "doubles" and doubles[0].room["status"] == "playing"
+    assert len({c.current_room["id"] for c in doubles}) == 1
+    assert sorted(c.own_seat for c in doubles) == [0, 1, 2, 3]
+    assert (
+        doubles[0].current_room["mode"] == "doubles"
+        and doubles[0].current_room["status"] == "playing"
+    )
     await close_all(s1, s2, *doubles)
 
 
@@ -139,7 +135,7 @@ async def test_sigkill_after_a_stroke_and_restart_resumes_with_it_in_the_log(gam
     a, b, rid = await seat_singles(srv)
     striker = await play_until_stroke([a, b])
     stroke = next(m for m in striker.seen if m["t"] == "stroke")
-    mid = a.room["match"]["id"]
+    mid = a.current_room["match"]["id"]
     for c in (a, b):  # both have heard of the stroke (kill() blocks the clients' readers)
         while stroke["stroke"] not in c.strokes_seen:
             await c.inbox.get()

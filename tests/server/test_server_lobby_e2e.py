@@ -6,10 +6,10 @@ import asyncio
 import json
 from urllib.request import urlopen
 
-from server_client import connected
-from test_server_match_e2e import seat_singles
-
 from server import gc_policy
+from tests.conftest import GameServer
+from tests.server.server_client import Msg, as_map, connected
+from tests.server.test_server_match_e2e import seat_singles
 
 
 def get(url: str) -> tuple[int, str, bytes]:
@@ -67,20 +67,20 @@ async def test_team_chat_reaches_the_partner_only(game_server):
 async def test_rematch_starts_a_new_match_in_the_same_room(game_server):
     srv = game_server()
     a, b, rid = await seat_singles(srv)
-    first = a.room["match"]["id"]
+    first = a.current_room["match"]["id"]
     await a.send("resign")
     result = await b.expect("result")
-    assert result["cause"] == "resign" and result["winner"] == b.seat % 2
+    assert result["cause"] == "resign" and result["winner"] == b.own_seat % 2
     await a.send("rematch")
     offer = await b.expect("room")
     assert offer["rematch"] == [a.seat]
     await b.send("rematch")
-    while b.room["match"]["id"] == first or b.room["status"] != "playing":
+    while b.current_room["match"]["id"] == first or b.current_room["status"] != "playing":
         await b.expect("room")
-    assert b.room["id"] == rid
+    assert b.current_room["id"] == rid
     status, _, body = get(f"{srv.url}/api/matches/{first}")
     record = json.loads(body)
-    assert status == 200 and record["result"]["winner"] == b.seat % 2
+    assert status == 200 and record["result"]["winner"] == b.own_seat % 2
     assert [e["kind"] for e in record["log"]] == ["start", "resign", "end"]
 
 
@@ -128,8 +128,8 @@ async def test_leaving_frees_the_seat_and_an_empty_room_closes(game_server):
     assert health["rooms"] == 0
 
 
-async def _health(srv) -> dict:
-    return json.loads(get(srv.url + "/healthz")[2])
+async def _health(srv: GameServer) -> Msg:
+    return as_map(json.loads(get(srv.url + "/healthz")[2]))
 
 
 async def test_aim_previews_reach_watchers_rate_limited(game_server):

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import asyncio
-import json
-from urllib.request import urlopen
 
 import pytest
-from server_bot import choose_shot
-from server_client import Client, close_all, connected
 
 from server.lobby.room import table_view
 from server.match import Settings
 from server.rules import MatchConfig, new_match, sim_discs
 from server.sim import COMPETITION, Shot, SimInputError, simulate
+from tests.conftest import GameServer
+from tests.server.server_bot import choose_shot
+from tests.server.server_client import Client, close_all, connected, get_json
 
 
 def doubles_simulates() -> bool:
     """Does the physics take a doubles table (32 pucks and the striker) in one stroke?"""
     state = new_match(MatchConfig(mode="doubles"), 0)
     seat = state.turn_seat
+    assert seat is not None, "a new match has a seat to strike"
     discs = [{"id": d.id, "owner": d.owner, "x": d.x, "y": d.y} for d in sim_discs(state)]
     shot = choose_shot(discs, seat, state.side_of(seat), table_view(Settings()), "doubles")
     try:
@@ -29,12 +29,7 @@ def doubles_simulates() -> bool:
     return True
 
 
-def get_json(url: str) -> dict:
-    with urlopen(url, timeout=5) as r:
-        return json.loads(r.read())
-
-
-async def seat_singles(srv, sets: int = 1) -> tuple[Client, Client, str]:
+async def seat_singles(srv: GameServer, sets: int = 1) -> tuple[Client, Client, str]:
     """Two players in a new singles room, both ready: the match has started."""
     a, b = await connected(srv.ws_url, "Anu", "Boris")
     await a.send("create", mode="singles", sets=sets, clock=60, private=False)
@@ -62,6 +57,7 @@ async def test_singles_match_to_its_result(game_server):
         assert c.seqs == sorted(c.seqs)
         assert len(set(c.seqs)) == len(c.seqs)
     assert a.discs == b.discs
+    assert a.token is not None and b.token is not None
     assert all(b.token not in repr(m) for m in a.seen), "a resume token is never shown to others"
     assert all(a.token not in repr(m) for m in b.seen)
     record = get_json(srv.url + result["record"])
@@ -95,7 +91,8 @@ async def test_doubles_sets_rotate_seats_clockwise(game_server):
     for p in players:
         while p.room is None or p.room["match"] is None:
             await p.inbox.get()
-    first_sides = list(players[0].sides)
+    first_sides = [side for side in players[0].sides if side is not None]
+    assert len(first_sides) == 4, "every seat taken"
     results = await asyncio.gather(*(p.play("doubles", timeout=150) for p in players))
     assert all(r == results[0] for r in results)
     rulings = [m for m in players[0].seen if m["t"] == "ruling"]

@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
-from server_bot import choose_shot
 
 from server.lobby.lobby import Lobby
 from server.lobby.room import Event, LobbyError, Room, table_view
 from server.match import Match, MatchRefused, Motion, Settings, disc_view, frame_count
 from server.rules import MatchConfig
+from server.rules.state import Mode
 from server.sim import COMPETITION, Shot, simulate
 from server.sim.scenarios import mixed_strokes
+from tests.server.server_bot import choose_shot
 
 SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
 TABLE = table_view(SETTINGS)
 
 
-def new(mode: str = "singles", sets: int = 1, clock: float = 30.0) -> Match:
+def new(mode: Mode = "singles", sets: int = 1, clock: float = 30.0) -> Match:
     match, step = Match.new(
         "m1", MatchConfig(mode=mode, sets=sets, stroke_clock=clock), 0, 0.0, SETTINGS
     )
@@ -27,16 +29,22 @@ def new(mode: str = "singles", sets: int = 1, clock: float = 30.0) -> Match:
     return match
 
 
-def bot_shot(m: Match) -> Shot:
+def striker(m: Match) -> int:
+    """The seat to strike: a match in play always has one."""
     seat = m.turn
-    assert seat is not None
+    assert seat is not None, "a match in play has a seat to strike"
+    return seat
+
+
+def bot_shot(m: Match) -> Shot:
+    seat = striker(m)
     return Shot(*choose_shot(m.rest_discs(), seat, m.sides()[seat], TABLE, m.state.config.mode))
 
 
 def test_a_whole_match_runs_through_strike_motion_and_ruling():
     m, now, logged = new(), 0.0, []
     while m.phase != "over":
-        seat = m.turn
+        seat = striker(m)
         step = m.strike(seat, bot_shot(m), now)
         assert m.phase == "motion" and step.motion is not None
         assert [o.kind for o in step.out] == ["stroke"]
@@ -67,17 +75,17 @@ def test_strike_out_of_turn_and_illegal_placement_are_refused_and_change_nothing
     m = new()
     before = m.to_dict(0.0)
     with pytest.raises(MatchRefused) as e:
-        m.strike(1 - m.turn, Shot(540.0, 60.0, 1.5, 1000.0), 0.0)
+        m.strike(1 - striker(m), Shot(540.0, 60.0, 1.5, 1000.0), 0.0)
     assert e.value.code == "not_your_turn"
     with pytest.raises(MatchRefused) as e:
-        m.strike(m.turn, Shot(540.0, 540.0, 1.5, 1000.0), 0.0)
+        m.strike(striker(m), Shot(540.0, 540.0, 1.5, 1000.0), 0.0)
     assert e.value.code == "bad_stroke" and e.value.rule.startswith("004")
     assert m.to_dict(0.0) == before
 
 
 def test_the_clock_runs_out_into_the_rules_ruling_and_waits_for_an_absent_striker():
     m = new(clock=10.0)
-    seat = m.turn
+    seat = striker(m)
     assert m.tick(4.0).out == []
     assert m.tick(5.0).out[0].data == {"seat": seat, "remaining": 5.0, "running": True}
     away = m.set_away(seat, True, 6.0)
@@ -105,7 +113,7 @@ def test_absence_and_resignation_end_the_match():
 
 def test_aim_previews_are_rate_limited_and_coalesced():
     m = new()
-    seat = m.turn
+    seat = striker(m)
     assert len(m.aim(seat, 540.0, 60.0, 1.5, 0.1, 10.0).out) == 1
     assert m.aim(seat, 541.0, 60.0, 1.5, 0.2, 10.01).out == []
     assert m.aim(seat, 542.0, 60.0, 1.5, 0.3, 10.02).out == []
@@ -116,7 +124,7 @@ def test_aim_previews_are_rate_limited_and_coalesced():
 
 def test_checkpoint_round_trip_mid_motion_delivers_the_ruling_after_a_restart():
     m = new()
-    step = m.strike(m.turn, bot_shot(m), 0.0)
+    step = m.strike(striker(m), bot_shot(m), 0.0)
     saved = m.to_dict(0.1)
     again = Match.from_dict(saved, SETTINGS)
     assert again.phase == "motion" and again.state == m.state
@@ -166,7 +174,8 @@ def test_room_drop_back_and_grace():
     room.drop("b", 1.0)
     assert room.snapshot(None, 1.5)["seats"][1]["away"] == 1.5
     room.back("b", 2.0)
-    assert room.seats[1].away_until is None
+    back = room.seats[1]
+    assert back is not None and back.away_until is None
     room.drop("b", 3.0)
     room.tick(4.9)
     assert room.status == "playing"
@@ -182,11 +191,13 @@ def test_after_a_match_a_new_player_can_take_the_free_seat_and_start_the_next():
     room.join("b", "B", None, None, 0.0)
     room.set_ready("a", True, 0.0)
     room.set_ready("b", True, 0.0)
+    assert room.match is not None
     first = room.match.id
     room.resign("b", 1.0)
     room.leave("b", 2.0)
     assert room.join("c", "C", None, None, 3.0) == 1
     room.set_ready("c", True, 3.0)
+    assert room.match is not None
     assert room.match.id != first and room.status == "playing"
     assert room.matches == [first, room.match.id]
 
@@ -194,8 +205,9 @@ def test_after_a_match_a_new_player_can_take_the_free_seat_and_start_the_next():
 def test_a_resync_shows_the_last_ruling_once_its_motion_has_ended():
     m = new()
     assert m.view(0.0)["last_ruling"] is None
-    step = m.strike(m.turn, bot_shot(m), 0.0)
+    step = m.strike(striker(m), bot_shot(m), 0.0)
     assert m.view(0.0)["last_ruling"] is None, "the ruling is not shown before its motion ends"
+    assert step.motion is not None
     done = m.finish_motion(step.motion.ends(SETTINGS))
     ruling = next(o.data for o in done.out if o.kind == "ruling")
     assert m.view(0.0)["last_ruling"] == ruling
@@ -249,6 +261,13 @@ def test_team_chat_stays_with_the_team_that_wrote_it():
     assert room.events[-1].readers == ("s1", "s3")
     room.leave("s3", 1.0)
     room.join("s9", "S9", 3, None, 2.0)
-    assert room.missed(written - 1, 1, "s9")[0] == {"t": "hidden", "seq": written}
-    assert room.missed(written - 1, 1, "s1")[0]["text"] == "our plan"
-    assert room.missed(written - 1, None, None)[0]["t"] == "hidden", "watchers never read it"
+    assert missed(room, written - 1, 1, "s9")[0] == {"t": "hidden", "seq": written}
+    assert missed(room, written - 1, 1, "s1")[0]["text"] == "our plan"
+    assert missed(room, written - 1, None, None)[0]["t"] == "hidden", "watchers never read it"
+
+
+def missed(room: Room, since: int, team: int | None, sid: str | None) -> list[dict[str, Any]]:
+    """The events a session missed since `since`, which the room's buffer still holds."""
+    events = room.missed(since, team, sid)
+    assert events is not None, "within the buffer"
+    return events

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 
-from server_client import Client, close_all
-from test_server_match_e2e import seat_singles
+from tests.server.server_client import Client, Msg, close_all
+from tests.server.test_server_match_e2e import seat_singles
 
 
-def assert_shows_the_state_before_the_stroke(room: dict, striker: int, on_table: set) -> None:
+def assert_shows_the_state_before_the_stroke(room: Msg, striker: int, on_table: set[int]) -> None:
     match = room["match"]
     assert match["phase"] == "motion"
     assert match["turn"] == striker, "the strike right as before the stroke"
@@ -39,7 +39,7 @@ async def test_a_watcher_joining_mid_motion_sees_the_match_as_before_the_stroke(
         await watcher.send("watch", room=rid)
         room = await watcher.expect("room")
         if room["match"]["phase"] == "motion":
-            assert_shows_the_state_before_the_stroke(room, striker.seat, on_table)
+            assert_shows_the_state_before_the_stroke(room, striker.own_seat, on_table)
             ruling = await watcher.expect("ruling")
             kinds.add("keeps" if ruling["turn"] == striker.seat else "passes")
             if ruling["turn"] is None:

@@ -7,13 +7,23 @@ import asyncio
 import gc
 import time
 import weakref
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from server.net.playout import PlayOut
 
 RATE = 100.0  # frames a second: short tests
 
 
-def recorder(fail_at: int | None = None, stop_at: int | None = None):
+def recorder(
+    fail_at: int | None = None, stop_at: int | None = None
+) -> tuple[
+    list[tuple[int, float]],
+    list[float],
+    Callable[[int], bool],
+    Callable[[PlayOut], Coroutine[Any, Any, None]],
+]:
+    """What a play-out sent (frame, time) and when it finished, with its two callbacks."""
     sent: list[tuple[int, float]] = []
     finished: list[float] = []
 

@@ -30,7 +30,7 @@ def test_each_client_message_decodes():
     assert dec({"t": "quick", "mode": "singles"}).msg == p.Quick("singles")
     assert dec({"t": "ready"}).msg == p.Ready(True)
     aim = dec({"t": "aim", "x": 1, "y": 2.5, "angle": 7.0, "power": 0.5}).msg
-    assert aim.angle == pytest.approx(7.0 - 2 * math.pi)
+    assert isinstance(aim, p.Aim) and aim.angle == pytest.approx(7.0 - 2 * math.pi)
     strike = dec({"t": "strike", "x": 540, "y": 60, "angle": 1.5, "speed": 2500, "ref": 3})
     assert strike.msg == p.Strike(540.0, 60.0, 1.5, 2500.0) and strike.ref == 3
     assert dec({"t": "pass"}).msg == p.Pass()

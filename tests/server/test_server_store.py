@@ -26,6 +26,7 @@ async def test_commit_reload_sessions_and_records(redis_server):
         assert checkpoint == {"id": "r1", "seq": 5}
         assert [(e.seq, e.audience) for e in kept] == [(3, None), (4, 1), (5, None)]
         record = await store.match_record("m1")
+        assert record is not None
         assert [e["kind"] for e in record["log"]] == ["start", "stroke"]
         assert [m["id"] for m in await store.recent_matches(5)] == ["m1"]
         await store.commit(Commit("r1", None, [], [], [], None))
@@ -34,7 +35,7 @@ async def test_commit_reload_sessions_and_records(redis_server):
         await store.save_session("secret-token", {"sid": "s1", "name": "A"}, 600)
         assert await store.load_session("secret-token") == {"sid": "s1", "name": "A"}
         assert await store.load_session("other") is None
-        keys = [k.decode() for k in await store.redis.keys("*")]
+        keys = [k if isinstance(k, str) else k.decode() for k in await store.redis.keys("*")]
         assert token_key("secret-token") in keys
         assert not any("secret-token" in k for k in keys), "only the token's hash is stored"
     finally:

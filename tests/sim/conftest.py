@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from server.sim.engines import Engine
 from server.sim.result import DiscPath
 
+ENGINES: tuple[Engine, ...] = ("cython", "python")
 
-@pytest.fixture(params=["cython", "python"])
-def engine(request: pytest.FixtureRequest) -> str:
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> Engine:
     """The compiled core and its pure-Python twin."""
-    return request.param
+    chosen: Engine = request.param  # pytest types a parameter as Any: one of ENGINES
+    return chosen
 
 
 def velocity(path: DiscPath, t: float, decel: float, after: bool) -> tuple[float, float]:

@@ -5,6 +5,7 @@ import math
 import msgpack
 
 from server.sim import COMPETITION, STRIKER_ID, Disc, Shot, StrokeResult, Trajectory, simulate
+from server.sim.engines import Engine
 
 
 def test_simulate_returns_events_final_duration_and_a_storable_trajectory() -> None:
@@ -32,7 +33,7 @@ def test_raw_event_codes_and_sizes_match_the_core() -> None:
     assert core.MAXD == MAX_DISCS
 
 
-def test_doubles_set_up_of_32_pucks_and_the_striker_is_simulated(engine: str) -> None:
+def test_doubles_set_up_of_32_pucks_and_the_striker_is_simulated(engine: Engine) -> None:
     import random
 
     from server.sim.scenarios import scattered_pucks

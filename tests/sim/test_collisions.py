@@ -9,6 +9,7 @@ import random
 import pytest
 
 from server.sim import COMPETITION, DiscContact, Shot, simulate
+from server.sim.engines import Engine
 from server.sim.types import Disc
 from tests.sim.conftest import velocity
 
@@ -21,7 +22,7 @@ def _speed_at(v0: float, distance: float) -> float:
     return math.sqrt(v0 * v0 - 2.0 * COMPETITION.decel * distance)
 
 
-def test_head_on_equal_discs_share_speed_by_the_restitution_formula(engine: str) -> None:
+def test_head_on_equal_discs_share_speed_by_the_restitution_formula(engine: Engine) -> None:
     v0 = 3000.0
     result = simulate(EQUAL, [Disc(1, 540.0, 500.0)], Shot(540.0, 200.0, math.pi / 2, v0), engine)
     contact = next(e for e in result.events if isinstance(e, DiscContact))
@@ -37,7 +38,7 @@ def test_head_on_equal_discs_share_speed_by_the_restitution_formula(engine: str)
     )
 
 
-def test_head_on_heavy_striker_follows_the_unequal_mass_formula(engine: str) -> None:
+def test_head_on_heavy_striker_follows_the_unequal_mass_formula(engine: Engine) -> None:
     v0 = 3000.0
     pucks = [Disc(1, 540.0, 500.0)]
     result = simulate(COMPETITION, pucks, Shot(540.0, 200.0, math.pi / 2, v0), engine)
@@ -51,7 +52,7 @@ def test_head_on_heavy_striker_follows_the_unequal_mass_formula(engine: str) -> 
     assert after2 == pytest.approx(v * m1 * (1 + e) / (m1 + m2), rel=1e-9)
 
 
-def test_every_oblique_contact_keeps_momentum_and_loses_energy(engine: str) -> None:
+def test_every_oblique_contact_keeps_momentum_and_loses_energy(engine: Engine) -> None:
     rng = random.Random(5)
     table = COMPETITION
     mass = {0: table.striker_mass, 1: table.puck_mass}
@@ -83,14 +84,14 @@ def _gap_pucks(width: float) -> list[Disc]:
     return [Disc(1, 540.0 - half, 700.0), Disc(2, 540.0 + half, 700.0)]
 
 
-def test_striker_at_maximum_speed_passes_a_gap_1mm_wider_than_itself(engine: str) -> None:
+def test_striker_at_maximum_speed_passes_a_gap_1mm_wider_than_itself(engine: Engine) -> None:
     pucks = _gap_pucks(2.0 * COMPETITION.striker_radius + 1.0)
     result = simulate(COMPETITION, pucks, Shot(540.0, 60.0, math.pi / 2, 8000.0), engine)
     assert not any(isinstance(e, DiscContact) for e in result.events)
     assert [(d.x, d.y) for d in result.final[1:]] == [(p.x, p.y) for p in pucks]
 
 
-def test_striker_at_maximum_speed_aimed_1mm_into_a_pucks_edge_touches_it(engine: str) -> None:
+def test_striker_at_maximum_speed_aimed_1mm_into_a_pucks_edge_touches_it(engine: Engine) -> None:
     reach = COMPETITION.striker_radius + COMPETITION.puck_radius
     puck = Disc(1, 540.0 + reach - 1.0, 700.0)
     result = simulate(COMPETITION, [puck], Shot(540.0, 60.0, math.pi / 2, 8000.0), engine)

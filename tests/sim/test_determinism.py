@@ -8,12 +8,13 @@ import sys
 from pathlib import Path
 
 from server.sim import COMPETITION, COMPILED, simulate
+from server.sim.engines import Engine
 from server.sim.scenarios import mixed_strokes
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _digest(count: int, engine: str = "cython") -> str:
+def _digest(count: int, engine: Engine = "cython") -> str:
     h = hashlib.sha256()
     for pucks, shot in mixed_strokes(11, count):
         h.update(simulate(COMPETITION, pucks, shot, engine).state_hash().encode())

@@ -16,10 +16,11 @@ from server.sim import (
     StrikerZone,
     simulate,
 )
-from server.sim.types import Disc
+from server.sim.engines import Engine
+from server.sim.types import Disc, Side
 
 
-def test_lone_disc_stops_after_v_squared_over_two_mu_g(engine: str) -> None:
+def test_lone_disc_stops_after_v_squared_over_two_mu_g(engine: Engine) -> None:
     for speed in (300.0, 800.0, 1300.0):
         result = simulate(COMPETITION, [], Shot(540.0, 100.0, math.pi / 2, speed), engine)
         expected = speed**2 / (2.0 * COMPETITION.mu * COMPETITION.g)
@@ -29,7 +30,7 @@ def test_lone_disc_stops_after_v_squared_over_two_mu_g(engine: str) -> None:
         assert result.duration == pytest.approx(speed / COMPETITION.decel, rel=1e-12)
 
 
-def test_trajectory_sample_follows_the_quadratic_time_law(engine: str) -> None:
+def test_trajectory_sample_follows_the_quadratic_time_law(engine: Engine) -> None:
     speed = 1200.0
     result = simulate(COMPETITION, [], Shot(540.0, 100.0, math.pi / 2, speed), engine)
     a = COMPETITION.decel
@@ -39,7 +40,7 @@ def test_trajectory_sample_follows_the_quadratic_time_law(engine: str) -> None:
     assert result.trajectory.sample(99.0) == result.final
 
 
-def test_moderate_stroke_into_a_rail_bounces_with_rail_restitution(engine: str) -> None:
+def test_moderate_stroke_into_a_rail_bounces_with_rail_restitution(engine: Engine) -> None:
     result = simulate(COMPETITION, [], Shot(540.0, 540.0, -math.pi / 2, 2000.0), engine)
     rails = [e for e in result.events if isinstance(e, RailContact)]
     assert rails[0].rail == "S" and rails[0].disc == 0
@@ -51,7 +52,7 @@ def test_moderate_stroke_into_a_rail_bounces_with_rail_restitution(engine: str) 
 
 @pytest.mark.parametrize(("angle", "rail"), [(-math.pi / 2, "S"), (0.0, "E"), (math.pi, "W")])
 def test_hard_stroke_into_a_rail_sends_the_disc_over_that_rail(
-    engine: str, angle: float, rail: str
+    engine: Engine, angle: float, rail: Side
 ) -> None:
     result = simulate(COMPETITION, [], Shot(540.0, 540.0, angle, 8000.0), engine)
     off = [e for e in result.events if isinstance(e, LeftTable)]
@@ -60,7 +61,7 @@ def test_hard_stroke_into_a_rail_sends_the_disc_over_that_rail(
     assert not any(isinstance(e, RailContact) for e in result.events)
 
 
-def test_puck_resting_against_the_rail_is_squeezed_not_sent_over_it(engine: str) -> None:
+def test_puck_resting_against_the_rail_is_squeezed_not_sent_over_it(engine: Engine) -> None:
     puck = Disc(1, 540.0, 14.0)
     result = simulate(COMPETITION, [puck], Shot(540.0, 300.0, -math.pi / 2, 8000.0), engine)
     assert RailContact in {type(e) for e in result.events if getattr(e, "disc", 0) == 1}
@@ -73,7 +74,7 @@ def _towards_sw(offset: float, speed: float) -> Shot:
     return Shot(160.0 + offset * s, 160.0 - offset * s, -3 * math.pi / 4, speed)
 
 
-def test_slow_disc_over_a_pocket_falls_in(engine: str) -> None:
+def test_slow_disc_over_a_pocket_falls_in(engine: Engine) -> None:
     # Stops after 120 mm, past the hole's edge (141.4 - 40 = 101.4 mm away).
     speed = math.sqrt(2.0 * COMPETITION.decel * 120.0)
     result = simulate(COMPETITION, [], _towards_sw(0.0, speed), engine)
@@ -84,7 +85,7 @@ def test_slow_disc_over_a_pocket_falls_in(engine: str) -> None:
     assert math.hypot(result.final[0].x - 60.0, result.final[0].y - 60.0) == pytest.approx(40.0)
 
 
-def test_slow_disc_passing_beside_a_pocket_stays_on_the_table(engine: str) -> None:
+def test_slow_disc_passing_beside_a_pocket_stays_on_the_table(engine: Engine) -> None:
     # Same run, 41 mm to the side of the hole's centre: it comes to rest beside it.
     speed = math.sqrt(2.0 * COMPETITION.decel * 141.5)
     result = simulate(COMPETITION, [], _towards_sw(41.0, speed), engine)
@@ -93,7 +94,7 @@ def test_slow_disc_passing_beside_a_pocket_stays_on_the_table(engine: str) -> No
     assert math.hypot(result.final[0].x - 60.0, result.final[0].y - 60.0) > 40.0
 
 
-def test_striker_zone_events_mark_each_crossing_of_the_hole_line(engine: str) -> None:
+def test_striker_zone_events_mark_each_crossing_of_the_hole_line(engine: Engine) -> None:
     # From inside the S zone straight north: leaves S, enters N, bounces, leaves N ...
     result = simulate(COMPETITION, [], Shot(540.0, 60.0, math.pi / 2, 3000.0), engine)
     zones = [(e.side, e.inside) for e in result.events if isinstance(e, StrikerZone)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from server.sim import COMPETITION, DiscContact, RailContact, Shot, simulate
+from server.sim.engines import Engine
 from server.sim.scenarios import starting_rows
 
 
@@ -15,7 +16,7 @@ def test_starting_rows_touch_each_other_and_the_rail() -> None:
     assert all(d.y == COMPETITION.puck_radius for d in south)
 
 
-def test_starting_rows_stay_at_rest_when_untouched(engine: str) -> None:
+def test_starting_rows_stay_at_rest_when_untouched(engine: Engine) -> None:
     rows = starting_rows()
     result = simulate(COMPETITION, rows, Shot(540.0, 80.0, math.pi / 2, 1000.0), engine)
     assert result.events and all(
@@ -27,7 +28,7 @@ def test_starting_rows_stay_at_rest_when_untouched(engine: str) -> None:
         assert path.segments[3:5] == (0.0, 0.0) and len(path.segments) == 5
 
 
-def test_stroke_along_a_row_moves_its_far_puck(engine: str) -> None:
+def test_stroke_along_a_row_moves_its_far_puck(engine: Engine) -> None:
     rows = starting_rows()
     # The striker slides along the south rail into the west end of the south row.
     result = simulate(COMPETITION, rows, Shot(300.0, 24.0, 0.0, 3000.0), engine)
@@ -40,7 +41,7 @@ def test_stroke_along_a_row_moves_its_far_puck(engine: str) -> None:
     assert [(d.x, d.y) for d in result.final[9:]] == [(d.x, d.y) for d in rows[8:]]
 
 
-def test_break_into_the_north_row_scatters_it_without_overlap(engine: str) -> None:
+def test_break_into_the_north_row_scatters_it_without_overlap(engine: Engine) -> None:
     rows = starting_rows()
     result = simulate(COMPETITION, rows, Shot(530.0, 80.0, math.pi / 2 + 0.01, 7000.0), engine)
     moved = [d for d, p in zip(result.final[9:], rows[8:], strict=True) if (d.x, d.y) != (p.x, p.y)]

@@ -16,7 +16,8 @@ from server.sim import (
     simulate,
 )
 from server.sim.core import reach_time
-from server.sim.types import Disc
+from server.sim.engines import Engine
+from server.sim.types import Disc, Event
 
 SHOT = Shot(200.0, 80.0, math.radians(75.0), 4000.0)
 # Placed on the striker's return path so that the line of centres at contact points
@@ -24,9 +25,9 @@ SHOT = Shot(200.0, 80.0, math.radians(75.0), 4000.0)
 PUCK = Disc(1, 673.6, 562.4, "puck", 0)
 
 
-def _kinds(events: tuple) -> list[tuple]:
+def _kinds(events: tuple[Event, ...]) -> list[tuple[str, int | str, int | str | bool]]:
     """Each event without its time and speed."""
-    out = []
+    out: list[tuple[str, int | str, int | str | bool]] = []
     for e in events:
         if isinstance(e, StrikerZone):
             out.append(("zone", e.side, e.inside))
@@ -41,7 +42,7 @@ def _kinds(events: tuple) -> list[tuple]:
     return out
 
 
-def test_scripted_stroke_logs_exactly_the_expected_sequence(engine: str) -> None:
+def test_scripted_stroke_logs_exactly_the_expected_sequence(engine: Engine) -> None:
     result = simulate(COMPETITION, [PUCK], SHOT, engine)
     assert _kinds(result.events) == [
         ("zone", "S", False),  # the hole leaves the shooter's edge zone
@@ -61,7 +62,7 @@ def test_scripted_stroke_logs_exactly_the_expected_sequence(engine: str) -> None
     assert [(d.id, d.where) for d in result.final] == [(0, "table"), (1, "pocket")]
 
 
-def test_scripted_stroke_reaches_the_opposite_rail_when_the_kinematics_say(engine: str) -> None:
+def test_scripted_stroke_reaches_the_opposite_rail_when_the_kinematics_say(engine: Engine) -> None:
     result = simulate(COMPETITION, [PUCK], SHOT, engine)
     rail = next(e for e in result.events if isinstance(e, RailContact))
     s = math.sin(SHOT.angle)

@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 
 from server.store.redis_store import Commit, Store, claim_key, lease_key
+from tests.conftest import RedisServer
 
 OWNER = "p-owner"
 
 
-async def new_store(redis_server) -> Store:
+async def new_store(redis_server: RedisServer) -> Store:
     db = next(redis_server.dbs)
     redis_server.flush(db)
     return Store(redis_server.url(db))

@@ -10,11 +10,12 @@ import pytest
 from redis.exceptions import DataError
 
 from server.store.redis_store import _FENCED_SHA, Commit, LeaseLost, Store, StoredEvent, lease_key
+from tests.conftest import RedisServer
 
 OWNER = "p-owner"
 
 
-async def new_store(redis_server, event_buffer: int = 3) -> Store:
+async def new_store(redis_server: RedisServer, event_buffer: int = 3) -> Store:
     db = next(redis_server.dbs)
     redis_server.flush(db)
     return Store(redis_server.url(db), event_buffer=event_buffer)
@@ -49,11 +50,16 @@ def commits() -> list[Commit]:
     ]  # fmt: skip
 
 
-async def contents(store: Store) -> dict[bytes, Any]:
+def text(reply: bytes | str) -> str:
+    """A Redis reply as text (redis-py types replies as bytes or str)."""
+    return reply if isinstance(reply, str) else reply.decode()
+
+
+async def contents(store: Store) -> dict[bytes | str, tuple[str, Any]]:
     """Every key's type and value (a stream's entries without their time-based ids)."""
     r, out = store.redis, {}
     for key in sorted(await r.keys("*")):
-        kind = (await r.type(key)).decode()
+        kind = text(await r.type(key))
         if kind == "string":
             value: Any = await r.get(key)
         elif kind == "set":
@@ -63,7 +69,9 @@ async def contents(store: Store) -> dict[bytes, Any]:
         elif kind == "zset":
             value = await r.zrange(key, 0, -1, withscores=True)
         elif kind == "stream":
-            value = [fields for _id, fields in await r.xrange(key)]
+            entries = await r.xrange(key)
+            assert entries is not None
+            value = [fields for _id, fields in entries]
         else:
             raise AssertionError(f"unexpected {kind} at {key!r}")
         out[key] = (kind, value)
@@ -83,7 +91,9 @@ async def test_the_fenced_commit_stores_exactly_what_multi_exec_stores(redis_ser
         assert stored == await contents(plain)
         assert len(stored[b"nv:ev:r1"][1]) == 3, "the event stream is capped at event_buffer"
         assert b"nv:room:r2" not in stored and b"nv:room:r1" in stored
-        (checkpoint, kept) = await fenced.load_room("r1")
+        loaded = await fenced.load_room("r1")
+        assert loaded is not None
+        (checkpoint, kept) = loaded
         assert checkpoint == {"id": "r1", "seq": 6}
         assert [(e.seq, e.audience) for e in kept] == [(4, None), (5, 1), (6, None)]
     finally:
@@ -101,7 +111,8 @@ async def test_a_commit_still_lands_when_redis_has_forgotten_the_script(redis_se
         await store.redis.script_flush()  # what a restarted Redis looks like to the script
         assert await store.redis.script_exists(_FENCED_SHA) == [False]
         await store.commit(second, owner=OWNER)
-        assert (await store.load_room("r1"))[0]["seq"] == 6
+        loaded = await store.load_room("r1")
+        assert loaded is not None and loaded[0]["seq"] == 6
         assert await store.redis.script_exists(_FENCED_SHA) == [True], "cached again"
         log = await store.match_log("m1")
         assert [e["kind"] for e in log] == ["start", "stroke", "end"], "each entry once"
@@ -133,7 +144,7 @@ async def test_an_id_that_is_not_a_str_is_refused_before_anything_is_written(red
     try:
         await store.redis.set(lease_key("r1"), OWNER)
         bad = commits()[0]
-        bad.unseated = [None]  # type: ignore[list-item]
+        bad.unseated = [None]  # type: ignore[list-item]  # the ill-typed id under test
         with pytest.raises(DataError):
             await store.commit(bad, owner=OWNER)
         bad = commits()[0]

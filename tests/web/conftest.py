@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -64,7 +65,7 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
         elif isinstance(msg, dict) and msg.get("t") == "left":  # out of a room: asked or not
             print(f"[page {id(page):x}] server: {msg}")
 
-    def make(viewport: tuple[int, int] = (1280, 800), scale: float = 1, **kw) -> Page:
+    def make(viewport: tuple[int, int] = (1280, 800), scale: float = 1, **kw: Any) -> Page:
         ctx = browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=scale, **kw
         )

@@ -11,7 +11,8 @@ from typing import Any
 
 import msgpack
 from playwright.sync_api import Page, WebSocketRoute
-from webtools import enter, page_xy, publish, px_per_mm, state, to_world, wait_state
+
+from tests.web.webtools import enter, page_xy, publish, px_per_mm, state, to_world, wait_state
 
 TABLE = 1080.0
 RAIL = 40.0
@@ -105,7 +106,7 @@ def test_a_cancelled_pull_sends_nothing(web_server, new_page, artifacts):
     me, _, sent = quick_pair(web_server, new_page)
     aim = state(me)["aim"]
     sx, sy = page_xy(me, aim["x"], aim["y"])
-    cancels = {
+    cancels: dict[str, Callable[[], None]] = {
         "escape": lambda: me.keyboard.press("Escape"),
         "right click": lambda: me.mouse.down(button="right"),
         "back on the striker": lambda: me.mouse.move(sx, sy, steps=8),
@@ -135,7 +136,9 @@ def test_a_cancelled_pull_sends_nothing(web_server, new_page, artifacts):
     assert len(strikes(me, sent)) == 1
 
 
-def mover(spots_local: list[tuple[float, float]]) -> tuple[Callable[[dict[str, Any]], None], dict]:
+def mover(
+    spots_local: list[tuple[float, float]],
+) -> tuple[Callable[[dict[str, Any]], None], dict[int, tuple[float, float]]]:
     """A patch (display only) that puts the player's first pucks at local spots."""
     spots: dict[int, tuple[float, float]] = {}
 
@@ -263,7 +266,9 @@ def test_on_a_phone_the_power_control_stays_off_the_table(web_server, new_page, 
     assert after["preview"]["kind"] == "puck" and after["preview"]["id"] == target["id"], after
     loupe = me.locator("#loupe")
     loupe.wait_for(state="visible")
-    assert 2 * 14.0 * float(loupe.get_attribute("data-scale")) >= 20  # a puck in it, px across
+    scale = loupe.get_attribute("data-scale")
+    assert scale is not None
+    assert 2 * 14.0 * float(scale) >= 20  # a puck in it, px across
     lb = loupe.bounding_box()
     assert lb is not None
     assert not (

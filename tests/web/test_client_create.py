@@ -9,7 +9,8 @@ for a moment makes that gap longer than a tick, every time."""
 from __future__ import annotations
 
 import redis
-from webtools import enter, state, wait_state
+
+from tests.web.webtools import enter, state, wait_state
 
 PAUSE_MS = 300  # three ticks of the clock loop (tick_seconds 0.1)
 

@@ -4,7 +4,7 @@ opposite; team chat reaches the partner only."""
 
 from __future__ import annotations
 
-from webtools import enter, state, wait_state
+from tests.web.webtools import enter, state, wait_state
 
 
 def test_doubles_room_fills_four_seats(web_server, new_page, artifacts):

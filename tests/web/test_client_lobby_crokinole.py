@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 
 from playwright.sync_api import Page
-from test_client_crokinole import shoot
-from webtools import TIMEOUT_MS, enter, publish, server_room
+
+from tests.web.test_client_crokinole import shoot
+from tests.web.webtools import TIMEOUT_MS, enter, publish, server_room
 
 SEATED = "window.crokinole?.room?.id === '{room}' && window.crokinole.seat === {seat}"
 

@@ -3,7 +3,12 @@ missed included); a reloaded page resumes its seat with the token it kept."""
 
 from __future__ import annotations
 
-from webtools import (
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import Page, WebSocketRoute
+
+from tests.web.webtools import (
     TIMEOUT_MS,
     place_striker,
     server_room,
@@ -18,12 +23,14 @@ class Network:
     """Each page's websocket passes through a route the test can cut, as a network
     failure would: both ends closed, and new connections refused until it is back."""
 
-    def __init__(self):
-        self.down: set = set()
-        self.links: dict = {}
+    def __init__(self) -> None:
+        self.down: set[Page] = set()
+        self.links: dict[Page, tuple[WebSocketRoute, WebSocketRoute]] = {}
 
-    def attach(self, page):
-        def route(ws):
+    def attach(self, page: Page) -> None:
+        """Pass the page's websockets through this network."""
+
+        def route(ws: WebSocketRoute) -> None:
             if page in self.down:
                 ws.close()
                 return
@@ -31,17 +38,19 @@ class Network:
 
         page.route_web_socket("**/ws", route)
 
-    def cut(self, page):
+    def cut(self, page: Page) -> None:
+        """Close both ends of the page's socket, and refuse new ones until restored."""
         self.down.add(page)
         ws, server = self.links.pop(page)
         server.close()
         ws.close()
 
-    def restore(self, page):
+    def restore(self, page: Page) -> None:
+        """Let the page connect again."""
         self.down.discard(page)
 
 
-def quick_pair(base, new_page, net):
+def quick_pair(base: str, new_page: Callable[..., Page], net: Network) -> list[Page]:
     """Two players meet through the quick-match buttons."""
     pages = []
     for name in ("Kadri", "Peeter"):
@@ -107,5 +116,5 @@ def test_dropped_page_resumes_and_resyncs(web_server, new_page):
     assert "owes 1 penalty puck" in dropped.inner_text("#ruling")
 
 
-def discs(s):
+def discs(s: dict[str, Any]) -> list[tuple[int, float, float]]:
     return sorted((d["id"], round(d["x"], 2), round(d["y"], 2)) for d in s["discs"])

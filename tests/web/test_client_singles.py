@@ -10,7 +10,9 @@ import re
 import shutil
 from pathlib import Path
 
-from webtools import (
+from playwright.sync_api import Page
+
+from tests.web.webtools import (
     TIMEOUT_MS,
     colours_in,
     enter,
@@ -163,7 +165,7 @@ SURFACE = (0xE, 0xD, 0xA)  # the table's plywood, #e9d6ad
 FLOOR = (0x1, 0x2, 0x2)  # the background, #1d2a24
 
 
-def check_screenshots(page, artifacts):
+def check_screenshots(page: Page, artifacts: Path) -> None:
     """Not blank, and laid out as expected: cards, the table, the panel where they belong."""
     names = ("lobby", "table", "result", "phone")
     shot = {name: artifacts / f"client-{name}.png" for name in names}

@@ -7,10 +7,18 @@ import math
 import time
 
 import msgpack
-from webtools import page_xy, state, to_world, wait_state
+from playwright.sync_api import CDPSession
+
+from tests.web.webtools import page_xy, state, to_world, wait_state
 
 
-def touch(cdp, kind, x=None, y=None, at=None):
+def touch(
+    cdp: CDPSession,
+    kind: str,
+    x: float | None = None,
+    y: float | None = None,
+    at: float | None = None,
+) -> None:
     """A touch event, stamped with the time it happened (`at`, s since the epoch): a
     busy machine may deliver it later, but the page sees when the finger moved."""
     points = [] if x is None else [{"x": x, "y": y}]

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,18 +26,21 @@ from server.rules.geometry import (
     to_world,
 )
 from server.rules.judge import blind_for
-from server.rules.state import Puck, team_of
+from server.rules.state import MatchState, Mode, Puck, team_of
 from server.sim import COMPETITION, Shot, simulate
+from server.sim.types import Side
 
 T = COMPETITION
 L = T.size
 SCRIPT = Path(__file__).with_name("preview.mjs")
 SPEED = 3000.0  # mm/s: reaches anything on the table, never jumps a rail
 FIRST_TOUCH_FOULS = ("004 § 24 (1) 2)", "004 § 24 (1) 8)", "004 § 24 (1) 11)")
+MODES: tuple[Mode, ...] = ("singles", "doubles")
 MARGIN = 0.05  # mm: grazes closer than this to a tie are left out (either answer is fair)
 
 
-def random_state(rng: random.Random, mode: str):
+def random_state(rng: random.Random, mode: Mode) -> tuple[MatchState, int, Side, list[Puck]]:
+    """A position of the given mode: up to 14 pucks spread at random, seat to strike."""
     state = new_match(MatchConfig(mode=mode), 0)
     seat = rng.choice(state.seats)
     state = replace(state, turn_seat=seat, set_strokes=5, intact_rows=(), struck=state.seats)
@@ -53,7 +57,7 @@ def random_state(rng: random.Random, mode: str):
             return False
         return all(math.hypot(x - ox, y - oy) > 2 * r + 0.5 for ox, oy in spots)
 
-    pucks = []
+    pucks: list[Puck] = []
     n = rng.randint(1, 14)
     ids = [p.id for p in state.pucks]
     rng.shuffle(ids)
@@ -82,7 +86,8 @@ def random_state(rng: random.Random, mode: str):
     return state, seat, side, pucks
 
 
-def striker_spot(rng: random.Random, side: str, pucks) -> tuple[float, float] | None:
+def striker_spot(rng: random.Random, side: Side, pucks: list[Puck]) -> tuple[float, float] | None:
+    """A free spot for the striker in the own striking field, if one is found."""
     u0, u1, v0, v1 = striking_field(T)
     reach = T.striker_radius + T.puck_radius + 0.05
     for _ in range(100):
@@ -92,11 +97,11 @@ def striker_spot(rng: random.Random, side: str, pucks) -> tuple[float, float] | 
     return None
 
 
-def near_tie(x: float, y: float, angle: float, pucks) -> bool:
+def near_tie(x: float, y: float, angle: float, pucks: list[Puck]) -> bool:
     """Does the straight path graze something within MARGIN, or meet two things at
     nearly the same distance? Then rounding may fairly decide either way."""
     dx, dy = math.cos(angle), math.sin(angle)
-    hits = []
+    hits: list[float] = []
     circles = [(p.x, p.y, T.striker_radius + T.puck_radius) for p in pucks]
     circles += [(px, py, T.pocket_radius) for _, px, py in T.pocket_centres()]
     for cx, cy, r in circles:
@@ -120,7 +125,10 @@ def near_tie(x: float, y: float, angle: float, pucks) -> bool:
     return len(hits) > 1 and hits[1] - hits[0] < MARGIN
 
 
-def referee(state, seat: int, shot: Shot):
+Verdict = tuple[str, int | None, bool | None]  # (kind, first puck, legal first touch)
+
+
+def referee(state: MatchState, seat: int, shot: Shot) -> Verdict:
     """What the server's referee says: (kind, first puck or None, legal first touch)."""
     result = simulate(T, sim_discs(state), shot)
     ruling = judge(state, seat, shot, result)
@@ -140,9 +148,11 @@ def referee(state, seat: int, shot: Shot):
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_preview_agrees_with_referee() -> None:
     rng = random.Random(23)
-    cases, expected, blind = [], [], []
+    cases: list[dict[str, Any]] = []
+    expected: list[Verdict] = []
+    blind: list[list[int]] = []
     while len(cases) < 400:
-        state, seat, side, pucks = random_state(rng, rng.choice(["singles", "doubles"]))
+        state, seat, side, pucks = random_state(rng, rng.choice(MODES))
         spot = striker_spot(rng, side, pucks)
         if spot is None or not pucks:
             continue
@@ -197,8 +207,8 @@ def test_preview_agrees_with_referee() -> None:
         timeout=60,
     )
     previews = json.loads(out.stdout)
-    kinds = {}
-    mismatches = []
+    kinds: dict[tuple[str, bool | None], int] = {}
+    mismatches: list[tuple[dict[str, Any], Verdict, dict[str, Any]]] = []
     for case, want, got in zip(cases, expected, previews, strict=True):
         kind, pid, legal = want
         kinds[(kind, legal)] = kinds.get((kind, legal), 0) + 1
@@ -214,7 +224,7 @@ def test_preview_agrees_with_referee() -> None:
     assert kinds.get(("puck", False), 0) > 20
     assert kinds.get(("rail", None), 0) > 20
 
-    def own(case, pid) -> bool:
+    def own(case: dict[str, Any], pid: int | None) -> bool:
         owner = next(p["owner"] for p in case["pucks"] if p["id"] == pid)
         return team_of(owner) == team_of(case["seat"])
 

@@ -29,7 +29,10 @@ def publish(shot: Path, name: str) -> None:
 
 
 def state(page: Page) -> dict[str, Any]:
-    return page.evaluate("window.__novuss.state")
+    """What the page believes (its read-only hook), once it has a state."""
+    s = page.evaluate("window.__novuss.state")
+    assert isinstance(s, dict), f"the page has no state yet: {s!r}"
+    return s
 
 
 def wait_state(page: Page, condition: str, timeout: float = TIMEOUT_MS) -> dict[str, Any]:
@@ -77,7 +80,9 @@ def place_striker(page: Page, u: float, v: float = 60.0) -> dict[str, Any]:
     s = wait_state(page, "s.aim !== null")
     side = s["side"]
     drag(page, (s["aim"]["x"], s["aim"]["y"]), to_world(side, u, v))
-    return state(page)["aim"]
+    aim = state(page)["aim"]
+    assert isinstance(aim, dict), "a placed striker is aimed"
+    return aim
 
 
 def px_per_mm(page: Page) -> float:
@@ -108,6 +113,7 @@ def server_room(base: str, room: str) -> dict[str, Any]:
         ws.send(msgpack.packb({"t": "watch", "room": room}))
         while True:
             msg = msgpack.unpackb(ws.recv(timeout=10))
+            assert isinstance(msg, dict), "every message is a map"
             if msg["t"] == "room":
                 return msg
 
@@ -130,7 +136,9 @@ COLOURS_JS = """async ({data, box, step}) => {
 }"""
 
 
-def colours_in(page: Page, path: Path, box: tuple[float, float, float, float]) -> set:
+def colours_in(
+    page: Page, path: Path, box: tuple[float, float, float, float]
+) -> set[tuple[int, ...]]:
     """The distinct colours (coarsened to 4 bits a channel) inside a box of a screenshot,
     given as fractions of its size; the browser decodes the PNG."""
     data = base64.b64encode(path.read_bytes()).decode()
