@@ -134,6 +134,7 @@ export default {
   "lobby.no_live": "No matches being played right now.",
   "lobby.open_row": "{sets, plural, one {# set} other {# sets}} · {clock} s · {free} free · {watchers} watching",
   "lobby.live_row": "{sets, plural, one {# set} other {# sets}} · {watchers} watching",
+  "lobby.looking": "Looking for a {mode, select, doubles {doubles} other {singles}} match…",
   "lobby.queued": "Waiting for {mode, select, doubles {a doubles} other {a singles}} match: {waiting, plural, one {# player} other {# players}} in the queue",
   "mode.singles": "Singles",
   "mode.doubles": "Doubles",

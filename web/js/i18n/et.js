@@ -132,6 +132,7 @@ export default {
   "lobby.no_live": "Praegu ei mängita ühtki mängu.",
   "lobby.open_row": "{sets, plural, one {# geim} other {# geimi}} · {clock} s · vabu kohti {free} · vaatajaid {watchers}",
   "lobby.live_row": "{sets, plural, one {# geim} other {# geimi}} · vaatajaid {watchers}",
+  "lobby.looking": "Otsin {mode, select, doubles {paarismängu} other {üksikmängu}}…",
   "lobby.queued": "Ootan {mode, select, doubles {paarismängu} other {üksikmängu}}: järjekorras {waiting, plural, one {# mängija} other {# mängijat}}",
   "mode.singles": "Üksikmäng",
   "mode.doubles": "Paarismäng",

@@ -133,6 +133,7 @@ export default {
   "lobby.no_live": "Šobrīd netiek spēlēta neviena spēle.",
   "lobby.open_row": "{sets, plural, zero {# setu} one {# sets} other {# seti}} · {clock} s · brīvas vietas: {free} · skatītāji: {watchers}",
   "lobby.live_row": "{sets, plural, zero {# setu} one {# sets} other {# seti}} · skatītāji: {watchers}",
+  "lobby.looking": "Meklē {mode, select, doubles {pāru spēli} other {individuālo spēli}}…",
   "lobby.queued": "Gaida {mode, select, doubles {pāru spēli} other {individuālo spēli}}: rindā {waiting, plural, zero {# spēlētāju} one {# spēlētājs} other {# spēlētāji}}",
   "mode.singles": "Individuālā spēle",
   "mode.doubles": "Pāru spēle",
