@@ -38,7 +38,7 @@ const state = {
   clock: null,
   dropped: new Map(), // seat -> {seat, name, until}
   ruling: null, // {lines, legal, seat, ...}
-  history: [], // earlier rulings as read: [{title, lines, legal}]
+  history: [], // earlier rulings as the server sent them (worded when drawn)
   lastSeen: new Map(), // puck id -> where the motion last showed it (for "in the hole" marks)
   result: null,
   ghost: null, // the striking player's live aim, seen by everybody else
@@ -178,7 +178,7 @@ function showRoomScreen() {
   else renderHud();
 }
 
-/** A ruling's lines as a player reads them: names for sides and seats, whose pucks. */
+/** A ruling's lines as a player reads them, in the page's language: names for seats, whose pucks. */
 function readRuling(r) {
   if (!r) return [];
   return humanize(r.lines, { seats: state.room?.seats || [], mode: state.room?.mode, me: mySeat() });
