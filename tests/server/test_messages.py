@@ -7,10 +7,11 @@ from __future__ import annotations
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 from server.messages import ERROR_CODES, REFUSAL_REASONS, codes_json
 from server.rules import MatchConfig, judge_absent, judge_pass, judge_resign, new_match
-from server.rules.lines import TEMPLATES, Line, render
+from server.rules.lines import TEMPLATES, WORDS, Line, render
 from server.rules.play import play_match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,3 +85,16 @@ def test_every_line_the_referee_emits_has_a_known_code_and_its_arguments():
         assert render(ln.code, ln.args) == ln.text
         seen.add(ln.code)
     assert {"penalty.pass", "caution.delay", "forfeit.absent", "forfeit.resign"} <= seen
+
+
+def test_every_template_renders_for_every_word_it_may_be_given():
+    for code, (names, _) in TEMPLATES.items():
+        base: dict[str, Any] = {name: 2 for name in names}
+        if "pucks" in names:
+            base["pucks"] = (3, 12)
+        variants = [base]
+        for name in set(names) & set(WORDS):
+            variants = [{**v, name: word} for v in variants for word in WORDS[name]]
+        for args in variants:
+            text = Line(code, "", args).text
+            assert text and "{" not in text and "}" not in text, (code, text)

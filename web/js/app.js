@@ -11,7 +11,7 @@ import { Renderer } from "./render.js";
 import { showRecord } from "./record.js";
 import { humanize, ownerOfPuck, whosePucks } from "./rulings.js";
 import { firstTouch, toWorld as toWorldOf } from "./geometry.js";
-import { has, initLanguage, LANGUAGE_NAMES, language, onLanguage, setLanguage, t, translatePage } from "./i18n.js";
+import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
 import { COMPETITION, pocketCentres, tableFrom } from "./table.js";
 
 const STORE = { name: "novuss.name", token: "novuss.token" };
@@ -720,7 +720,7 @@ const HANDLERS = {
     if (m.code === "no_room" || m.code === "bad_invite") {
       if (!state.room) showLobby();
     }
-    toast(errorText(m));
+    toast(refusalText(m));
   },
 
   hidden() {}, // another team's event: it only moves `last` on
@@ -734,20 +734,10 @@ function setConnState(s) {
   c.textContent = ["idle", "connecting", "open", "reconnecting", "closed"].includes(s) ? t(`conn.${s}`) : s;
 }
 
-/** A refusal in the player's language, from its code (and a refused stroke's reason). */
-function errorText(m) {
-  const key = m.code === "bad_stroke" && m.reason ? `reason.${m.reason}` : `error.${m.code}`;
-  const message = has(key) ? t(key) : String(m.message ?? m.code);
-  return m.rule ? t("error.with_rule", { message, rule: m.rule }) : message;
-}
-
-/** The language switcher in the header; a change rewords the page at once. */
+/** After a change of language (the menu in the header), everything on screen reworded. */
 function setUpLanguages() {
-  const pick = $("lang");
-  pick.replaceChildren(...Object.entries(LANGUAGE_NAMES).map(([code, name]) => new Option(name, code, false, code === language())));
-  pick.addEventListener("change", () => setLanguage(pick.value));
+  languageMenu($("lang"));
   onLanguage(() => {
-    pick.value = language();
     setConnState($("conn").dataset.state);
     if (state.lobby) lobbyView.render(state.lobby);
     if (state.room && document.body.dataset.screen !== "screen-lobby") showRoomScreen();

@@ -77,6 +77,23 @@ export function list(items, lang = current) {
   return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items);
 }
 
+/** A server refusal (`error`) in the page's language, from its code (a refused stroke's
+ * from its reason), with the paragraph when the rules refused it. */
+export function refusalText(m) {
+  const key = m.code === "bad_stroke" && m.reason ? `reason.${m.reason}` : `error.${m.code}`;
+  const message = has(key) ? t(key) : String(m.message ?? m.code);
+  return m.rule ? t("error.with_rule", { message, rule: m.rule }) : message;
+}
+
+/** The language menu: its options, the language in use chosen, a change switches. */
+export function languageMenu(select) {
+  select.replaceChildren(...Object.entries(LANGUAGE_NAMES).map(([code, name]) => new Option(name, code, false, code === current)));
+  select.addEventListener("change", () => setLanguage(select.value));
+  onLanguage((lang) => {
+    select.value = lang;
+  });
+}
+
 /** Every element with data-i18n gets its text; data-i18n-attr="attr:key;attr:key" its attributes. */
 export function translatePage(root) {
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);

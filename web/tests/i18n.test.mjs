@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { CATALOGS, format, inspect, pickLanguage } from "../js/i18n.js";
+import { CATALOGS, format, inspect, pickLanguage, refusalText, setLanguage } from "../js/i18n.js";
 
 const codes = JSON.parse(readFileSync(new URL("../js/i18n/codes.json", import.meta.url)));
 const LANGS = ["en", "et", "lv"];
@@ -83,4 +83,16 @@ test("the language comes from the browser's list, English when none is ours", ()
   assert.equal(pickLanguage(["de-DE", "lv"]), "lv");
   assert.equal(pickLanguage(["fr"]), "en");
   assert.equal(pickLanguage([]), "en");
+});
+
+test("a refusal is worded from its code, a refused stroke from its reason", () => {
+  setLanguage("et");
+  const stroke = { t: "error", code: "bad_stroke", reason: "placement_touch", rule: "004 § 20 (2), § 24 (1) 10)", message: "The striker may not touch a puck." };
+  assert.equal(refusalText(stroke), "Löögiketas ei tohi asetamisel puudutada ühtki seibi. (004 § 20 (2), § 24 (1) 10))");
+  assert.equal(refusalText({ code: "not_your_turn", message: "It is seat 1's turn to strike." }), "Praegu pole sinu löögikord.");
+  setLanguage("lv");
+  assert.equal(refusalText({ code: "room_full", message: "Full." }), "Istaba ir pilna.");
+  // A code newer than this page: the server's English rather than nothing.
+  assert.equal(refusalText({ code: "some_new_code", message: "Something new." }), "Something new.");
+  setLanguage("en");
 });
