@@ -109,7 +109,7 @@ export default {
   "name.label": "Sinu nimi",
   "name.enter": "Sisene",
   "name.invited": "Sind on kutsutud mängule. Anna oma nimi, et kohale asuda.",
-  "name.linked": "Sul on lingi tuppa. Anna oma nimi, et sellega liituda.",
+  "name.linked": "Sul on link tuppa. Anna oma nimi, et sellega liituda.",
   "lobby.new_room": "Uus tuba",
   "lobby.play": "Mäng",
   "lobby.singles_choice": "Üksikmäng (1 v 1)",
