@@ -501,7 +501,7 @@ class Match:
             "stroke": stroke,
             "seat": ruling.seat if seat is None else seat,
             "cause": cause,
-            "lines": [list(line) for line in ruling.lines],
+            "lines": [ln.to_dict() for ln in ruling.lines],
             "ruling": ruling.to_dict(),
             "discs": self.rest_discs(),
             "turn": self.turn,

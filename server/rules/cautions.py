@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from server.rules.lines import Line, line
 from server.rules.ruling import Ruling
 from server.rules.sets import set_result
 from server.rules.state import MatchState, team_of
@@ -29,7 +30,6 @@ from server.rules.state import MatchState, team_of
 CAUTIONS_LOSE = 3  # 004 § 26 (2), § 22 (5): the third caution in a match
 DELAY_RULE = "004 § 26 (4)"
 LOSS_RULE = "004 § 26 (2), § 22 (5)"
-Line = tuple[str, str]
 
 
 def after_delay(before: MatchState, ruling: Ruling) -> Ruling:
@@ -44,22 +44,19 @@ def after_delay(before: MatchState, ruling: Ruling) -> Ruling:
         return replace(ruling, state=replace(state, delays=delays))
     cautions = _bump(before.cautions, team)
     lines: list[Line] = [
-        (
-            f"Caution {cautions[team]} of {CAUTIONS_LOSE}: deliberate delay (the side's"
-            f" {_nth(delays[team])} pass or clock run out in this set)",
+        line(
+            "caution.delay",
             DELAY_RULE,
+            caution=cautions[team],
+            limit=CAUTIONS_LOSE,
+            delay=delays[team],
         )
     ]
     state = replace(state, delays=delays, cautions=cautions)
     if cautions[team] < CAUTIONS_LOSE:
         return replace(ruling, state=state, lines=(*ruling.lines, *lines))
     state, result = _lose_the_rest(state, team)
-    lines.append(
-        (
-            "Third caution in the match: the set in progress and the sets still to play are lost",
-            LOSS_RULE,
-        )
-    )
+    lines.append(line("caution.match_lost", LOSS_RULE))
     return replace(
         ruling,
         state=state,
@@ -94,7 +91,3 @@ def _lose_the_rest(state: MatchState, loser: int) -> tuple[MatchState, dict[str,
 
 def _bump(pair: tuple[int, int], team: int) -> tuple[int, int]:
     return (pair[0] + 1, pair[1]) if team == 0 else (pair[0], pair[1] + 1)
-
-
-def _nth(n: int) -> str:
-    return {2: "second", 3: "third"}.get(n, f"{n}th")

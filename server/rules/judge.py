@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from server.rules.check import check_stroke
 from server.rules.geometry import OPPOSITE, home_spots, in_circle, in_zone
+from server.rules.lines import Line, line
 from server.rules.placement import nearest_free, penalty_spot, respot_spot, separate
 from server.rules.ruling import Kind, Ruling, Spot
 from server.rules.sets import finish_set, set_result
@@ -31,7 +32,6 @@ from server.sim.types import (
     StrikerZone,
 )
 
-Line = tuple[str, str]
 SAME_INSTANT = 1e-12
 """Contacts closer in time than this (s) are simultaneous (004 § 24 (1) 2): 'at the same time')."""
 MOVED = 1e-6
@@ -131,6 +131,17 @@ def blind_for_owner(state: MatchState, p: Puck) -> bool:
     return blind_for(state, state.side_of(p.owner), p)
 
 
+@dataclass(frozen=True, slots=True)
+class SetEnd:
+    """Why a set ended: the line's code and extra arguments, the reason for the set's
+    result (English, kept in the state) and the paragraph."""
+
+    code: str
+    reason: str
+    rule: str
+    args: dict[str, int] = field(default_factory=dict)
+
+
 # -- the shared tail -----------------------------------------------------------------
 @dataclass
 class Outcome:
@@ -144,7 +155,7 @@ class Outcome:
     off: bool = False
     crossed: bool = False
     touched_own: bool = False
-    set_lost: Line | None = None
+    set_lost: SetEnd | None = None
     facts: Facts | None = None
     restored: tuple[Spot, ...] = ()
     respotted: tuple[Spot, ...] = ()
@@ -223,7 +234,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     if penalty:
         lines.extend(out.reasons)
         if len(out.reasons) > 1:
-            lines.append(("One penalty puck for all the faults of one stroke", "004 § 24 (2)"))
+            lines.append(line("faults.one_penalty", "004 § 24 (2)"))
     own_in = [pid for pid in out.pocketed if team_of(out.pucks[pid].owner) == team]
     opp_in = [pid for pid in out.pocketed if team_of(out.pucks[pid].owner) != team]
 
@@ -232,25 +243,18 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     keeps = stroke and not penalty and bool(own_in) and not opp_in and not out.off
     keeps = keeps and not out.crossed
     if penalty:
-        lines.append(("The strike right passes", "004 § 25 (1) 7)"))
+        lines.append(line("turn.passes", "004 § 25 (1) 7)"))
     elif stroke:
         passes: list[Line] = []
         if not own_in:
-            passes.append(("None of his pucks went in: the turn passes", "004 § 25 (1) 1)"))
+            passes.append(line("turn.none_in", "004 § 25 (1) 1)"))
         if own_in and opp_in:
-            passes.append(
-                ("An opponent's puck went in with his own: the turn passes", "004 § 25 (1) 2)")
-            )
+            passes.append(line("turn.opponent_in", "004 § 25 (1) 2)"))
         if out.off:
-            passes.append(("A puck went over the rail: the turn passes", "004 § 25 (1) 3)"))
+            passes.append(line("turn.over_rail", "004 § 25 (1) 3)"))
         if out.crossed:
-            passes.append(
-                (
-                    "The striker came back over his own edge-zone line: the turn passes",
-                    "004 § 25 (1) 4), § 20 (7)",
-                )
-            )
-        lines.extend(passes or [("His puck went in: he strikes again", "004 § 20 (8)")])
+            passes.append(line("turn.crossed_line", "004 § 25 (1) 4), § 20 (7)"))
+        lines.extend(passes or [line("turn.again", "004 § 20 (8)")])
 
     after_pucks = out.pucks
     on_table = [0, 0]  # pucks on the table by team
@@ -274,60 +278,68 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
 
     # -- the end of the set ----------------------------------------------------------
     result = None
+    end: SetEnd | None = None
     if out.set_lost is not None:
-        result = set_result(state, "lost", 1 - team, *out.set_lost)
+        end = out.set_lost
+        result = set_result(state, "lost", 1 - team, end.reason, end.rule)
     elif cleared_t and (penalty or out.crossed):
         # 000 § 8, 004 § 27 (4), (6): the last puck pocketed with a fault loses the set.
-        why = "a penalty" if penalty else "the striker crossing back over his own line"
-        result = set_result(
-            state, "lost", 1 - team, f"His last puck went in with {why}", "004 § 27 (4), (6)"
-        )
+        if penalty:
+            end = SetEnd(
+                "set.lost.last_with_penalty",
+                "His last puck went in with a penalty",
+                "004 § 27 (4), (6)",
+            )
+        else:
+            end = SetEnd(
+                "set.lost.last_with_crossing",
+                "His last puck went in with the striker crossing back over his own line",
+                "004 § 27 (4), (6)",
+            )
+        result = set_result(state, "lost", 1 - team, end.reason, end.rule)
     elif cleared_t and cleared_o:
-        result = set_result(
-            state,
-            "annulled",
-            None,
+        end = SetEnd(
+            "set.annulled.both_last",
             "Both sides' last pucks went in with one stroke: the set is replayed",
             "004 § 27 (4)",
         )
+        result = set_result(state, "annulled", None, end.reason, end.rule)
     elif cleared_t and answer is not None:
         pass  # 004 § 27 (5), § 28 (7): the series stops; the other side answers below
     elif cleared_t and state.answering is not None:
-        result = set_result(
-            state,
-            "replayed",
-            None,
+        end = SetEnd(
+            "set.replayed.both_cleared",
             "Both sides cleared the table in their first series (8 + 8): the set is "
             "replayed with sides and opening stroke changed",
             "004 § 27 (5), § 28 (7)",
         )
+        result = set_result(state, "replayed", None, end.reason, end.rule)
     elif cleared_t:
         whose = "their" if state.config.mode == "doubles" else "his"
-        result = set_result(
-            state, "won", team, f"All {whose} pucks are in the holes", "004 § 27 (3), § 28 (2)"
+        end = SetEnd(
+            "set.won.cleared", f"All {whose} pucks are in the holes", "004 § 27 (3), § 28 (2)"
         )
+        result = set_result(state, "won", team, end.reason, end.rule)
     elif cleared_o:
-        result = set_result(
-            state,
-            "won",
-            1 - team,
+        end = SetEnd(
+            "set.won.opponent_last",
             "The opponent's last puck went in: the set is his",
             "004 § 27 (3)",
         )
+        result = set_result(state, "won", 1 - team, end.reason, end.rule)
     elif state.answering is not None and not keeps:
-        result = set_result(
-            state,
-            "won",
-            state.answering,
+        end = SetEnd(
+            "set.won.no_answer",
             "The answering side did not clear the table in its first series",
             "004 § 27 (5), § 28 (7)",
         )
+        result = set_result(state, "won", state.answering, end.reason, end.rule)
 
-    if result is not None:
-        lines.append((_set_line(state, result), result["rule"]))
+    if result is not None and end is not None:
+        lines.append(_set_line(result, end))
         new = finish_set(replace(state, strokes=state.strokes + 1), result)
         if new.match_result is not None:
-            lines.append((_match_line(new.match_result), new.match_result["rule"]))
+            lines.append(_match_line(new.match_result))
         return _ruling(out, new, seat, lines, penalty, False, result, new.match_result)
 
     # -- penalty pucks and debts, 004 § 24 (2)-(7), § 28 (5), (6) -----------------
@@ -341,13 +353,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
         answering = team
         next_seat = answer
         keeps = False
-        lines.append(
-            (
-                "All his side's pucks are in before the other side has struck: the series "
-                "stops and the other side answers",
-                "004 § 27 (5), (6), § 28 (7)",
-            )
-        )
+        lines.append(line("series.answer", "004 § 27 (5), (6), § 28 (7)"))
     rows = _intact_rows(state, after_pucks)
     placed: list[Spot] = []
     for s in state.seats:
@@ -368,10 +374,11 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             cite = "004 § 24 (3)" if s == seat and penalty and before == 1 else "004 § 24 (3)-(7)"
             if state.config.mode == "doubles":
                 cite += ", § 28 (5)"
-            lines.append((_placed_line(state, s, len(spots), penalty and s == seat), cite))
+            code = "debt.placed" if penalty and s == seat else "debt.placed_owed"
+            lines.append(line(code, cite, seat=s, n=len(spots)))
         if debt[s] and (debt[s] != state.debt[s] or spots):
             rule = "004 § 28 (6)" if state.config.mode == "doubles" else "004 § 24 (4)"
-            lines.append((f"{who(state, s)} owes {debt[s]} penalty puck(s) for now", rule))
+            lines.append(line("debt.owed", rule, seat=s, n=debt[s]))
         if empty and spots and t == team and keeps and state.config.mode == "doubles":
             # 004 § 24 (6): with all pucks in, debts come out and the series goes on,
             # except in doubles, whichever partner owed them.
@@ -386,14 +393,13 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     if stalled and _stalled(state, after):
         misses = state.misses + 1
     if misses >= 3 * len(state.seats):
-        result = set_result(
-            state,
-            "annulled",
-            None,
+        end = SetEnd(
+            "set.annulled.three_misses",
             "Three missed turns each at the last pucks: the set is replayed",
             "004 § 27 (6)" if state.config.three_miss == "circle" else "000 § 8",
         )
-        lines.append((_set_line(state, result), result["rule"]))
+        result = set_result(state, "annulled", None, end.reason, end.rule)
+        lines.append(_set_line(result, end))
         new = finish_set(replace(state, strokes=state.strokes + 1), result)
     else:
         new = replace(
@@ -444,39 +450,20 @@ def _ruling(
     )
 
 
-SIDE_NAMES = {"S": "South", "W": "West", "N": "North", "E": "East"}
-
-
-def who(state: MatchState, seat: int) -> str:
-    """The player as the table sees him this set: by his side, as bridge players are named
-    (players see their side on screen; seat numbers mean nothing to them)."""
-    return SIDE_NAMES[state.side_of(seat)]
-
-
-def _placed_line(state: MatchState, seat: int, n: int, fresh: bool) -> str:
-    rail = home_rail(state, seat)
-    what = "A penalty puck is" if n == 1 else f"{n} penalty pucks are"
-    tail = "" if fresh else " (owed)"
-    return (
-        f"{what} placed for {who(state, seat)} against the {rail} rail, as near the middle "
-        f"line as the pucks allow{tail}"
-    )
-
-
-def _set_line(state: MatchState, result: dict[str, Any]) -> str:
+def _set_line(result: dict[str, Any], end: SetEnd) -> Line:
+    """The line that ends a set: won by the winner, or lost by the other team."""
     o = result["outcome"]
     if o in ("won", "lost"):
         team = result["winner"] if o == "won" else 1 - result["winner"]
-        names = " & ".join(who(state, s) for s in state.seats if team_of(s) == team)
-        return f"Set {result['set']} {o} by {names}: {result['reason']}"
-    return f"Set {result['set']}: {result['reason']}"
+        return line(end.code, end.rule, set=result["set"], team=team, **end.args)
+    return line(end.code, end.rule, set=result["set"], **end.args)
 
 
-def _match_line(match: dict[str, Any]) -> str:
+def _match_line(match: dict[str, Any]) -> Line:
     a, b = match["sets_won"]
     if match["winner"] is None:
-        return f"The match is drawn {a}:{b}"
-    return f"The match is over: team {match['winner']} wins, sets {a}:{b}"
+        return line("match.drawn", match["rule"], a=a, b=b)
+    return line("match.won", match["rule"], team=match["winner"], a=a, b=b)
 
 
 # -- the stroke ----------------------------------------------------------------------
@@ -503,92 +490,48 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     reasons: list[Line] = []
 
     # -- the kind of stroke and what was touched first, 004 § 21 -----------------------
+    whose = _whose(first, mine)
     if facts.kind == "direct":
-        lines.append(_first_line("Direct stroke", first, before, mine))
+        lines.append(line("stroke.direct", "004 § 21", whose=whose, n=len(first)))
     else:
-        where = "the opposite rail" if facts.rebound_rail == "opposite" else "a side rail"
-        rail = f"{where} ({', '.join(facts.rails)})"
-        lines.append(_first_line(f"Rebound stroke from {rail}", first, before, mine))
+        rail = "opposite" if facts.rebound_rail == "opposite" else "side"
+        lines.append(line("stroke.rebound", "004 § 21", rail=rail, whose=whose, n=len(first)))
 
     # -- penalties, 004 § 24 (1) ---------------------------------------------------------
     if facts.kind == "direct":
         if not first:
             if free:
-                reasons.append(
-                    (
-                        "Penalty puck: on a direct stroke the striker touched none of his pucks",
-                        "004 § 24 (1) 1)",
-                    )
-                )
+                reasons.append(line("penalty.direct_touched_none", "004 § 24 (1) 1)"))
             else:
-                reasons.append(
-                    (
-                        "Penalty puck: all his pucks are blind and the striker did not reach "
-                        "the opposite rail",
-                        "004 § 24 (1) 6)",
-                    )
-                )
+                reasons.append(line("penalty.all_blind_short", "004 § 24 (1) 6)"))
         else:
             if first_opp:
-                what = (
-                    "his own and an opponent's puck at the same time"
+                code = (
+                    "penalty.direct_first_both"
                     if len(first_opp) < len(first)
-                    else "an opponent's puck"
+                    else "penalty.direct_first_opponent"
                 )
-                reasons.append(
-                    (
-                        f"Penalty puck: on a direct stroke the striker first touched {what}",
-                        "004 § 24 (1) 2), § 21 (1)",
-                    )
-                )
+                reasons.append(line(code, "004 § 24 (1) 2), § 21 (1)"))
             if first_blind:
-                reasons.append(
-                    (
-                        "Penalty puck: he hit his own blind puck with a direct stroke",
-                        "004 § 24 (1) 8), § 21 (3)",
-                    )
-                )
+                reasons.append(line("penalty.direct_own_blind", "004 § 24 (1) 8), § 21 (3)"))
             # 004 § 20 (2), § 24 (1) 11): any puck lying in his own edge zone, his or not.
             if any(in_zone(table, side, before[p].x, before[p].y) for p in first):
-                reasons.append(
-                    (
-                        "Penalty puck: the striker first touched a puck in his own edge zone",
-                        "004 § 24 (1) 11), § 20 (2)",
-                    )
-                )
+                reasons.append(line("penalty.first_in_own_zone", "004 § 24 (1) 11), § 20 (2)"))
     elif free:
         # 004 § 21 (5): with pucks he could strike directly, a rebound must first meet one
         # of his own pucks (blind or not, § 21 (2)).
         if not first:
-            reasons.append(
-                (
-                    "Penalty puck: on a rebound the striker touched none of his pucks, and he "
-                    "had pucks outside the blind zones",
-                    "004 § 21 (5), § 24 (1) 1)",
-                )
-            )
+            reasons.append(line("penalty.rebound_touched_none", "004 § 21 (5), § 24 (1) 1)"))
         elif first_opp:
-            reasons.append(
-                (
-                    "Penalty puck: on a rebound the striker first touched an opponent's puck "
-                    "while he had pucks outside the blind zones",
-                    "004 § 24 (1) 3), § 21 (5)",
-                )
-            )
+            reasons.append(line("penalty.rebound_first_opponent", "004 § 24 (1) 3), § 21 (5)"))
     elif facts.rebound_rail == "side" and (first_opp or not first):
         # 004 § 24 (1) 6): all blind; an opposite-rail rebound is never a fault (note 1),
         # a side-rail one must meet his own puck first (note 2).
-        reasons.append(
-            (
-                "Penalty puck: all his pucks are blind, and after the side rail the striker "
-                "touched neither his own puck nor the opposite rail first",
-                "004 § 24 (1) 6), § 21 (5)",
-            )
-        )
+        reasons.append(line("penalty.side_rebound_all_blind", "004 § 24 (1) 6), § 21 (5)"))
     if facts.striker_pocketed:
-        reasons.append(("Penalty puck: the striker fell into a hole", "004 § 24 (1) 4)"))
+        reasons.append(line("penalty.striker_pocketed", "004 § 24 (1) 4)"))
     if facts.striker_off:
-        reasons.append(("Penalty puck: the striker went over the rail", "004 § 24 (1) 5)"))
+        reasons.append(line("penalty.striker_off", "004 § 24 (1) 5)"))
 
     # -- where the pucks ended --------------------------------------------------------
     pucks = {p.id: p for p in state.pucks}
@@ -619,9 +562,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     for pid, (x, y) in settled.items():
         pucks[pid] = pucks[pid].at(x, y)
     if settled:
-        lines.append(
-            (f"Pucks lying on each other put side by side: {_ids(settled)}", "004 § 20 (10)")
-        )
+        lines.append(line("pucks.separated", "004 § 20 (10)", pucks=tuple(settled)))
     off_order = [pid for pid, _ in facts.off] + sorted(off_ids - {pid for pid, _ in facts.off})
     off_rail = dict(facts.off)
 
@@ -630,7 +571,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         return pid in off_ids or not b.on_table or math.hypot(a.x - b.x, a.y - b.y) > MOVED
 
     restore: list[int] = []
-    set_lost: Line | None = None
+    set_lost: SetEnd | None = None
     # 004 § 21 (8): an opponent's puck may be driven into a blind position only after a
     # legal first touch of an own puck (2)-4): a free one on a direct stroke, any on a
     # rebound) or by a rebound from the opposite rail when he has no free puck left (1).
@@ -652,19 +593,19 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         restore.extend(knocked)
         further = [pid for pid in before if pid not in first and moved(pid)]
         if len(knocked) >= 2:
-            set_lost = (
+            set_lost = SetEnd(
+                "set.lost.blind_knocked_out",
                 "Two or more of his blind pucks were knocked out with a direct stroke",
                 "004 § 23 (1) 1), § 21 (4)",
             )
         elif len(further) >= state.config.blind_hit_moves:
-            set_lost = (
+            n = state.config.blind_hit_moves
+            set_lost = SetEnd(
+                "set.lost.blind_hit_moved",
                 "His direct stroke at his own blind puck moved "
-                + (
-                    "two or more other pucks"
-                    if state.config.blind_hit_moves == 2
-                    else "another puck"
-                ),
-                "004 § 23 (1) 4), § 21 (4)" if state.config.blind_hit_moves == 2 else "000 § 5",
+                + ("two or more other pucks" if n == 2 else "another puck"),
+                "004 § 23 (1) 4), § 21 (4)" if n == 2 else "000 § 5",
+                {"n": n},
             )
     if forbidden_drive:
         for pid, p in before.items():
@@ -676,24 +617,13 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
             if in_circle(table, now.x, now.y) or state.config.mode == "singles":
                 restore.append(pid)  # 004 § 21 (7), (8), doubles § 28 (4)
             else:
-                lines.append(
-                    (
-                        "An opponent's puck driven into an edge zone stays where it is (doubles)",
-                        "004 § 28 (3)",
-                    )
-                )
+                lines.append(line("pucks.zone_stays", "004 § 28 (3)"))
     if facts.kind == "direct" and first_opp:
         opp_off = [pid for pid in off_ids if team_of(before[pid].owner) != team]
         if opp_off:
             # 004 § 21 (9), § 24 (1) 16): they go back to their places, not to the circle.
             restore.extend(opp_off)
-            reasons.append(
-                (
-                    "Penalty puck: a direct stroke at an opponent's puck sent his puck over the "
-                    "rail",
-                    "004 § 24 (1) 16), § 21 (9)",
-                )
-            )
+            reasons.append(line("penalty.opponent_over_rail", "004 § 24 (1) 16), § 21 (9)"))
 
     restored: list[Spot] = []
     for pid in sorted(set(restore)):
@@ -706,9 +636,8 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         off_ids.discard(pid)
         restored.append((pid, x, y))
     if restored:
-        lines.append(
-            (f"Put back where they were: {_ids(r[0] for r in restored)}", "004 § 21 (4), (7)-(9)")
-        )
+        ids = tuple(r[0] for r in restored)
+        lines.append(line("pucks.restored", "004 § 21 (4), (7)-(9)", pucks=ids))
 
     # 004 § 20 (14): pucks over the rail go to the centre circle, the one the striker
     # touched first before the others: among those the striker touched, by the order of
@@ -728,16 +657,11 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         off_ids.discard(pid)
         respotted.append((pid, x, y))
     if respotted:
-        lines.append(
-            (
-                f"Over the rail, put in the centre circle: {_ids(r[0] for r in respotted)}",
-                "004 § 20 (14)",
-            )
-        )
+        lines.append(line("pucks.respotted", "004 § 20 (14)", pucks=tuple(r[0] for r in respotted)))
 
     pocketed = tuple(pid for pid in sorted(before) if not pucks[pid].on_table)
     if pocketed:
-        lines.append((f"In the holes: {_ids(pocketed)}", "004 § 20 (8)"))
+        lines.append(line("pucks.pocketed", "004 § 20 (8)", pucks=pocketed))
     # 004 § 20 (7), § 25 (1) 4): the striker may come back over his own line only if he
     # has a blind puck.
     crossed = facts.crossed_back and not blind
@@ -758,21 +682,10 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     return conclude(state, seat, out)
 
 
-def _ids(ids: Any) -> str:
-    return ", ".join(f"#{i}" for i in ids)
-
-
-def _whose(puck: int, before: dict[int, Puck], mine: set[int]) -> str:
-    if puck not in mine:
-        return f"an opponent's puck (#{puck})"
-    own = {p for p in mine if before[p].owner == before[puck].owner}
-    # In doubles `mine` holds the partner's pucks too (004 § 28 (2)).
-    return f"his own puck (#{puck})" if own == mine else f"his side's puck (#{puck})"
-
-
-def _first_line(head: str, first: tuple[int, ...], before: dict[int, Puck], mine: set[int]) -> Line:
+def _whose(first: tuple[int, ...], mine: set[int]) -> str:
+    """Whose pucks the striker touched first: "none", "own" (his side's), "opponent" or
+    "mixed" (his own and an opponent's at the same time)."""
     if not first:
-        return (f"{head}; the striker touched no puck", "004 § 21")
-    what = " and ".join(_whose(p, before, mine) for p in first)
-    when = " at the same time" if len(first) > 1 else ""
-    return (f"{head}; the striker first touched {what}{when}", "004 § 21")
+        return "none"
+    own = sum(1 for p in first if p in mine)
+    return "own" if own == len(first) else "opponent" if own == 0 else "mixed"

@@ -129,8 +129,8 @@ def play_match(
         result = simulate(state.table, sim_discs(state), shot, engine=engine)
         ruling = judge(state, seat, shot, result)
         out(_header(state, seat, shot))
-        for text, cite in ruling.lines:
-            out(f"    {text}" + (f"  ({cite})" if cite else ""))
+        for ln in ruling.lines:
+            out(f"    {ln.text}" + (f"  ({ln.cite})" if ln.cite else ""))
         state = ruling.state
         if ruling.set_result is not None and not state.finished:
             out(_score(state))

@@ -1,11 +1,12 @@
-"""A referee's ruling: data, and lines of words a club player understands, each with
-the paragraph it rests on."""
+"""A referee's ruling: data, and its lines (codes with arguments, each with the paragraph
+it rests on: server/rules/lines.py), which a client words in the player's language."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from server.rules.lines import Line
 from server.rules.state import MatchState
 
 Kind = Literal["direct", "rebound", "pass", "clock", "absent", "resign"]
@@ -42,7 +43,7 @@ class Ruling:
     seat: int
     kind: Kind
     legal: bool
-    lines: tuple[tuple[str, str], ...]
+    lines: tuple[Line, ...]
     rebound_rail: str | None = None
     rails: tuple[str, ...] = ()
     first_touch: tuple[int, ...] = ()
@@ -67,8 +68,8 @@ class Ruling:
         return self.state.turn_seat
 
     def text(self) -> str:
-        """The ruling as sentences with their citations, one per line."""
-        return "\n".join(f"{t} ({c})" if c else t for t, c in self.lines)
+        """The ruling in English, one line a fact with its citation."""
+        return "\n".join(f"{ln.text} ({ln.cite})" if ln.cite else ln.text for ln in self.lines)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain, msgpack-able data (the state after is not included: see state.to_dict)."""
@@ -90,5 +91,5 @@ class Ruling:
             "next_seat": self.next_seat,
             "set_result": None if self.set_result is None else dict(self.set_result),
             "match_result": None if self.match_result is None else dict(self.match_result),
-            "lines": [list(line) for line in self.lines],
+            "lines": [ln.to_dict() for ln in self.lines],
         }

@@ -7,7 +7,8 @@ from typing import Literal
 
 from server.rules.cautions import after_delay
 from server.rules.check import require_turn
-from server.rules.judge import Outcome, conclude, who
+from server.rules.judge import Outcome, conclude
+from server.rules.lines import Line, line
 from server.rules.ruling import Ruling, StrokeRefused
 from server.rules.sets import forfeit
 from server.rules.state import MatchState, team_of
@@ -21,7 +22,7 @@ def judge_pass(state: MatchState, seat: int) -> Ruling:
     out = Outcome(
         kind="pass",
         pucks={p.id: p for p in state.pucks},
-        reasons=[("Penalty puck: he declined to strike", "004 § 24 (1) 7)")],
+        reasons=[line("penalty.pass", "004 § 24 (1) 7)")],
     )
     return after_delay(state, conclude(state, seat, out))
 
@@ -37,10 +38,7 @@ def judge_clock_expired(state: MatchState) -> Ruling:
         kind="clock",
         pucks={p.id: p for p in state.pucks},
         reasons=[
-            (
-                f"Penalty puck: no stroke within {state.config.stroke_clock:g} seconds",
-                "004 § 24 (1) 18), § 26 (4)",
-            )
+            line("penalty.clock", "004 § 24 (1) 18), § 26 (4)", seconds=state.config.stroke_clock)
         ],
     )
     return after_delay(state, conclude(state, state.turn_seat, out))
@@ -53,32 +51,26 @@ def judge_absent(state: MatchState, seat: int) -> Ruling:
         state,
         seat,
         "absent",
-        f"{who(state, seat)} did not return within {state.config.absent_limit:g} seconds: "
-        "his side loses the match",
-        "004 § 22 (3)",
+        line("forfeit.absent", "004 § 22 (3)", seat=seat, seconds=state.config.absent_limit),
     )
 
 
 def judge_resign(state: MatchState, seat: int) -> Ruling:
     """A player resigns: his side loses the match."""
-    return _forfeit(
-        state, seat, "resign", f"{who(state, seat)} resigns: his side loses the match", ""
-    )
+    return _forfeit(state, seat, "resign", line("forfeit.resign", "", seat=seat))
 
 
-def _forfeit(
-    state: MatchState, seat: int, kind: Literal["absent", "resign"], text: str, rule: str
-) -> Ruling:
+def _forfeit(state: MatchState, seat: int, kind: Literal["absent", "resign"], why: Line) -> Ruling:
     if state.finished:
         raise StrokeRefused("match_over", "004 § 32 (1)", "The match is over.")
     if not 0 <= seat < state.config.seats:
         raise StrokeRefused("no_such_seat", "", f"There is no seat {seat}.")
-    new = forfeit(state, team_of(seat), kind, rule)
+    new = forfeit(state, team_of(seat), kind, why.cite)
     return Ruling(
         state=new,
         seat=seat,
         kind=kind,
         legal=True,
-        lines=((text, rule),),
+        lines=(why,),
         match_result=new.match_result,
     )

@@ -141,7 +141,7 @@ def fake(state: MatchState, events: Sequence[Event], moves: Mapping[int, Move]) 
 # -- assertions that read like the rules -------------------------------------------------
 def cites(r: Ruling, rule: str) -> bool:
     """Does any line of the ruling cite `rule` (e.g. "§ 24 (1) 2)")?"""
-    return any(rule in c for _, c in r.lines)
+    return any(rule in ln.cite for ln in r.lines)
 
 
 def assert_cites(r: Ruling, rule: str) -> None:
@@ -154,11 +154,11 @@ def assert_legal(r: Ruling) -> None:
 
 def assert_penalty(r: Ruling, rule: str) -> None:
     assert r.penalty and not r.legal, r.text()
-    assert any(rule in c for t, c in r.lines if t.startswith("Penalty puck")), r.text()
+    assert any(rule in ln.cite for ln in r.lines if ln.code.startswith("penalty.")), r.text()
 
 
 def assert_no_penalty_for(r: Ruling, rule: str) -> None:
-    assert not any(rule in c for t, c in r.lines if t.startswith("Penalty puck")), r.text()
+    assert not any(rule in ln.cite for ln in r.lines if ln.code.startswith("penalty.")), r.text()
 
 
 def assert_turn_passes(r: Ruling, to: int | None = None) -> None:

@@ -23,7 +23,7 @@ def delay(state: MatchState, clock: bool) -> Ruling:
 
 
 def cautions_in(ruling: Ruling) -> list[str]:
-    return [text for text, rule in ruling.lines if rule == "004 § 26 (4)"]
+    return [ln.text for ln in ruling.lines if ln.cite == "004 § 26 (4)"]
 
 
 def assert_cautioned(ruling: Ruling, team: int, count: int) -> None:
@@ -85,7 +85,7 @@ def test_the_third_caution_loses_the_set_in_progress_and_every_set_still_to_play
         "rule": "004 § 26 (2), § 22 (5)",
     }
     assert last.set_result is not None and last.set_result["outcome"] == "lost"
-    assert any(rule == "004 § 26 (2), § 22 (5)" for _, rule in last.lines)
+    assert any(ln.cite == "004 § 26 (2), § 22 (5)" for ln in last.lines)
 
 
 def test_a_new_set_starts_with_no_delay_counted_but_cautions_stay():

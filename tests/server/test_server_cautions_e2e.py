@@ -44,10 +44,10 @@ async def test_players_who_only_pass_are_cautioned_and_the_third_caution_ends_th
         await asyncio.gather(pass_when_to_strike(a, seen["a"]), pass_when_to_strike(b, seen["b"]))
     rulings = seen["a"]
     assert len(rulings) <= 2 * 4 + 5, "the bound of docs/rules.md, 'Cautions'"
-    cautions = [r for r in rulings if any(rule == "004 § 26 (4)" for _, rule in r["lines"])]
+    cautions = [r for r in rulings if any(ln["cite"] == "004 § 26 (4)" for ln in r["lines"])]
     assert len(cautions) == 5, "two for the first side to delay again, three for the other"
     last = rulings[-1]
-    assert any(rule == "004 § 26 (2), § 22 (5)" for _, rule in last["lines"])
+    assert any(ln["cite"] == "004 § 26 (2), § 22 (5)" for ln in last["lines"])
     result = await watcher.expect("result")
     assert result["result"]["reason"] == "cautions" and result["score"] in ([4, 0], [0, 4])
     assert result["winner"] == 1 - last["seat"] % 2

@@ -89,7 +89,7 @@ async def test_player_who_does_not_return_loses(game_server):
     await a.expect("gone", seat=seat_b)
     ruling = await a.expect("ruling", timeout=10)
     assert ruling["cause"] == "absent" and ruling["seat"] == seat_b
-    assert "004 § 22 (3)" in [line[1] for line in ruling["lines"]]
+    assert "004 § 22 (3)" in [line["cite"] for line in ruling["lines"]]
     result = await a.expect("result")
     assert result["winner"] == a.own_seat % 2
     record = get_json(srv.url + result["record"])
@@ -215,7 +215,7 @@ async def test_the_stroke_clock_runs_out_into_a_ruling(game_server):
     assert clock["remaining"] == 5.0 and clock["running"]
     ruling = await a.expect("ruling", timeout=10)
     assert ruling["cause"] == "clock" and ruling["seat"] == clock["seat"]
-    assert any("§ 26 (4)" in cite for _text, cite in ruling["lines"])
+    assert any("§ 26 (4)" in line["cite"] for line in ruling["lines"])
     assert ruling["turn"] != clock["seat"]
     nxt = await a.expect("clock")
     assert nxt["seat"] == ruling["turn"] and nxt["remaining"] == 5.0

@@ -132,7 +132,7 @@ def referee(state: MatchState, seat: int, shot: Shot) -> Verdict:
     """What the server's referee says: (kind, first puck or None, legal first touch)."""
     result = simulate(T, sim_discs(state), shot)
     ruling = judge(state, seat, shot, result)
-    cites = " ".join(cite for _, cite in ruling.lines)
+    cites = " ".join(ln.cite for ln in ruling.lines)
     pocketed = "004 § 24 (1) 4)" in cites and not ruling.first_touch and not ruling.rails
     if ruling.kind == "rebound":
         return "rail", None, None

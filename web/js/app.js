@@ -11,12 +11,16 @@ import { Renderer } from "./render.js";
 import { showRecord } from "./record.js";
 import { humanize, ownerOfPuck, whosePucks } from "./rulings.js";
 import { firstTouch, toWorld as toWorldOf } from "./geometry.js";
+import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
 import { COMPETITION, pocketCentres, tableFrom } from "./table.js";
 
 const STORE = { name: "novuss.name", token: "novuss.token" };
 const AIM_EVERY_MS = 70; // the server coalesces aims to 15 a second
 const HIGHLIGHT_MS = 4000;
 const CUE_ROOM_MM = 140; // room in front of the player's rail for pulling the cue
+
+initLanguage();
+translatePage(document);
 
 const state = {
   name: localStorage.getItem(STORE.name) || "",
@@ -34,7 +38,7 @@ const state = {
   clock: null,
   dropped: new Map(), // seat -> {seat, name, until}
   ruling: null, // {lines, legal, seat, ...}
-  history: [], // earlier rulings as read: [{title, lines, legal}]
+  history: [], // earlier rulings as the server sent them (worded when drawn)
   lastSeen: new Map(), // puck id -> where the motion last showed it (for "in the hole" marks)
   result: null,
   ghost: null, // the striking player's live aim, seen by everybody else
@@ -64,7 +68,7 @@ function intentFromUrl() {
 /** Send a message; a player's action while the link is down is not silently lost. */
 function send(msg) {
   const sent = !!conn?.send(msg);
-  if (!sent && msg.t !== "aim" && msg.t !== "lobby") toast("Not connected: reconnecting, try again in a moment.");
+  if (!sent && msg.t !== "aim" && msg.t !== "lobby") toast(t("toast.not_connected"));
   return sent;
 }
 const mySeat = () => (state.room?.you?.role === "player" ? state.room.you.seat : null);
@@ -130,7 +134,7 @@ async function copyText(text) {
     $("invite-link").select();
     document.execCommand("copy");
   }
-  toast("Invite link copied");
+  toast(t("toast.copied"));
 }
 
 $("name-form").addEventListener("submit", (e) => {
@@ -174,15 +178,16 @@ function showRoomScreen() {
   else renderHud();
 }
 
-/** A ruling's lines as a player reads them: names for sides and seats, whose pucks. */
+/** A ruling's lines as a player reads them, in the page's language: names for seats, whose pucks. */
 function readRuling(r) {
   if (!r) return [];
-  return humanize(r.lines, { seats: state.room?.seats || [], mode: state.room?.mode, seat: r.seat, me: mySeat() });
+  return humanize(r.lines, { seats: state.room?.seats || [], mode: state.room?.mode, me: mySeat() });
 }
 
 function rulingTitle(r) {
-  const who = state.room?.seats[r.seat]?.name;
-  return r.stroke ? `Stroke ${r.stroke}${who ? ` · ${who}` : ""}` : who || "";
+  const name = state.room?.seats[r.seat]?.name;
+  if (!r.stroke) return name || "";
+  return name ? t("hud.stroke_title_who", { stroke: r.stroke, name }) : t("hud.stroke_title", { stroke: r.stroke });
 }
 
 /** The ids of the pucks a ruling says went into the holes. */
@@ -204,7 +209,10 @@ function renderHud() {
   const r = state.room;
   if (!r?.match) return;
   hud.render({ room: r, discs: state.discs, turn: state.turn, phase: state.phase, me: mySeat(), score: state.score, debts: state.debts, set: state.set });
-  hud.renderRuling(readRuling(state.ruling), state.ruling?.legal, state.history);
+  // Earlier rulings are kept as the server sent them and worded now: a change of language
+  // rewords them too.
+  const history = state.history.map((r) => ({ title: rulingTitle(r), lines: readRuling(r), legal: r.legal }));
+  hud.renderRuling(readRuling(state.ruling), state.ruling?.legal, history);
   hud.renderResult(state.result, r, mySeat(), r.rematch);
 }
 
@@ -305,7 +313,7 @@ function frame(now) {
   const hint = $("place-hint");
   const reason = a && !a.legal ? a.reason : null;
   hint.hidden = !reason;
-  if (reason) hint.textContent = reason === "touching" ? "The striker touches a puck: move it" : "Place the striker inside your zone";
+  if (reason) hint.textContent = reason === "touching" ? t("aim.touching") : t("aim.outside");
   tickClock(now);
   drawLoupe(a, now);
 }
@@ -360,16 +368,16 @@ function placePower(a, now) {
   note.hidden = !text;
   if (!a) return;
   const view = renderer.view;
-  const t = state.table;
+  const tab = state.table;
   const [sx, sy] = view.toScreen(a.x, a.y);
-  const [, railY] = view.toScreen(...toWorldOf(mySide(), t.size / 2, -t.railWidth));
+  const [, railY] = view.toScreen(...toWorldOf(mySide(), tab.size / 2, -tab.railWidth));
   const pct = Math.round(a.power * 100);
   $("power-fill").style.width = `${pct}%`;
   $("power-fill").style.background = `hsl(${Math.round(120 * (1 - a.power))} 75% 45%)`; // green to red
   $("power-num").textContent = `${pct}%`;
   const g = aimer.gesture;
   $("power-hint").textContent =
-    g === "pull" ? (a.power > 0 ? "release to strike · back or Esc to cancel" : "pull back") : g === "place" ? "moving the striker" : "";
+    g === "pull" ? (a.power > 0 ? t("aim.release") : t("aim.pull")) : g === "place" ? t("aim.moving") : "";
   box.dataset.gesture = g;
   // Below the rail, on the side of the striker away from the cue's butt.
   const cueGoesRight = Math.cos(view.screenAngle(a.angle) + Math.PI) > 0;
@@ -384,7 +392,7 @@ function placePower(a, now) {
     if (note.textContent !== text) note.textContent = text;
     const nw = note.offsetWidth || 200;
     note.style.left = `${Math.round(Math.max(4, Math.min(view.width - nw - 4, sx - nw / 2)))}px`;
-    note.style.top = `${Math.round(sy - t.strikerRadius * view.scale - 44 - note.offsetHeight)}px`;
+    note.style.top = `${Math.round(sy - tab.strikerRadius * view.scale - 44 - note.offsetHeight)}px`;
   }
 }
 
@@ -504,6 +512,7 @@ const HANDLERS = {
   },
 
   lobby(m) {
+    state.lobby = m;
     lobbyView.render(m);
   },
 
@@ -588,20 +597,19 @@ const HANDLERS = {
       state.phase = m.turn === null ? "over" : "play";
       state.debts = m.ruling?.debts ?? state.debts;
       if (state.ruling) {
-        state.history.push({ title: rulingTitle(state.ruling), lines: readRuling(state.ruling), legal: state.ruling.legal });
+        state.history.push(state.ruling);
         if (state.history.length > 30) state.history.shift();
       }
       state.ruling = { lines: m.lines, legal: !!m.ruling?.legal, seat: m.seat, cause: m.cause, stroke: m.stroke, seq: m.seq };
       state.motionStroke = null;
       if (Array.isArray(m.sides)) m.sides.forEach((side, i) => state.room.seats[i] && (state.room.seats[i].side = side));
       const marks = [];
-      const names = (i) => state.room?.seats[i]?.name ?? `seat ${i + 1}`;
+      const names = (i) => state.room?.seats[i]?.name ?? t("seat", { seat: i + 1 });
       const whose = (id) => whosePucks([id], names, mySeat());
-      const words = { restored: "put back", respotted: "re-spotted", penalty: "penalty puck" };
       for (const kind of ["restored", "respotted", "penalty_placed"]) {
         for (const [id, x, y] of m.ruling?.[kind] || []) {
           const k = kind === "penalty_placed" ? "penalty" : kind;
-          marks.push({ id, x, y, kind: k, label: k === "penalty" ? `penalty: ${whose(id)}` : `${words[k]}: ${whose(id)}`, since: now });
+          marks.push({ id, x, y, kind: k, label: t(`mark.${k}`, { pucks: whose(id) }), since: now });
         }
       }
       // Pocketed pucks: marked at the hole they went into.
@@ -612,7 +620,7 @@ const HANDLERS = {
         const [, [px, py]] = Object.entries(pockets).reduce((best, e) =>
           Math.hypot(e[1][0] - at[0], e[1][1] - at[1]) < Math.hypot(best[1][0] - at[0], best[1][1] - at[1]) ? e : best,
         );
-        marks.push({ id, x: px, y: py, kind: "pocketed", label: `in: ${whose(id)}`, since: now, owner: ownerOfPuck(id) });
+        marks.push({ id, x: px, y: py, kind: "pocketed", label: t("mark.pocketed", { pucks: whose(id) }), since: now, owner: ownerOfPuck(id) });
       }
       state.highlights = marks;
       state.lastSeen.clear();
@@ -633,21 +641,21 @@ const HANDLERS = {
 
   chat(m) {
     // the role beside the name: two people in a room may share a name, never a role
-    const role = m.seat === null || m.seat === undefined ? "watcher" : `seat ${m.seat + 1}`;
+    const role = m.seat === null || m.seat === undefined ? t("chat.watcher") : t("seat", { seat: m.seat + 1 });
     chat.add({ from: m.name, role, text: m.text, channel: m.team === null || m.team === undefined ? "room" : "team" });
   },
 
   gone(m) {
     setDropped(m.seat, m.name, m.grace);
     if (state.room.seats[m.seat]) state.room.seats[m.seat].away = m.grace;
-    chat.add({ system: true, text: `${m.name} lost the connection.` });
+    chat.add({ system: true, text: t("chat.gone", { name: m.name }) });
     showRoomScreen();
   },
 
   back(m) {
     setDropped(m.seat, m.name, null);
     if (state.room.seats[m.seat]) state.room.seats[m.seat].away = null;
-    chat.add({ system: true, text: `${m.name} is back.` });
+    chat.add({ system: true, text: t("chat.back", { name: m.name }) });
     showRoomScreen();
   },
 
@@ -674,7 +682,7 @@ const HANDLERS = {
       // Not asked for: the server closed the room (maybe one this page never got into,
       // e.g. a room just created). Say so rather than drop the player in the lobby mutely.
       console.warn(`room ${m.room} closed by the server`);
-      toast("The room was closed. Create or join another.", 6000);
+      toast(t("toast.room_closed"), 6000);
     }
     state.room = null;
     state.last = 0;
@@ -694,7 +702,7 @@ const HANDLERS = {
     if (m.code === "replaced") {
       // The same player opened another tab: this one steps aside instead of fighting it.
       conn.close();
-      toast(`${m.message} This tab is idle; reload it to play here.`, 10000);
+      toast(t("toast.replaced"), 10000);
       return;
     }
     if (m.code === "bad_token") {
@@ -704,18 +712,18 @@ const HANDLERS = {
     }
     if (state.joinRef && m.ref === state.joinRef && ["room_full", "seat_taken", "not_now"].includes(m.code)) {
       send({ t: "watch", room: state.pendingRoom ?? new URLSearchParams(location.search).get("join") });
-      toast("The table is full: you are watching.");
+      toast(t("toast.full_watching"));
       return;
     }
     if (state.invite && m.ref === state.invite.ref && ["room_full", "seat_taken", "not_now"].includes(m.code)) {
       send({ t: "watch", invite: state.invite.code });
-      toast("The table is full: you are watching.");
+      toast(t("toast.full_watching"));
       return;
     }
     if (m.code === "no_room" || m.code === "bad_invite") {
       if (!state.room) showLobby();
     }
-    toast(m.rule ? `${m.message} (${m.rule})` : m.message);
+    toast(refusalText(m));
   },
 
   hidden() {}, // another team's event: it only moves `last` on
@@ -726,7 +734,24 @@ const HANDLERS = {
 function setConnState(s) {
   const c = $("conn");
   c.dataset.state = s;
-  c.textContent = { idle: "", connecting: "connecting…", open: "online", reconnecting: "reconnecting…", closed: "offline" }[s] ?? s;
+  c.textContent = ["idle", "connecting", "open", "reconnecting", "closed"].includes(s) ? t(`conn.${s}`) : s;
+}
+
+/** After a change of language (the menu in the header), everything on screen reworded. */
+function setUpLanguages() {
+  languageMenu($("lang"));
+  onLanguage(() => {
+    setConnState($("conn").dataset.state);
+    if (state.lobby) lobbyView.render(state.lobby);
+    if (state.room && document.body.dataset.screen !== "screen-lobby") showRoomScreen();
+    if (state.pendingIntent?.t === "join") nameInvite();
+    const recordId = new URLSearchParams(location.search).get("match");
+    if (recordId) showRecord(recordId, new URLSearchParams(location.search).get("invite"));
+  });
+}
+
+function nameInvite() {
+  $("name-invite").textContent = state.pendingIntent.invite ? t("name.invited") : t("name.linked");
 }
 
 function start() {
@@ -787,6 +812,7 @@ window.__novuss = Object.freeze({
   },
 });
 
+setUpLanguages();
 requestAnimationFrame(frame);
 const recordId = new URLSearchParams(location.search).get("match");
 if (recordId) {
@@ -800,9 +826,7 @@ else {
   setConnState("idle"); // nothing tried yet: no red "offline" for a newcomer
   if (state.pendingIntent?.t === "join") {
     $("name-invite").hidden = false;
-    $("name-invite").textContent = state.pendingIntent.invite
-      ? "You have been invited to a match. Give your name to take your seat."
-      : "You have a link to a room. Give your name to join it.";
+    nameInvite();
   }
   $("name-input").focus();
 }

@@ -1,12 +1,15 @@
 // The chat box: room chat, and team chat in doubles. One instance moves between the
 // waiting room and the match panel so the conversation stays in view.
 import { el } from "./dom.js";
+import { onLanguage, translatePage } from "./i18n.js";
 
 const MAX_LINES = 200;
 
 export class ChatBox {
   constructor(template, onSend) {
     this.root = template.content.firstElementChild.cloneNode(true);
+    translatePage(this.root);
+    onLanguage(() => translatePage(this.root)); // also while it is not on the page
     this.log = this.root.querySelector(".chat-log");
     this.tabs = this.root.querySelector(".chat-tabs");
     this.channel = "room";

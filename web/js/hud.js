@@ -2,6 +2,7 @@
 // dropped player's countdown, the ruling in plain words with its paragraph, the
 // result with a rematch button. Everything from others is set as text.
 import { $, el } from "./dom.js";
+import { t } from "./i18n.js";
 import { teamLetter } from "./rulings.js";
 
 const RULING_BANNER_MS = 5000;
@@ -17,11 +18,11 @@ export class MatchHud {
   constructor(intents) {
     $("pass-btn").addEventListener("click", () => intents.pass());
     $("resign-btn").addEventListener("click", () => {
-      if (window.confirm("Resign the match?")) intents.resign();
+      if (window.confirm(t("hud.confirm_resign"))) intents.resign();
     });
     $("match-leave").addEventListener("click", () => {
       // A player leaving a live match resigns it (docs/protocol.md, leave).
-      if (!$("resign-btn").hidden && !window.confirm("Leaving resigns the match. Leave?")) return;
+      if (!$("resign-btn").hidden && !window.confirm(t("hud.confirm_leave"))) return;
       intents.leave();
     });
     $("rematch-btn").addEventListener("click", () => intents.rematch());
@@ -40,13 +41,13 @@ export class MatchHud {
    */
   render({ room, discs, turn, phase, me, score, debts, set }) {
     const seats = room.seats;
-    const nameOf = (i) => seats[i]?.name ?? `seat ${i + 1}`;
+    const nameOf = (i) => seats[i]?.name ?? t("seat", { seat: i + 1 });
     const turnEl = $("turn");
     let text;
-    if (phase === "over" || turn === null || turn === undefined) text = "Match over";
-    else if (phase === "motion") text = "The discs are moving…";
-    else if (turn === me) text = "Your turn: place the striker and strike";
-    else text = `${nameOf(turn)} to strike`;
+    if (phase === "over" || turn === null || turn === undefined) text = t("hud.match_over");
+    else if (phase === "motion") text = t("hud.moving");
+    else if (turn === me) text = t("hud.your_turn");
+    else text = t("hud.to_strike", { name: nameOf(turn) });
     turnEl.textContent = text;
     turnEl.classList.toggle("mine", phase === "play" && turn === me);
     turnEl.dataset.turn = turn ?? "";
@@ -60,14 +61,14 @@ export class MatchHud {
           "div",
           { class: `player${turn === i && phase !== "over" ? " turn-now" : ""}${s?.away != null ? " away" : ""}`, data: { seat: i } },
           el("span", { class: `dot team${team}` }),
-          el("span", { class: "name", text: s ? s.name : "(empty)" }),
-          el("span", { class: "sets", title: "sets won", text: score ? String(score[team]) : "0" }),
+          el("span", { class: "name", text: s ? s.name : t("hud.empty") }),
+          el("span", { class: "sets", title: t("hud.sets_won"), text: score ? String(score[team]) : "0" }),
           el("span", {
             class: "detail",
             text: [
-              room.mode === "doubles" ? `Team ${teamLetter(team)}` : null,
-              `${left[i]} pucks left`,
-              debts && debts[i] ? `owes ${debts[i]} penalty puck${debts[i] > 1 ? "s" : ""}` : null,
+              room.mode === "doubles" ? t("team", { team: teamLetter(team) }) : null,
+              t("hud.pucks_left", { n: left[i] }),
+              debts && debts[i] ? t("hud.owes", { n: debts[i] }) : null,
             ]
               .filter(Boolean)
               .join(" · "),
@@ -77,8 +78,8 @@ export class MatchHud {
         return row;
       }),
     );
-    $("set-line").textContent = set ? `Set ${Math.min(set, room.sets)} of ${room.sets}` : "";
-    $("watchers").textContent = `${room.watchers ?? 0} watching`;
+    $("set-line").textContent = set ? t("hud.set_of", { set: Math.min(set, room.sets), sets: room.sets }) : "";
+    $("watchers").textContent = t("hud.watching", { n: room.watchers ?? 0 });
     const player = me !== null && me !== undefined;
     $("pass-btn").hidden = !(player && phase === "play" && turn === me);
     $("resign-btn").hidden = !(player && phase !== "over");
@@ -94,7 +95,8 @@ export class MatchHud {
     }
     const left = clock.running ? clock.remaining - (now - clock.at) / 1000 : clock.remaining;
     const who = names[clock.seat] ?? "";
-    const text = `Clock ${formatClock(left)}${who ? ` · ${who}` : ""}${clock.running ? "" : " (paused)"}`;
+    const shown = who ? t("hud.clock_who", { time: formatClock(left), name: who }) : t("hud.clock", { time: formatClock(left) });
+    const text = clock.running ? shown : t("hud.paused", { text: shown });
     if (text !== this.clockText) {
       c.textContent = this.clockText = text;
       c.classList.toggle("low", clock.running && left <= 5);
@@ -106,7 +108,7 @@ export class MatchHud {
     const box = $("dropped");
     box.hidden = dropped.length === 0;
     const text = dropped
-      .map((d) => `${d.name} lost the connection: ${formatClock((d.until - now) / 1000)} to come back`)
+      .map((d) => t("hud.dropped", { name: d.name, time: formatClock((d.until - now) / 1000) }))
       .join("\n");
     if (box.textContent !== text) box.textContent = text;
   }
@@ -117,7 +119,7 @@ export class MatchHud {
     clearTimeout(this.bannerTimer);
     const facts = lines || [];
     // The penalty first if there is one, else the first fact: one line.
-    const key = facts.find((l) => /^Penalty/.test(l.text)) || facts[0];
+    const key = facts.find((l) => l.penalty) || facts[0];
     banner.textContent = key ? key.text : "";
     banner.hidden = !banner.textContent;
     this.bannerTimer = setTimeout(() => {
@@ -127,14 +129,14 @@ export class MatchHud {
 
   /**
    * The last ruling, one short line a fact (the rules' paragraphs on demand), and the
-   * earlier ones in a history the player can open. lines: [{text, cite}];
+   * earlier ones in a history the player can open. lines: [{text, cite, penalty}];
    * history: [{stroke, lines, legal}] oldest first.
    */
   renderRuling(lines, legal, history = []) {
-    const row = ({ text, cite }) =>
+    const row = ({ text, cite, penalty }) =>
       el(
         "div",
-        { class: `line${legal ? " legal" : ""}${/^Penalty/.test(text) ? " penalty" : ""}` },
+        { class: `line${legal ? " legal" : ""}${penalty ? " penalty" : ""}` },
         document.createTextNode(text),
         cite ? el("cite", { text: cite }) : null,
       );
@@ -147,7 +149,7 @@ export class MatchHud {
       ...r.lines.map(({ text, cite }) => el("div", { class: `line${r.legal ? " legal" : ""}` }, document.createTextNode(text), cite ? el("cite", { text: cite }) : null)),
     ]);
     $("ruling-history-list").replaceChildren(...list);
-    box.querySelector("summary").textContent = `Earlier rulings (${history.length})`;
+    box.querySelector("summary").textContent = t("hud.earlier", { n: history.length });
   }
 
   /** result: the protocol's result message, or null to hide. */
@@ -161,12 +163,12 @@ export class MatchHud {
       .map((s) => s.name)
       .join(" & ");
     let title;
-    if (team === null || team === undefined) title = "Match over: no winner";
-    else if (me !== null && me !== undefined) title = me % 2 === team ? "You won the match!" : "You lost the match";
-    else title = `${names} won the match`;
+    if (team === null || team === undefined) title = t("hud.no_winner");
+    else if (me !== null && me !== undefined) title = me % 2 === team ? t("hud.you_won") : t("hud.you_lost");
+    else title = t("hud.won_by", { names });
     $("result-title").textContent = title;
-    const score = result.score ? `Sets ${result.score[0]}–${result.score[1]}` : "";
-    $("result-detail").textContent = [score, names && team !== null ? `Winner: ${names}` : ""].filter(Boolean).join(" · ");
+    const score = result.score ? t("hud.sets_score", { a: result.score[0], b: result.score[1] }) : "";
+    $("result-detail").textContent = [score, names && team !== null ? t("hud.winner", { names }) : ""].filter(Boolean).join(" · ");
     const record = $("result-record");
     const path = typeof result.record === "string" && /^\/(?!\/)/.test(result.record) ? result.record : null;
     record.hidden = !path;
@@ -181,7 +183,7 @@ export class MatchHud {
     $("rematch-btn").hidden = !player;
     $("rematch-btn").disabled = player && offered.includes(me);
     $("rematch-status").textContent = offered.length
-      ? `Rematch offered by ${offered.map((i) => room.seats[i]?.name ?? `seat ${i + 1}`).join(", ")}`
+      ? t("hud.rematch_by", { names: offered.map((i) => room.seats[i]?.name ?? t("seat", { seat: i + 1 })).join(", ") })
       : "";
   }
 }

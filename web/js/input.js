@@ -16,6 +16,7 @@ import {
   toLocal,
   toWorld,
 } from "./geometry.js";
+import { t as say } from "./i18n.js";
 import { pocketCentres } from "./table.js";
 
 // A finger rolls as it lifts off glass; the aim it had this long before the lift is
@@ -245,7 +246,7 @@ export class AimController {
     if (!this.enabled || !this.aim) return;
     const wasPull = drag && drag.mode === "pull";
     this.aim.power = 0;
-    if (wasPull) this.notify(why === "cancelled" ? "Stroke cancelled" : why, 1500);
+    if (wasPull) this.notify(why === "cancelled" ? say("aim.cancelled") : why, 1500);
     this.setCursor("crosshair");
     this.onChange?.(this.aim);
   }
@@ -290,9 +291,9 @@ export class AimController {
     a.pocket = o.pocket;
     this.lastClick = { id: best.id, index, angle: a.angle };
     if (o.pocket && !options[0].allowed) {
-      this.notify(`Straight at it is out of reach (004 § 20 (5)): aimed to pot it in the ${o.pocket} hole`, 3500);
+      this.notify(say("aim.pot_forced", { pocket: o.pocket }), 3500);
     } else if (o.pocket) {
-      this.notify(`Aimed to pot it in the ${o.pocket} hole · click again for the next`, 2500);
+      this.notify(say("aim.pot", { pocket: o.pocket }), 2500);
     }
     this.onChange?.(a);
   }
@@ -302,7 +303,7 @@ export class AimController {
     const a = this.aim;
     a.pocket = pocket;
     if (!cueAngleAllowed(this.table, this.side, a.x, a.y, angle)) {
-      this.notify("Out of reach from here: the cue must come from your own rail (004 § 20 (5))", 3500);
+      this.notify(say("aim.out_of_reach"), 3500);
     }
     a.angle = clampCueAngle(this.table, this.side, a.x, a.y, angle);
     this.onChange?.(a);

@@ -1,20 +1,21 @@
 // The lobby (room lists, create, quick match, invite) and the waiting room (seats,
 // teams, ready). They render protocol data as text and report intents upwards.
 import { $, el } from "./dom.js";
+import { t } from "./i18n.js";
 
-const MODE_NAMES = { singles: "Singles", doubles: "Doubles" };
-// The lobby's words for the games (seed 002 for Crokinole), in one place for translation.
+const MODE_NAMES = { get singles() { return t("mode.singles"); }, get doubles() { return t("mode.doubles"); } };
+// The lobby's words for the games (seed 002 for Crokinole), from the catalogs (js/i18n/).
 const GAME_TEXT = {
-  games: { novuss: "Novuss", crokinole: "Crokinole" },
-  players: (n) => `${n} players`,
-  tournament: "4 rounds (4 f)",
-  conventional: (target) => `to ${target} (4 g)`,
-  rules: { direct_hit: "direct hit (7 a)", line_discs_stay: "line discs stay (7 b)", free_order: "free order (7 c)" },
-  looking: (game, mode) => `Looking for a ${game === "crokinole" ? "Crokinole " : ""}${mode} match…`,
-  waiting: (game, mode, n) => `Waiting for a ${game === "crokinole" ? "Crokinole " : ""}${mode} match: ${n} in the queue`,
+  games: { get novuss() { return t("game.novuss"); }, get crokinole() { return t("game.crokinole"); } },
+  players: (n) => t("game.players", { n }),
+  get tournament() { return t("game.tournament"); },
+  conventional: (target) => t("game.conventional", { target }),
+  rules: {
+    get direct_hit() { return t("game.rule.direct_hit"); },
+    get line_discs_stay() { return t("game.rule.line_discs_stay"); },
+    get free_order() { return t("game.rule.free_order"); },
+  },
 };
-
-export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** "Maret v Jaan" or "Maret & Ivo v Jaan & Tiit" (or three or four alone), empty seats as "…". */
 export function playersLine(mode, players) {
@@ -124,9 +125,9 @@ export class LobbyView {
       { data: { room: r.id } },
       el("span", { class: `badge game-${r.game}`, text: gameLine(r) }),
       el("span", { class: "what", text: playersLine(r.mode, r.players) }),
-      el("span", { class: "muted small", text: `${r.game === "crokinole" ? "" : `${plural(r.sets, "set")} · ${r.clock} s · `}${free} free · ${r.watchers} watching` }),
-      el("button", { type: "button", class: "primary", text: "Join", onclick: () => this.intents.join(r.id) }),
-      el("button", { type: "button", text: "Watch", onclick: () => this.intents.watch(r.id) }),
+      el("span", { class: "muted small", text: r.game === "crokinole" ? t("lobby.open_row_crokinole", { free, watchers: r.watchers }) : t("lobby.open_row", { sets: r.sets, clock: r.clock, free, watchers: r.watchers }) }),
+      el("button", { type: "button", class: "primary", text: t("lobby.join"), onclick: () => this.intents.join(r.id) }),
+      el("button", { type: "button", text: t("lobby.watch"), onclick: () => this.intents.watch(r.id) }),
     );
   }
 
@@ -138,8 +139,8 @@ export class LobbyView {
       el("span", { class: `badge game-${r.game}`, text: gameLine(r) }),
       el("span", { class: "what", text: playersLine(r.mode, r.players) }),
       el("span", { class: "small", text: score }),
-      el("span", { class: "muted small watchers", text: `${r.watchers} watching` }),
-      el("button", { type: "button", text: "Watch", onclick: () => this.intents.watch(r.id) }),
+      el("span", { class: "muted small watchers", text: t("hud.watching", { n: r.watchers }) }),
+      el("button", { type: "button", text: t("lobby.watch"), onclick: () => this.intents.watch(r.id) }),
     );
   }
 
@@ -178,47 +179,51 @@ export class RoomView {
 
   render(room, inviteUrl, invitedBy = null) {
     this.room = room;
-    const mode = MODE_NAMES[room.mode] || room.mode;
-    const what = `${mode} · ${plural(room.sets, "set")} · ${room.clock} s stroke clock${room.private ? " · private" : ""}`;
+    const what = t(room.private ? "room.title_private" : "room.title", { mode: room.mode, sets: room.sets, clock: room.clock });
     $("room-title").textContent = what;
     const invited = $("room-invited");
     invited.hidden = !invitedBy;
-    if (invitedBy) invited.textContent = `${invitedBy} invited you to ${mode.toLowerCase()}: ${plural(room.sets, "set")}, ${room.clock} s a stroke.`;
+    if (invitedBy) invited.textContent = t("room.invited", { name: invitedBy, mode: room.mode, sets: room.sets, clock: room.clock });
     $("invite-box").hidden = !inviteUrl;
     if (inviteUrl) $("invite-link").value = inviteUrl;
-    $("invite-label").textContent = room.private ? "Invite link (private: only with this link)" : "Link to this room";
+    $("invite-label").textContent = room.private ? t("room.invite_private") : t("room.invite_public");
     const seated = room.you?.role === "player";
     // Seats around a small table, clockwise from the bottom: partners face each other.
     const seats = $("seats");
     seats.className = `seats ${room.mode}`;
-    seats.replaceChildren(el("div", { class: "mini-table", title: "the table" }), ...room.seats.map((s, i) => this.seatCard(room, s, i, seated)));
+    seats.replaceChildren(el("div", { class: "mini-table", title: t("room.table") }), ...room.seats.map((s, i) => this.seatCard(room, s, i, seated)));
     const missing = room.seats
-      .map((s, i) => (!s ? `seat ${i + 1} (Team ${teamLetter(i % 2)}) is free` : !s.ready ? `${s.name} is not ready` : null))
+      .map((s, i) => (!s ? t("room.seat_free", { seat: i + 1, team: teamLetter(i % 2) }) : !s.ready ? t("room.not_ready_name", { name: s.name }) : null))
       .filter(Boolean);
-    $("room-missing").textContent = missing.length ? `Waiting: ${missing.join("; ")}.` : "Everybody is ready.";
+    $("room-missing").textContent = missing.length ? t("room.waiting", { list: missing.join("; ") }) : t("room.all_ready");
     const me = this.mySeat();
     $("ready-btn").hidden = !me;
-    $("ready-btn").textContent = me && me.ready ? "Not ready" : "Ready";
+    $("ready-btn").textContent = me && me.ready ? t("room.not_ready") : t("room.ready");
   }
 
   seatCard(room, s, i, seated) {
     const team = i % 2;
-    const where = room.mode === "doubles" ? `Team ${teamLetter(team)} · seat ${i + 1}` : `Seat ${i + 1}`;
+    const where = room.mode === "doubles" ? t("room.team_seat", { team: teamLetter(team), seat: i + 1 }) : t("room.seat", { seat: i + 1 });
     const card = el("div", { class: `seat seat${i} team${team}${s ? " taken" : ""}`, data: { seat: i } }, el("span", { class: "muted small", text: where }));
     if (s) {
-      const you = room.you?.seat === i ? " (you)" : "";
-      card.append(el("span", { class: "who", text: `${s.name}${you}` }));
+      card.append(el("span", { class: "who", text: room.you?.seat === i ? t("room.you", { name: s.name }) : s.name }));
       const state = s.away !== null && s.away !== undefined ? "away" : s.ready ? "ready" : "not ready";
-      card.append(el("span", { class: `state ${state === "not ready" ? "" : state}`, text: state }));
+      const words = { away: t("room.state_away"), ready: t("room.state_ready"), "not ready": t("room.state_not_ready") };
+      card.append(el("span", { class: `state ${state === "not ready" ? "" : state}`, text: words[state] }));
     } else if (!seated) {
-      card.append(el("button", { type: "button", class: "sit", text: "Sit here", onclick: () => this.intents.sit(i) }));
+      card.append(el("button", { type: "button", class: "sit", text: t("room.sit"), onclick: () => this.intents.sit(i) }));
     } else {
-      card.append(el("span", { class: "muted", text: "free" }));
+      card.append(el("span", { class: "muted", text: t("room.free") }));
     }
     return card;
   }
 }
 
-export const { looking: lookingFor, waiting: waitingFor } = GAME_TEXT;
+/** The quick-match queue's status line: looking for a match of that game and mode. */
+export const lookingFor = (game, mode) => t(game === "crokinole" ? "lobby.looking_crokinole" : "lobby.looking", { mode });
+
+/** The quick-match queue's status line: queued, with how many wait. */
+export const waitingFor = (game, mode, waiting) =>
+  t(game === "crokinole" ? "lobby.queued_crokinole" : "lobby.queued", { mode, waiting });
 
 export const teamLetter = (team) => (team === 0 ? "A" : "B");

@@ -1,9 +1,10 @@
 // The match record as a page a player reads: who played, the result, and every stroke
 // with its ruling in words (GET /api/matches/<id>, docs/protocol.md).
 import { $, el } from "./dom.js";
+import { language, t } from "./i18n.js";
 import { humanize } from "./rulings.js";
 
-const when = (t) => (typeof t === "number" ? new Date(t * 1000).toLocaleString() : "");
+const when = (s) => (typeof s === "number" ? new Date(s * 1000).toLocaleString(language()) : "");
 
 export async function showRecord(id, invite = null) {
   const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
@@ -15,7 +16,7 @@ export async function showRecord(id, invite = null) {
     if (!res.ok) throw new Error(`${res.status}`);
     rec = await res.json();
   } catch (e) {
-    $("record-summary").textContent = `The record could not be read (${e.message}).`;
+    $("record-summary").textContent = t("record.unreadable", { why: e.message });
     return;
   }
   renderRecord(rec);
@@ -39,24 +40,29 @@ export function renderRecord(rec) {
       .filter((p) => p.team === team)
       .map((p) => p.name)
       .join(" & ");
-  const title = rec.mode === "doubles" ? `${names(0)} v ${names(1)} (doubles)` : `${names(0)} v ${names(1)}`;
+  const title = t(rec.mode === "doubles" ? "record.versus_doubles" : "record.versus", { a: names(0), b: names(1) });
   $("record-title").textContent = title;
-  const score = Array.isArray(rec.score) && rec.score[0] + rec.score[1] > 0 ? `sets ${rec.score[0]}–${rec.score[1]}` : "";
+  const score = Array.isArray(rec.score) && rec.score[0] + rec.score[1] > 0 ? t("record.sets", { a: rec.score[0], b: rec.score[1] }) : "";
   const winner = rec.result?.winner;
-  const result = winner === null || winner === undefined ? (rec.ended ? "no winner" : "not finished") : `${names(winner)} won`;
-  $("record-summary").textContent = [result, score, `${rec.strokes ?? 0} strokes`, when(rec.started)].filter(Boolean).join(" · ");
+  const result = winner === null || winner === undefined ? t(rec.ended ? "record.no_winner" : "record.not_finished") : t("record.won", { names: names(winner) });
+  $("record-summary").textContent = [result, score, t("record.strokes", { n: rec.strokes ?? 0 }), when(rec.started)].filter(Boolean).join(" · ");
   const ctx = { seats, mode: rec.mode, me: null };
   const items = (rec.log || [])
     .filter((e) => e.kind !== "start")
     .map((e) => {
       const who = seats[e.seat]?.name;
+      const kind = ["clock", "pass", "absent", "resign"].includes(e.kind) ? t(`record.kind.${e.kind}`) : e.kind;
       const head =
         e.kind === "stroke"
-          ? `Stroke ${e.stroke}${who ? ` · ${who}` : ""}`
+          ? who
+            ? t("record.stroke_who", { stroke: e.stroke, name: who })
+            : t("record.stroke", { stroke: e.stroke })
           : e.kind === "end"
-            ? "End of the match"
-            : `${e.kind[0].toUpperCase()}${e.kind.slice(1)}${who ? ` · ${who}` : ""}`;
-      const lines = e.ruling ? humanize(e.ruling.lines, { ...ctx, seats: seats.map((x) => x && { ...x }), seat: e.seat }) : [];
+            ? t("record.end")
+            : who
+              ? t("record.kind_who", { kind, name: who })
+              : kind;
+      const lines = e.ruling ? humanize(e.ruling.lines, { ...ctx, seats: seats.map((x) => x && { ...x }) }) : [];
       const set = e.ruling?.set_result;
       if (set) {
         if (set.outcome === "replayed") rotation += 1;

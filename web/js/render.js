@@ -1,6 +1,7 @@
 // Canvas rendering of the table, to scale, from the viewer's side. Knows nothing of
 // the network or input: it draws a scene object it is handed each display frame.
-import { blindFor, firstTouch, guideLine, makeView, strikingField, TOUCH_WORDS, teamOf, toWorld } from "./geometry.js";
+import { blindFor, firstTouch, guideLine, makeView, strikingField, teamOf, toWorld } from "./geometry.js";
+import { t as say } from "./i18n.js";
 import { pocketCentres } from "./table.js";
 
 const COLOURS = {
@@ -25,8 +26,6 @@ const COLOURS = {
   ghost: "rgba(40,90,200,0.55)",
   highlight: { restored: "#1e7be0", respotted: "#17a34a", penalty: "#e08a00", pocketed: "#6d4c9f" },
 };
-
-const LABELS = { restored: "put back", respotted: "re-spotted", penalty: "penalty puck", pocketed: "in the hole" };
 
 export class Renderer {
   constructor(canvas) {
@@ -153,9 +152,8 @@ export class Renderer {
   drawTouchLabel(view, t, pv, taken) {
     if (!pv.reason) return null;
     const { ctx } = this;
-    const word = TOUCH_WORDS[pv.reason];
     const mark = pv.legal === true ? "✓ " : pv.legal === false ? "✗ " : "";
-    const text = `${mark}${word.text}`;
+    const text = `${mark}${say(`touch.${pv.reason}`)}`;
     const [px, py] = view.toScreen(pv.guide.x, pv.guide.y);
     ctx.font = "700 12px system-ui, sans-serif";
     const w = ctx.measureText(text).width + 10;
@@ -216,7 +214,7 @@ export class Renderer {
   drawLabel(view, t, h, taken = []) {
     const { ctx } = this;
     const [px, py] = view.toScreen(h.x, h.y);
-    const text = h.label || LABELS[h.kind] || h.kind;
+    const text = h.label || h.kind;
     ctx.font = "600 12px system-ui, sans-serif";
     const w = ctx.measureText(text).width + 8;
     let box = { x: px - w / 2, y: py - (t.puckRadius + 12) * view.scale - 16, w, h: 16 };

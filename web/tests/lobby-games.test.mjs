@@ -3,7 +3,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { createMessage, gameLine, playersLine, roomPage } from "../js/lobby.js";
+import { setLanguage } from "../js/i18n.js";
+import { createMessage, gameLine, lookingFor, playersLine, roomPage, waitingFor } from "../js/lobby.js";
 
 const FORM = {
   game: "novuss", mode: "doubles", sets: 2, clock: 30, private: false,
@@ -51,4 +52,18 @@ test("a Crokinole room is played on /crokinole/, watched with watch=1", () => {
   assert.equal(roomPage("crokinole", "r1", false), "/crokinole/?room=r1");
   assert.equal(roomPage("crokinole", "r1", true, "Zq0"), "/crokinole/?room=r1&watch=1&invite=Zq0");
   assert.equal(roomPage("crokinole", "r1", false, "Zq0"), "/crokinole/?room=r1");
+});
+
+test("the game line and the queue's status in the chosen language", () => {
+  const room = { game: "crokinole", mode: "doubles", options: { scoring: "conventional", target: 100, line_discs_stay: true } };
+  setLanguage("et");
+  assert.equal(gameLine(room), "Crokinole · Paarismäng · 100 punktini (4 g) · joonel olevad nupud jäävad (7 b)");
+  assert.equal(gameLine({ game: "crokinole", mode: "singles", options: { players: 4 } }), "Crokinole · 4 mängijat · 4 vooru (4 f)");
+  assert.equal(lookingFor("crokinole", "singles"), "Otsin Crokinole'i üksikmängu…");
+  setLanguage("lv");
+  assert.equal(gameLine(room), "Crokinole · Pāru spēle · līdz 100 punktiem (4 g) · diski uz līnijas paliek (7 b)");
+  assert.equal(gameLine({ game: "novuss", mode: "singles", options: {} }), "Novuss · Individuālā spēle");
+  assert.equal(waitingFor("crokinole", "doubles", 10), "Gaida Crokinole pāru spēli: rindā 10 spēlētāju");
+  setLanguage("en");
+  assert.equal(waitingFor("novuss", "singles", 1), "Waiting for a singles match: 1 player in the queue");
 });

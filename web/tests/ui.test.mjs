@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { formatClock } from "../js/hud.js";
-import { inviteCode, playersLine, plural } from "../js/lobby.js";
+import { inviteCode, playersLine } from "../js/lobby.js";
 
 test("an invite link or a bare code gives the code", () => {
   assert.equal(inviteCode("http://host:8080/r/Zq0-9w"), "Zq0-9w");
@@ -24,43 +24,60 @@ test("the clock counts whole seconds down to zero", () => {
   assert.equal(formatClock(-3), "0:00");
 });
 
-test("plurals", () => {
-  assert.equal(plural(1, "set"), "1 set");
-  assert.equal(plural(4, "set"), "4 sets");
-});
-
+import { setLanguage } from "../js/i18n.js";
 import { humanize, whosePucks } from "../js/rulings.js";
 
-test("rulings name players, not sides; pucks by whose; neutral words; one line a fact", () => {
+const L = (code, args, cite) => ({ code, args, cite, text: "(the server's English)" });
+
+test("rulings name players, not seats; pucks by whose; one line a fact; in the chosen language", () => {
   const seats = [
     { name: "Alice", side: "S" },
     { name: "Bob", side: "N" },
   ];
   const lines = [
-    ["Direct stroke; the striker first touched his own puck (#9)", "004 § 21"],
-    ["Put back where they were: #9", "004 § 21 (4), (7)-(9)"],
-    ["In the holes: #13, #14, #2", "004 § 20 (8)"],
-    ["Penalty puck: he hit his own blind puck with a direct stroke", "004 § 24 (1) 8), § 21 (3)"],
-    ["None of his pucks went in: the turn passes", "004 § 25 (1) 1)"],
-    ["The strike right passes", "004 § 25 (1) 7)"],
-    ["A penalty puck is placed for North against the S rail, as near the middle line as the pucks allow", "004 § 24 (3)"],
-    ["North owes 1 penalty puck(s) for now", "004 § 28 (6)"],
-    ["The match is over: team 1 wins, sets 2:1", ""],
+    L("stroke.direct", { whose: "own", n: 1 }, "004 § 21"),
+    L("pucks.restored", { pucks: [9] }, "004 § 21 (4), (7)-(9)"),
+    L("pucks.pocketed", { pucks: [13, 14, 2] }, "004 § 20 (8)"),
+    L("penalty.direct_own_blind", {}, "004 § 24 (1) 8), § 21 (3)"),
+    L("turn.none_in", {}, "004 § 25 (1) 1)"),
+    L("turn.passes", {}, "004 § 25 (1) 7)"),
+    L("debt.placed", { seat: 1, n: 1 }, "004 § 24 (3)"),
+    L("debt.owed", { seat: 1, n: 2 }, "004 § 28 (6)"),
+    L("match.won", { team: 1, a: 2, b: 1 }, "004 § 32 (1)"),
   ];
-  const out = humanize(lines, { seats, mode: "singles", seat: 1, me: 0 });
-  const texts = out.map((l) => l.text);
-  assert.deepEqual(texts, [
-    "Direct stroke; the striker first touched their own puck",
-    "Put back where they were: Bob's puck",
-    "In the holes: 2 of Bob's pucks, your puck",
-    "Penalty puck: Bob hit their own blind puck with a direct stroke",
-    "None of their pucks went in: the turn passes",
-    "A penalty puck is placed for Bob against the S rail, as near the middle line as the pucks allow",
-    "Bob owes 1 penalty puck for now",
-    "The match is over: Bob wins, sets 2:1",
-  ]);
-  for (const t of texts) assert.doesNotMatch(t, /\b(he|his|him|South|North|East|West|team 1)\b|#\d/);
-  const dbl = humanize([["The match is over: team 0 wins, sets 2:0", ""]], { seats: [...seats, ...seats], mode: "doubles", seat: 0, me: null });
+  setLanguage("en");
+  const out = humanize(lines, { seats, mode: "singles", me: 0 });
+  assert.deepEqual(
+    out.map((l) => l.text),
+    [
+      "Direct stroke; first touch: their own puck",
+      "Put back where they were: Bob's puck",
+      "In the holes: 2 of Bob's pucks and your puck",
+      "Penalty puck: a direct stroke at their own blind puck",
+      "None of their pucks went in: the turn passes",
+      "A penalty puck placed for Bob in the edge zone opposite them",
+      "Bob owes 2 penalty pucks for now",
+      "The match is over: Bob wins, sets 2:1",
+    ],
+  );
+  assert.deepEqual(out.map((l) => l.penalty), [false, false, false, true, false, false, false, false]);
+  const dbl = humanize([L("match.won", { team: 0, a: 2, b: 0 }, "")], { seats: [...seats, ...seats], mode: "doubles", me: null });
   assert.equal(dbl[0].text, "The match is over: Team A wins, sets 2:0");
   assert.equal(whosePucks([1, 2, 3], () => "X", null), "3 of X's pucks");
+
+  setLanguage("et");
+  const et = humanize(lines, { seats, mode: "singles", me: 0 }).map((l) => l.text);
+  assert.equal(et[0], "Otselöök; esimesena puudutatud: oma seib");
+  assert.equal(et[2], "Aukudes: mängija Bob 2 seibi ja sinu seib");
+  assert.equal(et[6], "Mängija Bob võlg praegu: 2 trahviseibi");
+  setLanguage("lv");
+  const lv = humanize(lines, { seats, mode: "singles", me: 0 }).map((l) => l.text);
+  assert.equal(lv[3], "Soda kauliņš: tiešs sitiens pa savu tumšo kauliņu");
+  assert.equal(lv[2], "Maisiņos: 2 spēlētāja Bob kauliņi un tavs kauliņš");
+  setLanguage("en");
+});
+
+test("a record kept before rulings had codes still reads", () => {
+  const out = humanize([["In the holes: #2", "004 § 20 (8)"]], { seats: [], mode: "singles", me: null });
+  assert.deepEqual(out, [{ text: "In the holes: #2", cite: "004 § 20 (8)", code: null, penalty: false }]);
 });

@@ -1,0 +1,313 @@
+"""The referee's lines as codes with arguments, and their English rendering.
+
+Each line of a ruling is a `Line`: a stable `code`, its `args` (seats, teams, puck ids,
+counts, a few fixed words to choose between: never names, which the client fills in from
+the room) and `cite`, the paragraph it rests on. Clients render a line from its code in
+the player's language (web/js/i18n/); the server keeps one English rendering, from the
+templates below, for its CLI, logs and the match records.
+
+Templates use a small subset of ICU MessageFormat, the same the client reads:
+`{name}`, `{name, plural, one {...} other {...}}` (with `#` for the number and `=0`-style
+exact cases), `{name, select, a {...} other {...}}`. Apostrophes are plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Arg = int | float | str | tuple[int, ...]
+
+# code -> (its arguments, its English template). An argument's name says its kind: `seat`
+# a seat, `team` a team, `pucks` puck ids, `whose` / `rail` a word chosen from a fixed set,
+# anything else a number.
+_WHOSE = (
+    "{whose, select, none {touched no puck}"
+    " own {first touched {n, plural, one {their own puck} other {# of their own pucks at the"
+    " same time}}}"
+    " opponent {first touched {n, plural, one {an opponent's puck} other {# of the opponents'"
+    " pucks at the same time}}}"
+    " other {first touched their own and an opponent's puck at the same time}}"
+)
+TEMPLATES: dict[str, tuple[tuple[str, ...], str]] = {
+    # -- the kind of stroke and its first touch, 004 § 21
+    "stroke.direct": (("whose", "n"), "Direct stroke; the striker " + _WHOSE),
+    "stroke.rebound": (
+        ("rail", "whose", "n"),
+        "Rebound stroke from {rail, select, opposite {the opposite rail} other {a side rail}};"
+        " the striker " + _WHOSE,
+    ),
+    # -- penalty pucks, 004 § 24 (1)
+    "penalty.direct_touched_none": (
+        (),
+        "Penalty puck: on a direct stroke the striker touched none of their pucks",
+    ),
+    "penalty.all_blind_short": (
+        (),
+        "Penalty puck: all their pucks are blind and the striker did not reach the opposite rail",
+    ),
+    "penalty.direct_first_opponent": (
+        (),
+        "Penalty puck: on a direct stroke the striker first touched an opponent's puck",
+    ),
+    "penalty.direct_first_both": (
+        (),
+        "Penalty puck: on a direct stroke the striker first touched their own and an"
+        " opponent's puck at the same time",
+    ),
+    "penalty.direct_own_blind": (
+        (),
+        "Penalty puck: they hit their own blind puck with a direct stroke",
+    ),
+    "penalty.first_in_own_zone": (
+        (),
+        "Penalty puck: the striker first touched a puck in their own edge zone",
+    ),
+    "penalty.rebound_touched_none": (
+        (),
+        "Penalty puck: on a rebound the striker touched none of their pucks, and they had"
+        " pucks outside the blind zones",
+    ),
+    "penalty.rebound_first_opponent": (
+        (),
+        "Penalty puck: on a rebound the striker first touched an opponent's puck while they"
+        " had pucks outside the blind zones",
+    ),
+    "penalty.side_rebound_all_blind": (
+        (),
+        "Penalty puck: all their pucks are blind, and after the side rail the striker touched"
+        " neither their own puck nor the opposite rail first",
+    ),
+    "penalty.striker_pocketed": ((), "Penalty puck: the striker fell into a hole"),
+    "penalty.striker_off": ((), "Penalty puck: the striker went over the rail"),
+    "penalty.opponent_over_rail": (
+        (),
+        "Penalty puck: a direct stroke at an opponent's puck sent it over the rail",
+    ),
+    "penalty.pass": ((), "Penalty puck: they declined to strike"),
+    "penalty.clock": (
+        ("seconds",),
+        "Penalty puck: no stroke within {seconds, plural, one {# second} other {# seconds}}",
+    ),
+    "faults.one_penalty": ((), "One penalty puck for all the faults of one stroke"),
+    "debt.placed": (
+        ("seat", "n"),
+        "{n, plural, one {A penalty puck is} other {# penalty pucks are}} placed for {seat} in"
+        " the edge zone opposite them, as near the middle line as the pucks allow",
+    ),
+    "debt.placed_owed": (
+        ("seat", "n"),
+        "{n, plural, one {A penalty puck} other {# penalty pucks}} owed by {seat}"
+        " {n, plural, one {is} other {are}} placed in the edge zone opposite them, as near the"
+        " middle line as the pucks allow",
+    ),
+    "debt.owed": (
+        ("seat", "n"),
+        "{seat} owes {n, plural, one {# penalty puck} other {# penalty pucks}} for now",
+    ),
+    # -- the strike right, 004 § 25 (1), § 20 (8)
+    "turn.passes": ((), "The strike right passes"),
+    "turn.none_in": ((), "None of their pucks went in: the turn passes"),
+    "turn.opponent_in": ((), "An opponent's puck went in with their own: the turn passes"),
+    "turn.over_rail": ((), "A puck went over the rail: the turn passes"),
+    "turn.crossed_line": (
+        (),
+        "The striker came back over its own edge-zone line: the turn passes",
+    ),
+    "turn.again": ((), "Their puck went in: they strike again"),
+    "series.answer": (
+        (),
+        "All their side's pucks are in before the other side has struck: the series stops and"
+        " the other side answers",
+    ),
+    # -- where the pucks went, 004 § 20 (8), (10), (14), § 21 (4), (7)-(9), § 28 (3)
+    "pucks.separated": (("pucks",), "Pucks lying on each other put side by side: {pucks}"),
+    "pucks.restored": (("pucks",), "Put back where they were: {pucks}"),
+    "pucks.respotted": (("pucks",), "Over the rail, put in the centre circle: {pucks}"),
+    "pucks.pocketed": (("pucks",), "In the holes: {pucks}"),
+    "pucks.zone_stays": (
+        (),
+        "An opponent's puck driven into an edge zone stays where it is (doubles)",
+    ),
+    # -- the end of a set, 004 § 23, § 27, § 28 (7), 000 § 5, § 8
+    "set.lost.blind_knocked_out": (
+        ("set", "team"),
+        "Set {set} lost by {team}: two or more of their blind pucks were knocked out with a"
+        " direct stroke",
+    ),
+    "set.lost.blind_hit_moved": (
+        ("set", "team", "n"),
+        "Set {set} lost by {team}: their direct stroke at their own blind puck moved"
+        " {n, plural, one {another puck} other {# or more other pucks}}",
+    ),
+    "set.lost.last_with_penalty": (
+        ("set", "team"),
+        "Set {set} lost by {team}: their last puck went in with a penalty",
+    ),
+    "set.lost.last_with_crossing": (
+        ("set", "team"),
+        "Set {set} lost by {team}: their last puck went in with the striker crossing back"
+        " over their own line",
+    ),
+    "set.won.cleared": (
+        ("set", "team"),
+        "Set {set} won by {team}: all their pucks are in the holes",
+    ),
+    "set.won.opponent_last": (
+        ("set", "team"),
+        "Set {set} won by {team}: the opponent's last puck went in",
+    ),
+    "set.won.no_answer": (
+        ("set", "team"),
+        "Set {set} won by {team}: the answering side did not clear the table in its first series",
+    ),
+    "set.annulled.both_last": (
+        ("set",),
+        "Set {set}: both sides' last pucks went in with one stroke: the set is replayed",
+    ),
+    "set.annulled.three_misses": (
+        ("set",),
+        "Set {set}: three missed turns each at the last pucks: the set is replayed",
+    ),
+    "set.replayed.both_cleared": (
+        ("set",),
+        "Set {set}: both sides cleared the table in their first series (8 + 8): the set is"
+        " replayed with sides and opening stroke changed",
+    ),
+    # -- the match, 004 § 32 (1), § 26, § 22
+    "match.won": (("team", "a", "b"), "The match is over: {team} wins, sets {a}:{b}"),
+    "match.drawn": (("a", "b"), "The match is drawn {a}:{b}"),
+    "caution.delay": (
+        ("caution", "limit", "delay"),
+        "Caution {caution} of {limit}: deliberate delay (the side's pass or clock run out"
+        " number {delay} in this set)",
+    ),
+    "caution.match_lost": (
+        (),
+        "Third caution in the match: the set in progress and the sets still to play are lost",
+    ),
+    "forfeit.absent": (
+        ("seat", "seconds"),
+        "{seat} did not return within {seconds, plural, one {# second} other {# seconds}}:"
+        " their side loses the match",
+    ),
+    "forfeit.resign": (("seat",), "{seat} resigns: their side loses the match"),
+}
+WORDS: dict[str, tuple[str, ...]] = {
+    "whose": ("none", "own", "opponent", "mixed"),
+    "rail": ("opposite", "side"),
+}
+"""The values a word argument may take."""
+
+
+class BadLine(ValueError):
+    """A line whose code is unknown or whose arguments are not the code's."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One fact of a ruling: `code` (a key of TEMPLATES), `args` (exactly the code's
+    arguments) and `cite`, the paragraph ("" when the rule book has none)."""
+
+    code: str
+    cite: str
+    args: Mapping[str, Arg] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        spec = TEMPLATES.get(self.code)
+        if spec is None:
+            raise BadLine(f"unknown line code {self.code!r}")
+        if set(self.args) != set(spec[0]):
+            raise BadLine(f"{self.code} takes {spec[0]}, not {tuple(self.args)}")
+        for name, allowed in WORDS.items():
+            if name in self.args and self.args[name] not in allowed:
+                raise BadLine(f"{self.code}: {name} must be one of {allowed}")
+
+    @property
+    def text(self) -> str:
+        """The line in English (seats, teams and pucks by number)."""
+        return render(self.code, self.args)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for the wire and the records: code, args, cite and the English text."""
+        args = {k: list(v) if isinstance(v, tuple) else v for k, v in self.args.items()}
+        return {"code": self.code, "args": args, "cite": self.cite, "text": self.text}
+
+
+def line(code: str, cite: str, **args: Arg) -> Line:
+    """A Line; puck lists are kept as tuples so the line stays immutable."""
+    fixed = {k: tuple(v) if isinstance(v, list) else v for k, v in args.items()}
+    return Line(code, cite, fixed)
+
+
+def _english(name: str, value: Any) -> str:
+    if name == "seat":
+        return f"seat {value}"
+    if name == "team":
+        return f"team {value}"
+    if name == "pucks":
+        return ", ".join(f"#{i}" for i in value)
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def render(code: str, args: Mapping[str, Any]) -> str:
+    """The English text of a line."""
+    return format_message(TEMPLATES[code][1], args)
+
+
+def format_message(template: str, args: Mapping[str, Any]) -> str:
+    """Render a template of the ICU subset described in the module's docstring (English
+    plural rules: one for 1, else other)."""
+    out, end = _message(template, 0, args, None)
+    if end != len(template):
+        raise BadLine(f"unbalanced braces in {template!r}")
+    return out
+
+
+def _message(src: str, i: int, args: Mapping[str, Any], number: Any) -> tuple[str, int]:
+    """Text from i up to an unmatched '}' (or the end); returns it and that position."""
+    parts: list[str] = []
+    while i < len(src):
+        c = src[i]
+        if c == "}":
+            break
+        if c == "#" and number is not None:
+            parts.append(_english("#", number))
+            i += 1
+        elif c == "{":
+            text, i = _argument(src, i + 1, args)
+            parts.append(text)
+        else:
+            parts.append(c)
+            i += 1
+    return "".join(parts), i
+
+
+def _argument(src: str, i: int, args: Mapping[str, Any]) -> tuple[str, int]:
+    close = src.index("}", i)
+    comma = src.find(",", i)
+    if comma == -1 or comma > close:
+        name = src[i:close].strip()
+        return _english(name, args[name]), close + 1
+    name = src[i:comma].strip()
+    kind_end = src.index(",", comma + 1)
+    kind = src[comma + 1 : kind_end].strip()
+    value = args[name]
+    i = kind_end + 1
+    cases: dict[str, str] = {}
+    while True:
+        while src[i] == " ":
+            i += 1
+        if src[i] == "}":
+            break
+        brace = src.index("{", i)
+        key = src[i:brace].strip()
+        text, i = _message(src, brace + 1, args, value if kind == "plural" else None)
+        cases[key] = text
+        i += 1  # the case's closing brace
+    if kind == "plural":
+        key = f"={value}" if f"={value}" in cases else ("one" if value == 1 else "other")
+    else:
+        key = str(value) if str(value) in cases else "other"
+    return cases[key], i + 1
