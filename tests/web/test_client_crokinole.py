@@ -23,7 +23,7 @@ def test_a_crokinole_room_in_the_browser(web_server, new_page, artifacts):
     host = new_page()
     host.goto(web_server + "/crokinole/")
     host.wait_for_function(
-        "window.crokinole && document.querySelector('#status').textContent === 'open'"
+        "window.crokinole && document.querySelector('#status').dataset.state === 'open'"
     )
     host.click("#create")
     host.wait_for_function("window.crokinole.room && window.crokinole.board")
@@ -50,3 +50,11 @@ def test_a_crokinole_room_in_the_browser(web_server, new_page, artifacts):
     assert host.inner_text("#score").startswith("Game 0 to 0 · twenties")
     assert host.evaluate("window.crokinole.board.pegs.length") == 8
     host.screenshot(path=str(artifacts / "crokinole-board.png"))
+    # The page's language switcher rewords what is on screen at once (docs/client.md).
+    host.select_option("#lang", "et")
+    assert host.inner_text("#score").startswith("Mäng 0 : 0 · 20 augus")
+    assert host.inner_text("#ruling").startswith(f"Koht {turn + 1}: ")
+    assert host.text_content("#create") == "Loo Crokinole'i tuba"
+    host.select_option("#lang", "lv")
+    assert host.inner_text("#ruling").startswith(f"Vieta {turn + 1}: ")
+    assert guest.inner_text("#ruling").startswith(f"Seat {turn + 1}: ")

@@ -100,7 +100,7 @@ const lobbyView = new LobbyView({
   create: (msg) => send(msg),
   quick: (mode, game) => {
     send({ t: "quick", mode, ...(game === "crokinole" ? { game } : {}) });
-    lobbyView.setQuickStatus(lookingFor(game, mode));
+    lobbyView.setQuickStatus(() => lookingFor(game, mode));
   },
   cancelQuick: () => {
     leave();
@@ -517,7 +517,7 @@ const HANDLERS = {
   },
 
   queued(m) {
-    lobbyView.setQuickStatus(waitingFor(m.game, m.mode, m.waiting));
+    lobbyView.setQuickStatus(() => waitingFor(m.game, m.mode, m.waiting));
   },
 
   room(m) {

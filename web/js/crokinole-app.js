@@ -5,21 +5,37 @@
 // main lobby (/) sends its Crokinole players here. The page shares the lobby's session
 // (its name and token in localStorage), so a seat taken in the lobby is resumed here.
 import { Connection, socketUrl } from "./net.js";
-import { flick, quadrantOf, roundWords, rulingWords, startSpot } from "./crokinole-board.js";
+import { figures, flick, quadrantOf, roundWords, rulingWords, startSpot } from "./crokinole-board.js";
+import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
 
 const COLOURS = ["#c0392b", "#222222", "#2e86c1", "#f1c40f"]; // 002 7 d: up to four colours
 const STORE = { name: "novuss.name", token: "novuss.token" }; // the lobby's (web/js/app.js)
 const RETRY_AS_WATCHER = ["room_full", "seat_taken", "not_now"];
-// Every sentence of the page, in one place (for translation).
+// Every sentence of the page, from the catalogs (js/i18n/, crok.* keys; docs/client.md).
 const TEXT = {
-  seat: (room, seat) => `room ${room} · ${seat === null ? "watching" : `seat ${seat + 1}`}`,
-  ruling: (seat, words) => `Seat ${seat + 1}: ${words}`,
-  over: (winner) => ` · game over: ${winner === null ? "a tie" : `colour ${winner + 1} wins`}`,
-  refused: (m) => `Refused: ${m.reason || m.message || m.code}${m.rule ? ` (${m.rule})` : ""}`,
+  seat: (room, seat) => (seat === null ? t("crok.watching", { room }) : t("crok.seat", { room, seat: seat + 1 })),
+  ruling: (seat, ruling) => t("crok.ruling", { seat: seat + 1, words: rulingWords(ruling) }),
+  over: (winner) => (winner === null ? t("crok.over_tie") : t("crok.over_win", { colour: winner + 1 })),
+  refused: (m) => t("crok.refused", { message: refusalText(m) }),
   score: (score, round) =>
-    `Game ${score.join(" to ")}${round ? ` · twenties ${round.twenties.join(" / ")} · round ${round.round}` : ""}`,
+    round
+      ? t("crok.score_round", { score: figures(score), twenties: round.twenties.join(" / "), round: round.round })
+      : t("crok.score", { score: figures(score) }),
 };
 const $ = (id) => document.getElementById(id);
+// What each line of text shows, kept as a function so a change of language rewords it.
+const shown = new Map();
+function say(id, words) {
+  shown.set(id, words);
+  $(id).textContent = words();
+}
+
+initLanguage();
+translatePage(document);
+languageMenu($("lang"));
+onLanguage(() => {
+  for (const [id, words] of shown) $(id).textContent = words();
+});
 const canvas = $("board");
 const ctx = canvas.getContext("2d");
 const st = { session: null, room: null, seat: null, board: null, discs: [], turn: null, turns: [], phase: null, round: null, aim: null, frames: null, leaving: false };
@@ -34,7 +50,10 @@ const conn = new Connection(socketUrl("/ws"), {
     conn.send({ t: "hello", name: $("name").value || "Player", ...(token ? { token } : {}) });
   },
   onMessage: (m) => HANDLERS[m.t]?.(m),
-  onState: (s) => ($("status").textContent = s),
+  onState: (s) => {
+    $("status").dataset.state = s;
+    say("status", () => t(`conn.${s}`));
+  },
 });
 
 /** Who may shoot now: one seat, or either opponent with 002 7 c. */
@@ -64,7 +83,8 @@ const HANDLERS = {
     st.phase = m.match ? (m.match.phase === "motion" ? "motion" : st.phase) : null;
     $("ready").hidden = !!m.match || st.seat === null;
     $("create").hidden = true;
-    $("status").textContent = TEXT.seat(m.id, st.seat);
+    const seat = st.seat;
+    say("status", () => TEXT.seat(m.id, seat));
     if (m.match) showScore(m.match.score, m.match.round);
     const invite = query.get("invite");
     const watching = st.seat === null ? `&watch=1${invite ? `&invite=${encodeURIComponent(invite)}` : ""}` : "";
@@ -81,16 +101,17 @@ const HANDLERS = {
     st.discs = m.discs;
     st.round = m.round ?? st.round;
     setTurns(m.round?.turn ?? (m.turn === null ? [] : [m.turn]), false);
-    $("ruling").textContent = TEXT.ruling(m.seat, rulingWords(m.ruling));
+    say("ruling", () => TEXT.ruling(m.seat, m.ruling));
     showScore(m.score, m.round);
   },
   round(m) {
-    $("round").textContent = roundWords(m);
+    say("round", () => roundWords(m));
     st.discs = [];
   },
   result(m) {
     st.phase = "over";
-    $("round").textContent += TEXT.over(m.winner);
+    const before = shown.get("round");
+    say("round", () => [before?.(), TEXT.over(m.winner)].filter(Boolean).join(" · "));
   },
   left() {
     if (st.leaving) location.assign("/");
@@ -107,12 +128,12 @@ const HANDLERS = {
       conn.send({ t: "watch", room: query.get("room") }); // the table is full: watch it
       return;
     }
-    $("ruling").textContent = TEXT.refused(m);
+    say("ruling", () => TEXT.refused(m));
   },
 };
 
 function showScore(score, round) {
-  $("score").textContent = TEXT.score(score, round);
+  say("score", () => TEXT.score(score, round));
 }
 
 $("create").onclick = () => {

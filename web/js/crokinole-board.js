@@ -1,7 +1,9 @@
 // Pure geometry and words of a Crokinole room (docs/crokinole.md), no DOM: where a
-// disc may start (002 5), the flick from a pull, and a ruling read out with its paragraph.
+// disc may start (002 5), the flick from a pull, and a ruling read out with its paragraph
+// in the page's language (the catalogs of js/i18n/, crok.* keys).
 // World coordinates are the server's: mm from the south-west corner of the square around
 // the playing surface, the centre at board.centre.
+import { has, t } from "./i18n.js";
 
 /** The quadrant a seat shoots from: singles sit opposite (002 1). */
 export function quadrantOf(seat, players) {
@@ -36,25 +38,27 @@ export function flick(board, start, px, py, fullPull = 150) {
   return { angle: Math.atan2(dy, dx), speed: power * board.max_speed * 0.5, power };
 }
 
-const WORDS = {
-  valid: "Valid shot",
-  no_opponent_struck: "Invalid shot: no opposing disc struck; your disc and the discs it struck go to the ditch",
-  not_direct: "Invalid shot: your own disc struck first; your disc and your discs it moved go to the ditch, the opponent's go back",
-  not_in_15: "Invalid shot: no opposing disc in play and no disc ended touching or inside the 15 line; your disc and the discs it struck go to the ditch",
-};
+/** Figures, one per colour, in the page's language: "35 to 20", "40 to 25 to 25". */
+export const figures = (values) => values.join(t("crok.figures_joiner"));
 
-/** A ruling in words with its paragraph, e.g. "Valid shot (3 a); a twenty set aside (2 b)". */
+/** A ruling in words with its paragraph, e.g. "Valid shot (3 a); 1 twenty set aside (2 b)". */
 export function rulingWords(ruling) {
-  const parts = [`${WORDS[ruling.code] ?? ruling.code} (${ruling.rule})`];
-  if (ruling.twenties?.length) parts.push(`${ruling.twenties.length} twenty set aside (2 b)`);
-  if (ruling.out_of_play?.length) parts.push(`${ruling.out_of_play.length} out of play over the shooting line (4 e, 6)`);
-  if (ruling.restored?.length) parts.push(`${ruling.restored.length} put back (7 a)`);
+  const key = `crok.ruling.${ruling.code}`;
+  const words = has(key) ? t(key) : ruling.code; // a code newer than this page: as it came
+  const parts = [t("crok.with_rule", { words, rule: ruling.rule })];
+  if (ruling.twenties?.length) parts.push(t("crok.twenties_aside", { n: ruling.twenties.length }));
+  if (ruling.out_of_play?.length) parts.push(t("crok.out_of_play", { n: ruling.out_of_play.length }));
+  if (ruling.restored?.length) parts.push(t("crok.restored", { n: ruling.restored.length }));
   return parts.join("; ");
 }
 
 /** A finished round in words, one figure per colour (002 4 f, 4 g, 7 d). */
 export function roundWords(round) {
-  const totals = round.totals.join(" to ");
-  const points = round.points.join(" to ");
-  return `Round ${round.round}: ${totals} on the board with the twenties; points ${points} (${round.rule}); game ${round.score.join(" to ")}`;
+  return t("crok.round", {
+    round: round.round,
+    totals: figures(round.totals),
+    points: figures(round.points),
+    rule: round.rule,
+    score: figures(round.score),
+  });
 }

@@ -1,7 +1,7 @@
 // The lobby (room lists, create, quick match, invite) and the waiting room (seats,
 // teams, ready). They render protocol data as text and report intents upwards.
 import { $, el } from "./dom.js";
-import { t } from "./i18n.js";
+import { onLanguage, t } from "./i18n.js";
 
 const MODE_NAMES = { get singles() { return t("mode.singles"); }, get doubles() { return t("mode.doubles"); } };
 // The lobby's words for the games (seed 002 for Crokinole), from the catalogs (js/i18n/).
@@ -90,6 +90,7 @@ export class LobbyView {
     $("quick-singles").addEventListener("click", () => quick("singles"));
     $("quick-doubles").addEventListener("click", () => quick("doubles"));
     $("quick-cancel").addEventListener("click", () => intents.cancelQuick());
+    onLanguage(() => this.setQuickStatus(this.quickWords));
     $("invite-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const code = inviteCode($("invite-input").value);
@@ -144,8 +145,11 @@ export class LobbyView {
     );
   }
 
-  /** What the quick-match queue is doing; empty when not queued. */
-  setQuickStatus(text) {
+  /** What the quick-match queue is doing: a function giving the words (called again when the
+   * language changes), or "" when not queued. */
+  setQuickStatus(words) {
+    this.quickWords = words || null;
+    const text = words ? words() : "";
     $("quick-status").textContent = text;
     $("quick-cancel").hidden = !text;
   }

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { setLanguage } from "../js/i18n.js";
 import { flick, quadrantCentre, quadrantOf, roundWords, rulingWords, startSpot } from "../js/crokinole-board.js";
 
 const BOARD = { centre: [330.2, 330.2], shooting_radius: 304.8, disc_radius: 15.875, max_speed: 4000 };
@@ -42,4 +43,16 @@ test("3 and 4 players alone: a quadrant each, a figure per colour (002 7 d)", ()
   assert.deepEqual([0, 1, 2].map((s) => quadrantOf(s, 3)), [0, 1, 2]);
   assert.equal(roundWords({ round: 2, totals: [40, 25, 25], points: [8, 5, 5], rule: "7 d", score: [14, 9, 7] }),
     "Round 2: 40 to 25 to 25 on the board with the twenties; points 8 to 5 to 5 (7 d); game 14 to 9 to 7");
+});
+
+test("rulings and rounds in the chosen language, a code newer than the page as it came", () => {
+  const round = { round: 1, totals: [35, 20], points: [2, 0], rule: "4 f", score: [2, 0] };
+  setLanguage("et");
+  assert.equal(rulingWords({ code: "valid", rule: "3 b", twenties: [0, 1] }), "Õige löök (3 b); 20 augus 2 nuppu, pandud kõrvale (2 b)");
+  assert.equal(roundWords(round), "1. voor: laual koos 20 augu nuppudega 35 : 20; punktid 2 : 0 (4 f); mäng 2 : 0");
+  setLanguage("lv");
+  assert.match(rulingWords({ code: "not_in_15", rule: "3 b", out_of_play: [3] }), /^Nederīgs sitiens: .*15 punktu apļa.*\(3 b\); ārpus spēles .*: 1 disks \(4 e, 6\)$/);
+  assert.equal(rulingWords({ code: "something_new", rule: "9 z" }), "something_new (9 z)");
+  setLanguage("en");
+  assert.equal(rulingWords({ code: "valid", rule: "3 a", restored: [1, 2] }), "Valid shot (3 a); 2 discs put back (7 a)");
 });

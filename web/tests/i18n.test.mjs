@@ -98,13 +98,14 @@ test("a refusal is worded from its code, a refused stroke from its reason", () =
 });
 
 test("every key the pages name (data-i18n, data-i18n-attr) is in each catalog", () => {
-  for (const page of ["../index.html"]) {
+  const named = { "../index.html": "lobby.scoring_conventional", "../crokinole/index.html": "crok.create" };
+  for (const [page, sample] of Object.entries(named)) {
     const html = readFileSync(new URL(page, import.meta.url), "utf8");
     const keys = [...html.matchAll(/data-i18n="([^"]+)"/g)].map((m) => m[1]);
     for (const [, attrs] of html.matchAll(/data-i18n-attr="([^"]+)"/g)) {
       keys.push(...attrs.split(";").map((pair) => pair.split(":")[1].trim()));
     }
-    assert.ok(keys.includes("lobby.scoring_conventional"), `${page}: the Crokinole options are named`);
+    assert.ok(keys.includes(sample), `${page}: ${sample} is named`);
     for (const lang of LANGS) for (const key of keys) assert.ok(CATALOGS[lang][key], `${page} ${lang}: no ${key}`);
   }
 });
