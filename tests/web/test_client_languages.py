@@ -20,6 +20,10 @@ def test_estonian_lobby_and_ruling_and_the_choice_survives_a_reload(web_server, 
     maret.select_option("#lang", "et")
     assert maret.inner_text("#create-form h2") == "Uus tuba"
     assert maret.inner_text("#create-btn") == "Loo tuba"
+    # main's Crokinole options (seed 002 4 f) through the same catalogs
+    assert maret.text_content("select[name=scoring] option[value=tournament]") == (
+        "Turniir: 4 vooru, vooru eest 2 / 1 / 0 punkti (4 f)"
+    )
     assert maret.evaluate("document.documentElement.lang") == "et"
 
     maret.reload()
