@@ -41,15 +41,44 @@ class Seat:
     name: str
     ready: bool = False
     away_until: float | None = None
+    account: str | None = None  # the uid of a registered player (None: a guest)
+    rating: int | None = None  # the player's rating in the room's mode when seated
+    provisional: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """Checkpoint data."""
-        return {"sid": self.sid, "name": self.name, "ready": self.ready, "away": self.away_until}
+        return {
+            "sid": self.sid, "name": self.name, "ready": self.ready, "away": self.away_until,
+            "account": self.account, "rating": self.rating, "provisional": self.provisional,
+        }  # fmt: skip
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Seat:
         """Inverse of to_dict."""
-        return cls(d["sid"], d["name"], d["ready"], d["away"])
+        return cls(
+            d["sid"], d["name"], d["ready"], d["away"],
+            d.get("account"), d.get("rating"), d.get("provisional", True),
+        )  # fmt: skip
+
+    def identity(self) -> dict[str, Any]:
+        """Who sits here, as every view shows it: registered or a guest, and the rating."""
+        return {"registered": self.account is not None, "rating": self.rating,
+                "provisional": self.provisional}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """Who takes a seat: a session, its name, and (registered) its account and rating."""
+
+    sid: str
+    name: str
+    account: str | None = None
+    rating: int | None = None
+    provisional: bool = True
+
+    def seat(self, ready: bool = False) -> Seat:
+        """The seat this player holds."""
+        return Seat(self.sid, self.name, ready, None, self.account, self.rating, self.provisional)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +163,10 @@ class Room:
         buffer: int = 256,
         game: str = "novuss",
         options: dict[str, Any] | None = None,
+        rated: bool = False,
     ):
         self.id = rid
+        self.rated = rated  # the result changes the players' ratings: registered players only
         self.game = game
         self.options = dict(options or {})  # a Crokinole room's rule options
         self.mode = mode
@@ -187,8 +218,10 @@ class Room:
             "clock": self.clock,
             "status": self.status,
             "players": [
-                None if s is None else {"name": s.name, "ready": s.ready} for s in self.seats
+                None if s is None else {"name": s.name, "ready": s.ready, **s.identity()}
+                for s in self.seats
             ],
+            "rated": self.rated,
             "watchers": self.watchers,
             "score": None if self.match is None else self.match.score(),
         }
@@ -207,6 +240,7 @@ class Room:
                 "ready": s.ready,
                 "away": None if s.away_until is None else round(max(0.0, s.away_until - now), 1),
                 "side": sides[i],
+                **s.identity(),
             }
             for i, s in enumerate(self.seats)
         ]
@@ -220,6 +254,7 @@ class Room:
             "sets": self.sets,
             "clock": self.clock,
             "private": self.private,
+            "rated": self.rated,
             "status": self.status,
             "watchers": self.watchers,
             "invite": self.invite if seat is not None else None,
@@ -287,7 +322,11 @@ class Room:
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,
-            "players": [{"seat": i, "team": i % 2, "name": s.name} for i, s in self.seated()],
+            "players": [
+                {"seat": i, "team": i % 2, "name": s.name, "sid": s.sid, "account": s.account}
+                for i, s in self.seated()
+            ],
+            "rated": self.rated,
             "started": m.started,
             "ended": m.ended,
             "strokes": m.strokes,
@@ -298,8 +337,15 @@ class Room:
         }
 
     # -- seats -----------------------------------------------------------------------
-    def join(self, sid: str, name: str, seat: int | None, team: int | None, now: float) -> int:
-        """Seat a session: at `seat`, or the first free seat of `team`, or the first free one."""
+    def join(
+        self, who: Player | str, name: str, seat: int | None, team: int | None, now: float
+    ) -> int:
+        """Seat a player (or a guest session by id): at `seat`, or the first free seat of
+        `team`, or the first free one. A rated room seats registered players only."""
+        player = who if isinstance(who, Player) else Player(who, name)
+        sid = player.sid
+        if self.rated and player.account is None:
+            raise LobbyError("account_needed", "Rated matches are for registered players.")
         if self.seat_of(sid) is not None:
             raise LobbyError("in_room", "You already have a seat here.")
         if self.match is not None and not self.match.state.finished:
@@ -320,16 +366,16 @@ class Room:
                     "room_full", "No free seat" + ("" if team is None else " in that team") + "."
                 )
             chosen = options[0]
-        self._seat_at(chosen, Seat(sid, name))
+        self._seat_at(chosen, player.seat())
         self.rematch.clear()
         self.changed(now)
         return chosen
 
-    def seat_ready(self, players: list[tuple[str, str]], now: float) -> Step:
-        """Seat a filled quick-match table, (session id, name) in seat order, everybody
-        ready, and start the match: one `room` broadcast, with the match on."""
-        for i, (sid, name) in enumerate(players):
-            self._seat_at(i, Seat(sid, name, ready=True))
+    def seat_ready(self, players: list[Player], now: float) -> Step:
+        """Seat a filled quick-match table in seat order, everybody ready, and start the
+        match: one `room` broadcast, with the match on."""
+        for i, player in enumerate(players):
+            self._seat_at(i, player.seat(ready=True))
         return self.start_if_ready(now)
 
     def leave(self, sid: str, now: float) -> Step:
@@ -529,6 +575,7 @@ class Room:
             "sets": self.sets,
             "clock": self.clock,
             "private": self.private,
+            "rated": self.rated,
             "invite": self.invite,
             "seats": [None if s is None else s.to_dict() for s in self.seats],
             "match": None if self.match is None else self.match.to_dict(now),
@@ -545,7 +592,7 @@ class Room:
         game = d.get("game", "novuss")
         room = cls(
             d["id"], d["mode"], d["sets"], d["clock"], d["private"], settings, grace, buffer, game,
-            d.get("options"),
+            d.get("options"), d.get("rated", False),
         )  # fmt: skip
         room.invite = d["invite"]
         room.seats = [None if s is None else Seat.from_dict(s) for s in d["seats"]]

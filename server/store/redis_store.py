@@ -9,6 +9,7 @@ Keys (prefix "nv:"):
   log:{mid}        the match log stream: start, every stroke with its ruling, end (append-only)
   match:{mid}      the match record's header (players, config, result), msgpack
   matches          sorted set of match ids by start time (recent matches)
+  finished         stream of ended match ids for the archivist (server/store/history.py)
   lobby            hash room id -> lobby summary (every process lists every room from it)
   seats            hash session id -> [room id, seat] (a reconnect to any process finds its seat)
   invites          hash invite -> room id (a private room is found from any process)
@@ -244,6 +245,8 @@ class Store:
             ops.append(["SET", P + "match:" + rec["id"], _pack(rec)])
             if not rec.get("private"):  # a private match is served to its invite only
                 ops.append(["ZADD", P + "matches", _number(rec["started"]), rec["id"]])
+            if rec.get("ended") is not None:  # to the archivist (server/history), with its end
+                ops.append(["XADD", P + "finished", "*", "m", rec["id"]])
         if c.events:
             ev_key, maxlen = P + "ev:" + rid, self._maxlen
             for ev in c.events:

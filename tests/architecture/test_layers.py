@@ -19,9 +19,13 @@ ALLOWED: dict[str, set[str]] = {
     "server.match": {"server.rules", "server.sim"},
     "server.crokinole_match": {"server.crokinole", "server.match", "server.sim"},
     "server.store": set(),
+    "server.accounts": set(),
+    "server.ratings": set(),
+    "server.history": {"server.ratings", "server.store"},
     "server.lobby": {
         "server.crokinole_match",
         "server.match",
+        "server.ratings",
         "server.rules",
         "server.sim",
         "server.store",
