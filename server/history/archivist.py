@@ -57,18 +57,22 @@ class Archivist:
         return len(entries)
 
     async def archive(self, mid: str) -> None:
-        """Archive one finished match, unless it is already."""
+        """Archive one finished match, unless it is already; a try cut off half-way is
+        finished with the numbers it computed (its plan), not new ones."""
         async with self.store.redis.lock(LOCK, timeout=LOCK_S, blocking_timeout=LOCK_S * 3):
             if await self.history.archived(mid):
                 return
-            record = await self.store.match_record(mid)
-            if record is None or record.get("ended") is None:
-                log.error("finished match %s has no ended record: not archived", mid)
-                self.failed += 1
-                return
-            skills = {}
-            if is_rated(record):
-                uids = [p["account"] for p in record["players"]]
-                skills = await self.history.skills(uids, record["mode"])
-            await self.history.write(summarise(record, skills))
+            plan = await self.history.plan(mid)
+            if plan is None:
+                record = await self.store.match_record(mid)
+                if record is None or record.get("ended") is None:
+                    log.error("finished match %s has no ended record: not archived", mid)
+                    self.failed += 1
+                    return
+                skills = {}
+                if is_rated(record):
+                    uids = [p["account"] for p in record["players"]]
+                    skills = await self.history.skills(uids, record["mode"])
+                plan = summarise(record, skills)
+            await self.history.write(plan)
             self.archived += 1

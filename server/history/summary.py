@@ -71,10 +71,9 @@ def summarise(record: dict[str, Any], skills: Skills) -> Archived:
                 f"{prefix}:{outcome(record.get('result'), p['team'])}": 1,
                 **{f"{prefix}:{k}": v for k, v in seat.items()},
             }
-    ratings: dict[str, dict[str, tuple[float, float, int, float]]] = {}
-    shown: dict[str, tuple[str, int]] = {}
+    ratings: dict[str, tuple[float, float, int, float]] = {}
+    shown: dict[str, int] = {}
     if is_rated(record):
-        mode = record["mode"]
         teams: list[list[tuple[str, Skill]]] = [[], []]
         for p in record["players"]:
             uid = p["account"]
@@ -82,11 +81,12 @@ def summarise(record: dict[str, Any], skills: Skills) -> Archived:
         after = rate([[s for _, s in t] for t in teams], record["result"].get("winner"))
         for team, new in zip(teams, after, strict=True):
             for (uid, _), skill in zip(team, new, strict=True):
-                ratings[uid] = {mode: (skill.mu, skill.sigma, skill.matches, skill.ordinal)}
-                shown[uid] = (mode, skill.shown)
+                ratings[uid] = (skill.mu, skill.sigma, skill.matches, skill.ordinal)
+                shown[uid] = skill.shown
     return Archived(
         mid=record["id"],
         ended=float(record.get("ended") or 0.0),
+        mode=record["mode"],
         players=players,
         counters=counters,
         ratings=ratings,

@@ -32,8 +32,13 @@ from server.store.history import HistoryStore
 
 COOKIE = "nv_login"
 FAIL_WINDOW_S = 15 * 60.0
-ACCOUNT_FAILS = 10  # failed logins per account per window
-ADDRESS_FAILS = 50  # failed logins per address per window (a club behind one address)
+# Failed logins per window (docs/accounts.md, "Throttling"): one address may try an account 10
+# times; all addresses together 100 times (so a stranger's 10 tries do not lock its owner out,
+# while a guesser spread over many addresses is still bounded); one address 50 times over all
+# accounts (a club behind one address).
+ACCOUNT_ADDRESS_FAILS = 10
+ACCOUNT_FAILS = 100
+ADDRESS_FAILS = 50
 REGISTER_PER_ADDRESS = 10  # accounts made per address per window
 BODY_MAX = 4096
 
@@ -148,13 +153,13 @@ class Accounts:
         name = check_username(body.get("username"))
         password = check_password(body.get("password"), name)
         addr = "reg:" + self.address(request)
-        (made,) = await self.store.failures(addr)
-        if made >= REGISTER_PER_ADDRESS:
+        (made,) = await self.store.attempt(FAIL_WINDOW_S, addr)
+        if made > REGISTER_PER_ADDRESS:
             raise self._throttled(await self.store.retry_after(addr))
         uid = new_id("u")
         if not await self.store.create(uid, name, username_key(name), await self._hash(password)):
+            await self.store.forgive(addr)  # only accounts made count
             raise AccountError("name_taken", "That username is taken.", 409)
-        await self.store.failed(FAIL_WINDOW_S, addr)  # counts accounts made, not failures
         return self._answer(request, {"username": name}, await self._start_login(uid))
 
     @answered
@@ -166,18 +171,13 @@ class Accounts:
         if not isinstance(name, str) or not isinstance(password, str) or len(name) > 64:
             raise AccountError("bad_login", "Wrong username or password.", 401)
         key = username_key(name)
-        addr = "ip:" + self.address(request)
-        per_account, per_address = await self.store.failures("acct:" + key, addr)
-        if per_account >= ACCOUNT_FAILS:
-            raise self._throttled(await self.store.retry_after("acct:" + key))
-        if per_address >= ADDRESS_FAILS:
-            raise self._throttled(await self.store.retry_after(addr))
+        counted = await self._attempt(request, key, per_address=True)
         uid = await self.store.uid_of(key)
         account = None if uid is None else await self.store.account(uid)
         stored = None if account is None else account.get("hash")
         if not await self._verify(stored, password) or uid is None or account is None:
-            await self.store.failed(FAIL_WINDOW_S, "acct:" + key, addr)
             raise AccountError("bad_login", "Wrong username or password.", 401)
+        await self.store.forgive(*counted)
         if stored is not None and needs_rehash(stored):
             await self.store.set_hash(uid, await self._hash(password))
         return self._answer(request, {"username": account["name"]}, await self._start_login(uid))
@@ -208,7 +208,7 @@ class Accounts:
         """POST {current, password}: a new password; every other login ends."""
         body = await self._body(request)
         me = await self._me(request)
-        await self._recheck(me, body.get("current"))
+        await self._recheck(request, me, body.get("current"))
         password = check_password(body.get("password"), me.name)
         await self.store.set_hash(me.uid, await self._hash(password))
         ended = await self.store.end_logins(me.uid, keep=me.token)
@@ -220,7 +220,7 @@ class Accounts:
         player"); its name is never given to anybody else."""
         body = await self._body(request)
         me = await self._me(request)
-        await self._recheck(me, body.get("password"))
+        await self._recheck(request, me, body.get("password"))
         await self.store.mark_deleted(me.uid)
         await self.history.forget_player(me.uid)
         response = web.json_response({"ok": True})
@@ -239,17 +239,28 @@ class Accounts:
             raise AccountError("not_logged_in", "Log in first.", 401)
         return who
 
-    async def _recheck(self, me: LoggedIn, password: object) -> None:
+    async def _recheck(self, request: web.Request, me: LoggedIn, password: object) -> None:
         """The current password again, for what cannot be undone; failures count as logins'."""
-        key = "acct:" + username_key(me.name)
-        (fails,) = await self.store.failures(key)
-        if fails >= ACCOUNT_FAILS:
-            raise self._throttled(await self.store.retry_after(key))
+        counted = await self._attempt(request, username_key(me.name), per_address=False)
         account = await self.store.account(me.uid)
         stored = None if account is None else account.get("hash")
         if not isinstance(password, str) or not await self._verify(stored, password):
-            await self.store.failed(FAIL_WINDOW_S, key)
             raise AccountError("bad_login", "Wrong password.", 401)
+        await self.store.forgive(*counted)
+
+    async def _attempt(self, request: web.Request, key: str, per_address: bool) -> list[str]:
+        """Count a password attempt on account `key` from the request's address, or refuse it
+        (`throttled`) past a limit; the keys counted, to forgive on success."""
+        address = self.address(request)
+        limits = {f"acct:{key}:{address}": ACCOUNT_ADDRESS_FAILS, f"acct:{key}": ACCOUNT_FAILS}
+        if per_address:
+            limits[f"ip:{address}"] = ADDRESS_FAILS
+        counts = await self.store.attempt(FAIL_WINDOW_S, *limits)
+        for (what, limit), count in zip(limits.items(), counts, strict=True):
+            if count > limit:
+                await self.store.forgive(*limits)  # a refused attempt tried nothing
+                raise self._throttled(await self.store.retry_after(what))
+        return list(limits)
 
     @staticmethod
     def _throttled(retry: float) -> AccountError:

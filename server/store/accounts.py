@@ -10,7 +10,9 @@ Keys (prefix "nv:"; the braces are Redis Cluster hash tags, so one player's keys
   login:{sha256}    the uid of a login by the hash of its cookie token (the token itself is
                     not stored); lives LOGIN_TTL after its last use
   logins:{uid}      set of the account's login hashes (log out everywhere)
-  fail:{what}       failed logins in the current window, per account and per address
+  fail:<what>       failed logins in the current window: per account and address (acct:<key>:
+                    <address>), per account (acct:<key>), per address (ip:<address>); and
+                    accounts made per address (reg:<address>)
 """
 
 from __future__ import annotations
@@ -22,6 +24,13 @@ import redis.asyncio as aioredis
 
 P = "nv:"
 LOGIN_TTL_S = 30 * 24 * 3600.0  # a login unused this long ends
+
+# One attempt counted, the window started by the first (Redis 6.2 has no PEXPIRE NX).
+_COUNT = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+"""
 
 
 def _text(value: object) -> str:
@@ -143,17 +152,22 @@ class AccountStore:
             await pipe.execute()
 
     # -- throttle -------------------------------------------------------------------
-    async def failures(self, *what: str) -> list[int]:
-        """Failed logins in the current window, for each key."""
-        counts = await self.redis.mget([P + "fail:" + w for w in what])
-        return [0 if c is None else int(c) for c in counts]
-
-    async def failed(self, window: float, *what: str) -> None:
-        """Count one failed login against each key (the window starts at the first)."""
+    async def attempt(self, window: float, *what: str) -> list[int]:
+        """Count one attempt against each key before it is judged, and return the counts
+        with it: counted first, so concurrent attempts cannot all slip under the limit (the
+        window starts at the first attempt)."""
+        # one script per key: the keys live in different slots under Redis Cluster
         async with self.redis.pipeline(transaction=False) as pipe:
             for w in what:
-                pipe.incr(P + "fail:" + w)
-                pipe.pexpire(P + "fail:" + w, int(window * 1000), nx=True)
+                pipe.eval(_COUNT, 1, P + "fail:" + w, int(window * 1000))
+            replies = await pipe.execute()
+        return [int(c) for c in replies]
+
+    async def forgive(self, *what: str) -> None:
+        """Take back an attempt that succeeded (only failures count)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for w in what:
+                pipe.decr(P + "fail:" + w)
             await pipe.execute()
 
     async def retry_after(self, what: str) -> float:
