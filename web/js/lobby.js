@@ -8,11 +8,16 @@ export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** "Maret v Jaan" or "Maret & Ivo v Jaan & Tiit", empty seats as "…". */
 export function playersLine(mode, players) {
-  const name = (p) => (p ? p.name : "…");
+  const name = (p) => (p ? `${p.name}${rated(p)}` : "…");
   if (mode === "doubles") {
     return `${name(players[0])} & ${name(players[2])} v ${name(players[1])} & ${name(players[3])}`;
   }
   return `${name(players[0])} v ${name(players[1])}`;
+}
+
+/** A registered player's rating beside the name (" (1534)", "?" while provisional). */
+function rated(p) {
+  return p.rating === null || p.rating === undefined ? "" : ` (${p.rating}${p.provisional ? "?" : ""})`;
 }
 
 export class LobbyView {
@@ -27,6 +32,7 @@ export class LobbyView {
         sets: Number(f.sets.value),
         clock: Number(f.clock.value),
         private: f.private.checked,
+        ...(f.rated?.checked ? { rated: true } : {}),
       });
     });
     $("quick-singles").addEventListener("click", () => intents.quick("singles"));
@@ -138,7 +144,7 @@ export class RoomView {
     const card = el("div", { class: `seat seat${i} team${team}${s ? " taken" : ""}`, data: { seat: i } }, el("span", { class: "muted small", text: where }));
     if (s) {
       const you = room.you?.seat === i ? " (you)" : "";
-      card.append(el("span", { class: "who", text: `${s.name}${you}` }));
+      card.append(el("span", { class: "who", text: `${s.name}${rated(s)}${you}` }));
       const state = s.away !== null && s.away !== undefined ? "away" : s.ready ? "ready" : "not ready";
       card.append(el("span", { class: `state ${state === "not ready" ? "" : state}`, text: state }));
     } else if (!seated) {
