@@ -16,6 +16,7 @@ import logging
 from redis.exceptions import RedisError
 
 from server.history.summary import is_rated, summarise
+from server.store.accounts import AccountStore
 from server.store.history import HistoryStore
 from server.store.redis_store import Store
 
@@ -28,8 +29,9 @@ LOCK_S = 10.0
 class Archivist:
     """One process's reader of finished matches."""
 
-    def __init__(self, store: Store, history: HistoryStore, consumer: str):
+    def __init__(self, store: Store, history: HistoryStore, accounts: AccountStore, consumer: str):
         self.store = store
+        self.accounts = accounts
         self.history = history
         self.consumer = consumer
         self.archived = 0
@@ -73,6 +75,9 @@ class Archivist:
                 if is_rated(record):
                     uids = [p["account"] for p in record["players"]]
                     skills = await self.history.skills(uids, record["mode"])
-                plan = summarise(record, skills)
+                guests = [p["sid"] for p in record["players"] if not p.get("account")]
+                claimed = await self.accounts.session_accounts(guests)
+                owned = {sid: uid for sid, uid in claimed.items() if uid is not None}
+                plan = summarise(record, skills, owned)
             await self.history.write(plan)
             self.archived += 1

@@ -45,9 +45,12 @@ def is_rated(record: dict[str, Any]) -> bool:
     )
 
 
-def summarise(record: dict[str, Any], skills: Skills) -> Archived:
+def summarise(
+    record: dict[str, Any], skills: Skills, claimed: dict[str, str] | None = None
+) -> Archived:
     """The archive of one finished match (its header and log), given its registered players'
-    skills in its mode before it."""
+    skills in its mode before it, and the guest sessions an account has claimed since (a
+    guest who registered: the match goes to the account's list)."""
     prefix = counter_prefix(record)
     by_seat: dict[int, Counter[str]] = {}
     for entry in record.get("log", []):
@@ -60,10 +63,10 @@ def summarise(record: dict[str, Any], skills: Skills) -> Archived:
     players: dict[str, bool] = {}
     counters: dict[str, dict[str, int]] = {}
     for p in record.get("players", []):
-        pid = p.get("account") or p.get("sid")
+        pid = p.get("account") or (claimed or {}).get(p.get("sid", "")) or p.get("sid")
         if not pid:
             continue  # a record from before the history
-        players[pid] = p.get("account") is not None
+        players[pid] = p.get("account") is not None or pid != p.get("sid")
         if p.get("account"):
             seat = by_seat.get(p["seat"], Counter())
             counters[pid] = {

@@ -88,7 +88,7 @@ class Hub:
             accounts, history, allowed_origins(config.allowed_origins), trusted
         )
         self.players = Players(accounts, history)
-        self.archivist = Archivist(store, history, self.pid)
+        self.archivist = Archivist(store, history, accounts, self.pid)
         self.service = LobbyService(
             self.lobby, store, self.runtime, self.router, self.memory,
             Identities(accounts, history),
