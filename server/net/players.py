@@ -1,5 +1,5 @@
 """The players over HTTP: profiles, their matches (paged, newest first), and the
-leaderboards (docs/history.md). Read-only: nothing here changes state.
+leaderboards (docs/accounts.md, "History"). Read-only: nothing here changes state.
 
 A deleted account's name is never served again: wherever a match names it, it reads
 "deleted player". A private match is not listed in anybody's profile (its record is served

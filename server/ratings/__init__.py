@@ -1,2 +1,2 @@
 """Ratings: OpenSkill over match results, for singles and doubles (pure: no I/O).
-docs/ratings.md says the model, its parameters and how well it predicts."""
+docs/accounts.md ("Ratings") says the model, its parameters and how well it predicts."""

@@ -1,7 +1,7 @@
 """The rating model: OpenSkill's Thurstone-Mosteller (full pairing), chosen over Plackett-Luce
 because it predicted results better on simulated players of known strength (bench/ratings.py,
-docs/ratings.md). A doubles team is rated from its two partners' skills, and each partner
-moves by their share of the team's uncertainty, as OpenSkill does for teams.
+docs/accounts.md, "Ratings"). A doubles team is rated from its two partners' skills, and each
+partner moves by their share of the team's uncertainty, as OpenSkill does for teams.
 
 A skill is (mu, sigma): its mean and uncertainty. It is shown as one number, the mean scaled
 so a newcomer starts at 1500, with a provisional mark while sigma is large; the leaderboard
@@ -45,7 +45,7 @@ class Skill:
         return self.mu - 3 * self.sigma
 
     def view(self) -> dict[str, object]:
-        """The rating as served (docs/ratings.md)."""
+        """The rating as served (docs/accounts.md, "Ratings")."""
         return {
             "rating": self.shown,
             "provisional": self.provisional,
