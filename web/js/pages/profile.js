@@ -49,6 +49,11 @@ function chart(history) {
   root.append(svg("text", { x: 2, y: y(lo + 10) + 4 }, String(Math.round(lo + 10))));
   for (const [mode, pts] of series) {
     root.append(svg("polyline", { "data-mode": mode, points: pts.map((p, i) => `${x(i)},${y(p.rating)}`).join(" ") }));
+    pts.forEach((p, i) => {
+      const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 3, "data-mode": mode });
+      dot.append(svg("title", {}, `${p.rating} · ${when(p.at)}`));
+      root.append(dot);
+    });
     const last = pts[pts.length - 1];
     root.append(svg("text", { x: x(pts.length - 1) - 20, y: y(last.rating) - 6 }, `${MODES[mode] || mode} ${last.rating}`));
   }
