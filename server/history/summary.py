@@ -94,4 +94,5 @@ def summarise(
         counters=counters,
         ratings=ratings,
         shown=shown,
+        private=bool(record.get("private")),
     )

@@ -3,8 +3,8 @@ leaderboards (docs/accounts.md, "History"). Read-only: nothing here changes stat
 
 A deleted account's name is never served again: wherever a match names it, it reads
 "deleted player". A private match is not listed in anybody's profile (its record is served
-only with its room's invite, server/lobby/room.py `record_for`); it counts in the figures
-and the ratings all the same.
+only with its room's invite, server/lobby/room.py `record_for`; the archive indexes it apart);
+it counts in the figures and the ratings all the same.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ class Players:
         mine = {uid} | await self.history.sessions_of(uid)
         records = [r for r in await self.history.headers(mids) if r is not None]
         await name_players(self.accounts, records)
-        rows = [self._row(r, mine) for r in records if not r.get("private")]
+        rows = [self._row(r, mine) for r in records]
         return web.json_response({"total": total, "page": page, "per_page": PAGE,
                                   "matches": rows})  # fmt: skip
 
@@ -133,7 +133,7 @@ class Players:
             "result": None if team is None else outcome(r.get("result"), team),
             "score": r.get("score"),
             "reason": (r.get("result") or {}).get("reason"),
-            "replay": f"/m/{r['id']}",
+            "record": f"/?match={r['id']}",  # the record page; the replay viewer is to come
         }
 
     async def leaderboard(self, request: web.Request) -> web.Response:

@@ -10,6 +10,8 @@ do one player's, whose tag is the account's uid or a guest's session id):
                       and reused by a retry) until applied, then `done` 1
   pm:{pid}            sorted set of a player's match ids by end time (newest first by ZREVRANGE);
                       a guest's lasts GUEST_DAYS after its last match, unless they register
+  pmp:{pid}           the same for private matches (served to their invite only, so never
+                      listed in a profile; kept apart so that the profile's pages count right)
   stats:{uid}         hash of a player's counters: "<kind>:<win|loss|draw|matches|strokes|
                       pocketed|penalties>"
   rating:{uid}        hash mode -> msgpack [mu, sigma, matches]
@@ -38,8 +40,8 @@ GROUP = "archivist"
 GUEST_DAYS = 7  # a guest's list of matches lasts this long (a guest who registers keeps it)
 MODES = ("singles", "doubles")
 
-# One player's part of one match's archive, atomic within the player's slot. KEYS: pm, stats,
-# rating, rh. ARGV: mid, ended, guest ttl (0: registered), n, n pairs (counter, increment),
+# One player's part of one match's archive, atomic within the player's slot. KEYS: pm (or pmp),
+# stats, rating, rh. ARGV: mid, ended, guest ttl (0: registered), n, n pairs (counter, increment),
 # mode, rating blob or "", rating-history entry or "".
 _APPLY = """
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
@@ -87,21 +89,22 @@ class Archived:
     counters: dict[str, dict[str, int]]  # uid -> counter -> increment
     ratings: dict[str, tuple[float, float, int, float]]  # uid -> skill after, in `mode`
     shown: dict[str, int]  # uid -> shown rating after this match, in `mode`
+    private: bool = False  # indexed apart: a profile does not list it
 
     def pack(self) -> bytes:
         """The plan as stored (msgpack)."""
         ratings = {u: list(r) for u, r in self.ratings.items()}
         fields = [self.mid, self.ended, self.mode, self.players, self.counters, ratings]
-        return bytes(msgpack.packb([*fields, self.shown]))
+        return bytes(msgpack.packb([*fields, self.shown, self.private]))
 
     @classmethod
     def unpack(cls, blob: bytes) -> Archived:
         """Inverse of pack."""
-        mid, ended, mode, players, counters, ratings, shown = msgpack.unpackb(blob)
+        mid, ended, mode, players, counters, ratings, shown, private = msgpack.unpackb(blob)
         return cls(
             mid, float(ended), mode, players, counters,
             {u: (float(r[0]), float(r[1]), int(r[2]), float(r[3])) for u, r in ratings.items()},
-            shown,
+            shown, bool(private),
         )  # fmt: skip
 
 
@@ -191,7 +194,8 @@ class HistoryStore:
             b"" if rating is None else bytes(msgpack.packb(list(rating[:3]))),
             b"" if pid not in a.shown else bytes(msgpack.packb([a.ended, a.shown[pid], a.mid])),
         ]
-        keys = [pm_key(pid), P + "stats:{" + pid + "}", rating_key(pid), rh_key(pid, a.mode)]
+        index = P + "pmp:{" + pid + "}" if a.private else pm_key(pid)
+        keys = [index, P + "stats:{" + pid + "}", rating_key(pid), rh_key(pid, a.mode)]
         try:
             await self.redis.evalsha(_APPLY_SHA, len(keys), *keys, *args)
         except NoScriptError:
@@ -237,11 +241,13 @@ class HistoryStore:
         """A guest who registers or logs in keeps the matches of their session (and the
         profile knows which seat was theirs by the session's id). Read, then written: the
         two indexes live in different slots."""
-        rows: Any = await self.redis.zrange(pm_key(sid), 0, -1, withscores=True)
-        if rows:
-            await self.redis.zadd(pm_key(uid), {_bytes(m).decode(): s for m, s in rows})
         await self.redis.sadd(P + "sids:{" + uid + "}", sid)
-        await self.redis.delete(pm_key(sid))
+        for index in ("pm:", "pmp:"):
+            rows: Any = await self.redis.zrange(P + index + "{" + sid + "}", 0, -1, withscores=True)
+            if rows:
+                mine = {_bytes(m).decode(): s for m, s in rows}
+                await self.redis.zadd(P + index + "{" + uid + "}", mine)
+            await self.redis.delete(P + index + "{" + sid + "}")
 
     async def sessions_of(self, uid: str) -> set[str]:
         """The guest sessions whose matches an account took over."""

@@ -71,8 +71,9 @@ async def test_profile_pages_newest_first(game_server):
             first = mids[-1]
             for c in (a, b):
                 await c.send("rematch")
-            while a.room["match"]["id"] == first or a.room["status"] != "playing":
-                await a.expect("room")
+            for c in (a, b):  # both see the new match before either resigns it
+                while c.room["match"]["id"] == first or c.room["status"] != "playing":
+                    await c.expect("room")
 
     async def all_archived():
         return (await ha.get("/api/players/pille/matches"))[1]["total"] == 23
@@ -94,5 +95,31 @@ async def test_profile_pages_newest_first(game_server):
     assert (await ha.get("/api/players/pille/matches?page=-1"))[0] == 400
     assert (await ha.get("/api/players/pille/matches?page=x"))[0] == 400
     assert (await ha.get("/api/players/nobody-here"))[0] == 404
+    for h in (ha, hb):
+        await h.close()
+
+
+async def test_a_private_match_counts_but_is_not_listed(game_server):
+    srv = game_server()
+    ha, hb = await browsers(srv.url, "Salme", "Tiit")
+    a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
+    await a.send("create", mode="singles", sets=1, clock=60, private=True)
+    room = await a.expect("room")
+    await b.send("join", invite=room["invite"])
+    await b.expect("room", you={"role": "player", "seat": 1})
+    for c in (a, b):
+        await c.send("ready", ready=True)
+    while a.room["match"] is None:
+        await a.expect("room")
+    await resign_match(a, b)
+
+    async def counted():
+        _, p = await ha.get("/api/players/salme")
+        return p if p["figures"] else None
+
+    profile = await until(counted, what="the private match in the figures")
+    assert profile["figures"]["singles"]["loss"] == 1
+    _, page = await ha.get("/api/players/salme/matches")
+    assert (page["total"], page["matches"]) == (0, [])
     for h in (ha, hb):
         await h.close()

@@ -86,7 +86,9 @@ async function matches() {
   const rows = body.matches.map((m) => {
     const opponents = m.players.filter((p) => p.team !== m.team).map((p) => p.name).join(" & ");
     const score = Array.isArray(m.score) ? m.score.join(":") : "";
-    return row(cell(when(m.ended)), cell(`${MODES[m.mode] || m.mode}${m.rated ? " · rated" : ""}`),
+    const date = cell("");
+    date.append(Object.assign(document.createElement("a"), { href: m.record, textContent: when(m.ended) }));
+    return row(date, cell(`${MODES[m.mode] || m.mode}${m.rated ? " · rated" : ""}`),
       cell(opponents), cell(m.result, `result-${m.result}`), cell(score));
   });
   $("matches").tBodies[0].replaceChildren(...rows);
