@@ -17,7 +17,7 @@ import json
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -26,6 +26,7 @@ from server.accounts.passwords import hash_password, needs_rehash, verify_passwo
 from server.accounts.policy import check_password, check_username, username_key
 from server.lobby.room import new_id
 from server.net.origin import is_secure, refuse_foreign
+from server.net.players import DELETED
 from server.net.proxy import Network, client_address, via_proxy
 from server.store.accounts import LOGIN_TTL_S, AccountStore
 from server.store.history import HistoryStore
@@ -41,8 +42,12 @@ ACCOUNT_FAILS = 100
 ADDRESS_FAILS = 50
 REGISTER_PER_ADDRESS = 10  # accounts made per address per window
 BODY_MAX = 4096
+HASHING_AT_ONCE = 2  # argon2id runs (64 MiB each) at a time
+HASHING_QUEUE = 32  # requests waiting for one beyond that are refused (`busy`): a burst of
+# logins from many addresses must not pile up unbounded behind the hashing
 
 
+T = TypeVar("T")
 Handler = Callable[["Accounts", web.Request], Awaitable[web.Response]]
 
 
@@ -85,7 +90,8 @@ class Accounts:
         self.history = history
         self.origins = origins
         self.trusted = trusted
-        self.hashing = asyncio.Semaphore(2)
+        self.hashing = asyncio.Semaphore(HASHING_AT_ONCE)
+        self.waiting = 0  # requests waiting for a hashing slot
 
     # -- who is asking -------------------------------------------------------------
     async def logged_in(self, request: web.Request) -> LoggedIn | None:
@@ -121,12 +127,22 @@ class Accounts:
         return body
 
     async def _hash(self, password: str) -> str:
-        async with self.hashing:
-            return await asyncio.to_thread(hash_password, password)
+        return await self._hashing(hash_password, password)
 
     async def _verify(self, stored: str | None, password: str) -> bool:
-        async with self.hashing:
-            return await asyncio.to_thread(verify_password, stored, password)
+        return await self._hashing(verify_password, stored, password)
+
+    async def _hashing(self, work: Callable[..., T], *args: Any) -> T:
+        """Run argon2 work in a thread, at most HASHING_AT_ONCE at a time; refuse when too
+        many already wait."""
+        if self.waiting >= HASHING_QUEUE:
+            raise AccountError("busy", "The server is busy; try again in a moment.", 503)
+        self.waiting += 1
+        try:
+            async with self.hashing:
+                return await asyncio.to_thread(work, *args)
+        finally:
+            self.waiting -= 1
 
     def _answer(
         self, request: web.Request, data: dict[str, Any], token: str | None
@@ -222,7 +238,7 @@ class Accounts:
         me = await self._me(request)
         await self._recheck(request, me, body.get("password"))
         await self.store.mark_deleted(me.uid)
-        await self.history.forget_player(me.uid)
+        await self.history.forget_player(me.uid, DELETED)
         response = web.json_response({"ok": True})
         response.del_cookie(COOKIE, path="/")
         return response

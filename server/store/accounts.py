@@ -1,9 +1,9 @@
 """Accounts in Redis: the account records, the usernames, the logins and the login throttle.
 
 Keys (prefix "nv:"; the braces are Redis Cluster hash tags, so one player's keys share a slot):
-  acct:{uid}        hash: name (as registered), hash (argon2id), created, deleted (1 once
-                    deleted: the name and hash are gone, the record stays so matches can say
-                    "deleted player")
+  acct:{uid}        hash: name (as registered), hash (argon2id), created; once deleted: only
+                    created, deleted 1 and deleted_at (the record stays so that its matches
+                    say "deleted player")
   uname:{key}       the uid of a username's lower case; kept after deletion, so a name is never
                     reused by somebody else
   sacct:{sid}       the uid of a session played under an account (refreshed while connected)
@@ -91,9 +91,10 @@ class AccountStore:
         await self.redis.hset(acct_key(uid), "hash", pw_hash)
 
     async def mark_deleted(self, uid: str) -> None:
-        """Forget an account's name and password; its record says it was deleted."""
+        """Forget an account's name and password; its record says it was deleted (the name's
+        lower case stays in uname:, so that nobody else takes it)."""
         await self.redis.hset(acct_key(uid), mapping={"deleted": "1", "deleted_at": time.time()})
-        await self.redis.hdel(acct_key(uid), "hash")
+        await self.redis.hdel(acct_key(uid), "hash", "name")
         await self.end_logins(uid)
 
     # -- logins ---------------------------------------------------------------------

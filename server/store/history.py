@@ -34,7 +34,7 @@ import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError, ResponseError
 
-from server.store.redis_store import P, _bytes, _map, match_key
+from server.store.redis_store import P, _bytes, _map, _pack, match_key
 
 GROUP = "archivist"
 GUEST_DAYS = 7  # a guest's list of matches lasts this long (a guest who registers keeps it)
@@ -253,7 +253,23 @@ class HistoryStore:
         """The guest sessions whose matches an account took over."""
         return {_bytes(s).decode() for s in await self.redis.smembers(P + "sids:{" + uid + "}")}
 
-    async def forget_player(self, uid: str) -> None:
-        """A deleted account leaves the leaderboards."""
+    async def forget_player(self, uid: str, shown_as: str) -> None:
+        """A deleted account leaves the leaderboards, and its archived matches name it
+        `shown_as` instead of its name (the matches stay, their other players' too)."""
         for mode in MODES:
             await self.redis.zrem(P + "lb:" + mode, uid)
+        for index in ("pm:", "pmp:"):
+            listed = await self.redis.zrange(P + index + "{" + uid + "}", 0, -1)
+            mids = [_bytes(m).decode() for m in listed]
+            for start in range(0, len(mids), 100):
+                batch = mids[start : start + 100]
+                headers = await self.headers(batch)
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for mid, header in zip(batch, headers, strict=True):
+                        if header is None:
+                            continue
+                        for p in header.get("players", []):
+                            if p.get("account") == uid:
+                                p["name"] = shown_as
+                        pipe.set(match_key(mid), _pack(header))
+                    await pipe.execute()

@@ -7,7 +7,7 @@ import json
 from urllib.request import urlopen
 
 import pytest
-from account_client import PASSWORD, Http, browsers, resign_match, seat_pair, until
+from account_client import PASSWORD, Http, browsers, db, resign_match, seat_pair, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -37,6 +37,12 @@ async def test_a_deleted_account_leaves_its_matches_under_deleted_player(game_se
         record = json.load(r)
     names = {p["name"]: p.get("registered") for p in record["players"]}
     assert names == {"Bruno": True, "deleted player": False}
+    # not only served so: the stored match and account no longer hold the name (the room,
+    # still open, holds it until it closes)
+    r = db(srv.redis_url)
+    assert b"Anneli" not in r.get("nv:match:{" + mid + "}")
+    (acct,) = [k for k in r.keys("nv:acct:*") if r.hget(k, "deleted")]
+    assert b"Anneli" not in b"".join(r.hgetall(acct).values())
     # the name is not given to anybody else; the account cannot log in
     other = Http(srv.url)
     got, body, _ = await other.post(
