@@ -42,7 +42,7 @@ ACCOUNT_FAILS = 100
 ADDRESS_FAILS = 50
 REGISTER_PER_ADDRESS = 10  # accounts made per address per window
 BODY_MAX = 4096
-HASHING_AT_ONCE = 2  # argon2id runs (64 MiB each) at a time
+HASHING_AT_ONCE = 2  # argon2id runs (19 MiB each) at a time
 HASHING_QUEUE = 32  # requests waiting for one beyond that are refused (`busy`): a burst of
 # logins from many addresses must not pile up unbounded behind the hashing
 
