@@ -65,11 +65,3 @@ def rate(teams: list[list[Skill]], winner: int | None) -> list[list[Skill]]:
         [Skill(r.mu, r.sigma, s.matches + 1) for r, s in zip(after, before, strict=True)]
         for after, before in zip(rated, teams, strict=True)
     ]
-
-
-def win_chance(teams: list[list[Skill]]) -> float:
-    """The model's chance that the first team wins (draws aside)."""
-    chances = MODEL.predict_win(
-        [[MODEL.rating(mu=s.mu, sigma=s.sigma) for s in team] for team in teams]
-    )
-    return float(chances[0])

@@ -99,12 +99,12 @@ class AccountStore:
 
     # -- logins ---------------------------------------------------------------------
     async def add_login(self, token: str, uid: str) -> None:
-        """Remember a login by its token's hash."""
+        """Remember a login by its token's hash: listed first, then made (the two keys live in
+        different slots, so no transaction: a crash between leaves a listed login that does
+        not exist, never a login that "log out everywhere" cannot find)."""
         key = login_key(token)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.set(key, uid, px=int(LOGIN_TTL_S * 1000))
-            pipe.sadd(P + "logins:{" + uid + "}", key)
-            await pipe.execute()
+        await self.redis.sadd(P + "logins:{" + uid + "}", key)
+        await self.redis.set(key, uid, px=int(LOGIN_TTL_S * 1000))
 
     async def login(self, token: str) -> str | None:
         """The uid a login token belongs to (its life starts again), or None."""
@@ -127,7 +127,10 @@ class AccountStore:
         kept = None if keep is None else login_key(keep)
         ending = [k for k in keys if k != kept]
         if ending:
-            await self.redis.delete(*ending)
+            async with self.redis.pipeline(transaction=False) as pipe:  # one key a command
+                for k in ending:
+                    pipe.delete(k)
+                await pipe.execute()
             await self.redis.srem(logins, *ending)
         return len(ending)
 
@@ -140,17 +143,11 @@ class AccountStore:
         """The account each session plays as (None: a guest)."""
         if not sids:
             return {}
-        uids = await self.redis.mget([P + "sacct:" + s for s in sids])
-        return {s: None if u is None else _text(u) for s, u in zip(sids, uids, strict=True)}
-
-    async def touch_bindings(self, sids: list[str], ttl: float) -> None:
-        """Keep these sessions' account bindings `ttl` seconds more."""
-        if not sids:
-            return
-        async with self.redis.pipeline(transaction=False) as pipe:
+        async with self.redis.pipeline(transaction=False) as pipe:  # one key a command
             for sid in sids:
-                pipe.pexpire(P + "sacct:" + sid, max(1, int(ttl * 1000)))
-            await pipe.execute()
+                pipe.get(P + "sacct:" + sid)
+            uids = await pipe.execute()
+        return {s: None if u is None else _text(u) for s, u in zip(sids, uids, strict=True)}
 
     # -- throttle -------------------------------------------------------------------
     async def attempt(self, window: float, *what: str) -> list[int]:

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import aiohttp
+import pytest
 import redis
 from server_client import Client
 
 PASSWORD = "plenty of words here"
+OPEN: list[Http] = []  # closed by close_http_after_each_test
 
 
 class Http:
@@ -28,6 +30,7 @@ class Http:
             connector=connector, cookie_jar=aiohttp.CookieJar(unsafe=True)
         )
         self.set_cookies: list[str] = []
+        OPEN.append(self)
 
     async def close(self) -> None:
         """Close the connection pool."""
@@ -150,3 +153,13 @@ async def until(check: Callable[[], Any], timeout: float = 15.0, what: str = "")
 def db(redis_url: str) -> redis.Redis:
     """A plain Redis client of a server's database (to look at what it stored)."""
     return redis.Redis.from_url(redis_url)
+
+
+@pytest.fixture(autouse=True)
+async def close_http_after_each_test() -> AsyncIterator[None]:
+    """Every HTTP client a test makes is closed at its end, pass or fail (imported by the
+    conftest of each folder whose tests use it)."""
+    yield
+    for h in OPEN:
+        await h.close()
+    OPEN.clear()

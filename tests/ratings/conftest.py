@@ -8,4 +8,5 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "accounts"))
+from account_client import close_http_after_each_test  # noqa: F401 (autouse fixture; found through the path above)
 from server_client import close_clients_after_each_test  # noqa: F401 (autouse fixture; found through the path above)
