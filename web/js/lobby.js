@@ -61,7 +61,7 @@ export class LobbyView {
       { data: { room: r.id } },
       el("span", { class: "badge", text: MODE_NAMES[r.mode] || r.mode }),
       el("span", { class: "what", text: playersLine(r.mode, r.players) }),
-      el("span", { class: "muted small", text: `${plural(r.sets, "set")} · ${r.clock} s · ${free} free · ${r.watchers} watching` }),
+      el("span", { class: "muted small", text: `${plural(r.sets, "set")} · ${r.clock} s${r.rated ? " · rated" : ""} · ${free} free · ${r.watchers} watching` }),
       el("button", { type: "button", class: "primary", text: "Join", onclick: () => this.intents.join(r.id) }),
       el("button", { type: "button", text: "Watch", onclick: () => this.intents.watch(r.id) }),
     );
