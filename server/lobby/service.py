@@ -120,9 +120,10 @@ class LobbyService:
     ) -> None:
         """Take a seat in a room."""
         room = self.lobby.find(rid, invite)
-        player = await self.player(conn, room.mode)
-        # seated in the order the joins arrived, though the seat check below awaits Redis
+        # seated in the order the joins arrived, though the identity and the seat check below
+        # await Redis: the lock is taken before the first await
         async with self.joining.setdefault(room.id, asyncio.Lock()):
+            player = await self.player(conn, room.mode)
             await self.free(conn)
             await self.claim(conn, room.id)
             try:
