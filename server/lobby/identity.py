@@ -7,7 +7,7 @@ the room's mode, so the seat carries both into the room's views and the match's 
 
 from __future__ import annotations
 
-from server.lobby.room import Player
+from server.lobby.seat import Player
 from server.ratings.model import Skill
 from server.store.accounts import AccountStore
 from server.store.history import HistoryStore

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.lobby.room import SEATS, LobbyError, Player, Room, new_id
+from server.lobby.room import SEATS, LobbyError, Room, new_id
+from server.lobby.seat import Player
 from server.match import Settings, Step
 
 QUICK_SETS = 1  # quick matches are short: one set, the standard stroke clock

@@ -17,7 +17,8 @@ from typing import Any
 from server.lobby.identity import Identities
 from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
-from server.lobby.room import SEATS, LobbyError, Player, Room, new_id
+from server.lobby.room import SEATS, LobbyError, Room, new_id
+from server.lobby.seat import Player
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 
