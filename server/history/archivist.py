@@ -2,7 +2,8 @@
 each match's end) and archives each once (server/history/summary.py).
 
 Every process runs one, in one consumer group, so each finished match goes to one of them; a
-process that dies holding some leaves them pending, and another claims them after a minute.
+process that dies holding some leaves them pending, and another (or the same one restarted)
+claims them after 10 s (server/store/history.py, CLAIM_IDLE_MS).
 One match is archived at a time across the cluster (a Redis lock): its ratings are read,
 moved and written back, and two matches of the same player must not interleave. A match
 archived already (its `done:` mark) is skipped, so one delivered twice counts once.

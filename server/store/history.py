@@ -37,6 +37,10 @@ from redis.exceptions import NoScriptError, ResponseError
 from server.store.redis_store import P, _bytes, _map, _pack, match_key
 
 GROUP = "archivist"
+# A finished match read by a consumer that has not acknowledged it for this long is claimed by
+# another: its process died or hangs. Short, as archiving twice is harmless (the done mark is
+# checked under the archive lock, and each player's part is idempotent).
+CLAIM_IDLE_MS = 10_000
 GUEST_DAYS = 7  # a guest's list of matches lasts this long (a guest who registers keeps it)
 MODES = ("singles", "doubles")
 
@@ -124,10 +128,10 @@ class HistoryStore:
                 raise
 
     async def next_finished(self, consumer: str, block_ms: int) -> list[tuple[str, str]]:
-        """Finished matches for this consumer: first any another consumer left pending for a
-        minute (it died), then new ones; [(stream entry id, match id)]."""
+        """Finished matches for this consumer: first any another consumer left pending for
+        CLAIM_IDLE_MS (it died), then new ones; [(stream entry id, match id)]."""
         claimed: Any = await self.redis.xautoclaim(
-            P + "finished", GROUP, consumer, min_idle_time=60_000, count=20
+            P + "finished", GROUP, consumer, min_idle_time=CLAIM_IDLE_MS, count=20
         )
         entries: Any = claimed[1] if claimed else []
         if not entries:

@@ -5,8 +5,11 @@ index newest first, and the profile's pages over it."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 
 import pytest
+import redis
 from account_client import Http, browsers, db, resign_match, seat_pair, until, wait_until
 
 pytestmark = pytest.mark.asyncio
@@ -123,3 +126,27 @@ async def test_a_private_match_counts_but_is_not_listed(game_server):
     assert (page["total"], page["matches"]) == (0, [])
     for h in (ha, hb):
         await h.close()
+
+
+async def test_a_finished_match_survives_sigkill_of_the_server_and_redis(game_server):
+    srv = game_server(embedded=True)  # its own Redis, with the append-only file
+    r = redis.Redis(unix_socket_path=str(srv.data_dir / "redis.sock"))
+    ha, hb = await browsers(srv.url, "Urmas", "Viivi")
+    a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
+    await seat_pair(srv.ws_url, a, b, rated=True)
+    r.set("nv:lock:archive", "held by the test", px=60_000)  # the archivist must wait
+    mid = await resign_match(a, b)
+    await asyncio.sleep(1.5)  # past the AOF's fsync of every second
+    assert not r.exists("nv:arc:{" + mid + "}")  # ended, not archived yet
+    srv.kill()
+    r.delete("nv:lock:archive")
+    os.kill(int((srv.data_dir / "redis.pid").read_text()), signal.SIGKILL)
+    await asyncio.sleep(0.5)
+    srv.start()  # a new embedded Redis, from the append-only file
+    r = redis.Redis(unix_socket_path=str(srv.data_dir / "redis.sock"))
+    wait_until(lambda: r.hget("nv:arc:{" + mid + "}", "done") == b"1", 40, "the archive")
+    http = Http(srv.url)
+    _, rated = await http.get("/api/players/viivi")
+    assert rated["ratings"]["singles"]["rating"] > 1500
+    _, page = await http.get("/api/players/urmas/matches")
+    assert [(m["id"], m["result"]) for m in page["matches"]] == [(mid, "loss")]
