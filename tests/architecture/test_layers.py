@@ -21,6 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "server.store": set(),
     "server.accounts": set(),
     "server.ratings": set(),
+    "server.replay": {"server.rules", "server.sim"},
     "server.history": {"server.ratings", "server.store"},
     "server.lobby": {
         "server.crokinole_match",
