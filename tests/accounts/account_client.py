@@ -115,8 +115,9 @@ async def seat_pair(ws_url: str, a: Client, b: Client, **create: Any) -> str:
     await b.expect("room", you={"role": "player", "seat": 1})
     for c in (a, b):
         await c.send("ready", ready=True)
-    while a.room is None or a.room["match"] is None:
-        await a.expect("room")
+    for c in (a, b):  # both see the match on before either acts in it
+        while c.room is None or c.room["match"] is None:
+            await c.expect("room")
     return str(room["id"])
 
 
