@@ -18,7 +18,7 @@ export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** "Maret v Jaan" or "Maret & Ivo v Jaan & Tiit" (or three or four alone), empty seats as "…". */
 export function playersLine(mode, players) {
-  const name = (p) => (p ? p.name : "…");
+  const name = (p) => (p ? `${p.name}${rated(p)}` : "…");
   if (mode === "doubles") {
     return `${name(players[0])} & ${name(players[2])} v ${name(players[1])} & ${name(players[3])}`;
   }
@@ -29,7 +29,8 @@ export function playersLine(mode, players) {
  * sets and clock, or Crokinole's players and rule options (seed 002 4 f-g, 7 a-d). */
 export function createMessage(v) {
   if (v.game !== "crokinole") {
-    return { t: "create", mode: v.mode, sets: v.sets, clock: v.clock, private: v.private };
+    const msg = { t: "create", mode: v.mode, sets: v.sets, clock: v.clock, private: v.private };
+    return v.rated ? { ...msg, rated: true } : msg;
   }
   const alone = v.players === "3" || v.players === "4";
   const msg = { t: "create", game: "crokinole", mode: alone ? "singles" : v.players, sets: 1, clock: 60, private: v.private };
@@ -59,6 +60,11 @@ export function roomPage(game, id, watching, invite = null) {
   return `/crokinole/?room=${encodeURIComponent(id)}${extra}`;
 }
 
+/** A registered player's rating beside the name (" (1534)", "?" while provisional). */
+function rated(p) {
+  return p.rating === null || p.rating === undefined ? "" : ` (${p.rating}${p.provisional ? "?" : ""})`;
+}
+
 export class LobbyView {
   /** intents: {create(msg), quick(mode, game), cancelQuick(), invite(code), join(roomId), watch(roomId)} */
   constructor(intents) {
@@ -80,6 +86,7 @@ export class LobbyView {
           direct_hit: f.direct_hit.checked,
           line_discs_stay: f.line_discs_stay.checked,
           free_order: f.free_order.checked,
+          rated: Boolean(f.rated?.checked),
         }),
       );
     });
@@ -124,7 +131,7 @@ export class LobbyView {
       { data: { room: r.id } },
       el("span", { class: `badge game-${r.game}`, text: gameLine(r) }),
       el("span", { class: "what", text: playersLine(r.mode, r.players) }),
-      el("span", { class: "muted small", text: `${r.game === "crokinole" ? "" : `${plural(r.sets, "set")} · ${r.clock} s · `}${free} free · ${r.watchers} watching` }),
+      el("span", { class: "muted small", text: `${r.game === "crokinole" ? "" : `${plural(r.sets, "set")} · ${r.clock} s · `}${r.rated ? "rated · " : ""}${free} free · ${r.watchers} watching` }),
       el("button", { type: "button", class: "primary", text: "Join", onclick: () => this.intents.join(r.id) }),
       el("button", { type: "button", text: "Watch", onclick: () => this.intents.watch(r.id) }),
     );
@@ -207,7 +214,7 @@ export class RoomView {
     const card = el("div", { class: `seat seat${i} team${team}${s ? " taken" : ""}`, data: { seat: i } }, el("span", { class: "muted small", text: where }));
     if (s) {
       const you = room.you?.seat === i ? " (you)" : "";
-      card.append(el("span", { class: "who", text: `${s.name}${you}` }));
+      card.append(el("span", { class: "who", text: `${s.name}${rated(s)}${you}` }));
       const state = s.away !== null && s.away !== undefined ? "away" : s.ready ? "ready" : "not ready";
       card.append(el("span", { class: `state ${state === "not ready" ? "" : state}`, text: state }));
     } else if (!seated) {
