@@ -90,8 +90,9 @@ class Player:
     """A client that survives everything: its socket closing, the server dying. It keeps the
     state a browser keeps (docs/protocol.md) and strikes with the scripted bot when its turn."""
 
-    def __init__(self, name: str, url: str, stats: Stats):
+    def __init__(self, name: str, url: str, stats: Stats, headers: dict[str, str] | None = None):
         self.name, self.url, self.stats = name, url, stats
+        self.headers = headers or {}  # a login cookie and its Origin (bench.archive)
         self.ws_url = url.replace("http", "ws", 1) + "/ws"
         self.http: aiohttp.ClientSession | None = None
         self.ws: aiohttp.ClientWebSocketResponse | None = None
@@ -124,7 +125,7 @@ class Player:
         while True:
             try:
                 self.http = aiohttp.ClientSession()
-                ws = await self.http.ws_connect(self.ws_url, max_msg_size=0)
+                ws = await self.http.ws_connect(self.ws_url, max_msg_size=0, headers=self.headers)
                 hello: Msg = {"t": "hello", "name": self.name}
                 if self.token:
                     hello["token"] = self.token

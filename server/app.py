@@ -14,6 +14,7 @@ from server.lobby.room import record_for
 from server.match import Settings
 from server.net.door import RESERVED_FDS, Door, open_file_limit
 from server.net.hub import Hub
+from server.net.players import name_players
 from server.net.proxy import parse_networks
 from server.store.embedded import start_embedded, stop_embedded
 from server.store.redis_store import Store
@@ -76,9 +77,9 @@ async def healthz(request: web.Request) -> web.Response:
 async def matches(request: web.Request) -> web.Response:
     """The most recent matches (live and finished), newest first."""
     store = request.app[STORE]
-    return web.json_response(
-        {"matches": await store.recent_matches(request.app[CONFIG].recent_matches)}
-    )
+    records = await store.recent_matches(request.app[CONFIG].recent_matches)
+    await name_players(request.app[HUB].players.accounts, records)
+    return web.json_response({"matches": records})
 
 
 async def match_record(request: web.Request) -> web.Response:
@@ -89,12 +90,56 @@ async def match_record(request: web.Request) -> web.Response:
         record = record_for(record, request.query.get("invite"))
     if record is None:
         raise web.HTTPNotFound(text="No such match.")
+    await name_players(request.app[HUB].players.accounts, [record])
     return web.json_response(record)
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
     """The game's websocket (docs/protocol.md)."""
     return await request.app[HUB].serve(request)
+
+
+# pages of their own (the table's client, index.html, serves every other path)
+PAGES = {
+    "/account": "account.html",
+    "/u/{name}": "profile.html",
+    "/leaderboard": "leaderboard.html",
+}
+
+
+def _page(path: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    async def handler(request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(path)
+
+    return handler
+
+
+def _account_routes(app: web.Application) -> None:
+    """The accounts' and players' routes, answered by the hub's handlers (made at start-up,
+    when Redis is known; the routes must exist before)."""
+
+    def via(part: str, name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+        async def handler(request: web.Request) -> web.StreamResponse:
+            answer: web.StreamResponse = await getattr(getattr(request.app[HUB], part), name)(
+                request
+            )
+            return answer
+
+        return handler
+
+    for path, name in (
+        ("/api/account/register", "register"),
+        ("/api/account/login", "login"),
+        ("/api/account/logout", "logout"),
+        ("/api/account/logout-all", "logout_all"),
+        ("/api/account/password", "change_password"),
+        ("/api/account/delete", "delete"),
+    ):
+        app.router.add_post(path, via("accounts", name))
+    app.router.add_get("/api/account", via("accounts", "me"))
+    app.router.add_get("/api/players/{name}", via("players", "profile"))
+    app.router.add_get("/api/players/{name}/matches", via("players", "matches"))
+    app.router.add_get("/api/leaderboard/{mode}", via("players", "leaderboard"))
 
 
 def make_app(config: Config) -> web.Application:
@@ -133,5 +178,8 @@ def make_app(config: Config) -> web.Application:
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/api/matches", matches)
     app.router.add_get("/api/matches/{mid}", match_record)
+    _account_routes(app)
+    for path, page in PAGES.items():
+        app.router.add_get(path, _page(config.web_dir / page))
     app.router.add_get("/{path:.*}", _static(config.web_dir))
     return app

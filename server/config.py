@@ -56,6 +56,7 @@ class Config:
     session_rate: float = 0.2
     session_burst: float = 20.0
     session_ttl: float = 600.0  # a session lives this long after its last connection ends
+    allowed_origins: str = ""  # other sites' pages allowed to use this server (comma-separated)
     trusted_proxy: str = ""  # addresses/networks of reverse proxies whose X-Forwarded-For counts
     redis_maxmemory: str = "256mb"  # the embedded Redis's limit (noeviction)
     memory_refuse: float = 0.9  # from this fraction of Redis's limit, new sessions/rooms wait
@@ -75,6 +76,8 @@ _HELP = {
     "port": "port of the web client, the websocket (/ws) and the HTTP API",
     "redis_url": "Redis to use (also REDIS_URL); empty: an embedded redis-server in --data-dir",
     "redis_password": "Redis AUTH password, if Redis asks for one",
+    "allowed_origins": "origins (scheme://host:port, comma-separated) besides this server's own"
+    " whose pages may open the websocket and post to the API",
     "bus_key": "secret shared by a cluster's processes; bus messages without its seal are dropped",
     "data_dir": "where the embedded Redis keeps its files",
     "web_dir": "the static web client served at /",

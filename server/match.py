@@ -30,6 +30,7 @@ from server.rules import (
     new_match,
     sim_discs,
 )
+from server.rules.state import team_of
 from server.sim import COMPETITION, Shot, SimInputError, StrokeResult, Table, simulate
 from server.sim.types import Side
 
@@ -409,6 +410,8 @@ class Match:
             "duration": result.duration,
             "hash": result.state_hash(),
             "ruling": ruling.to_dict(),
+            # for the players' figures (server/history): the log holds no owners otherwise
+            "own": sum(team_of(before.puck(pid).owner) == team_of(seat) for pid in ruling.pocketed),
         }
         start = {
             **self.motion.shot_view(),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.lobby.room import SEATS, LobbyError, Room, new_id
+from server.lobby.seat import Player
 from server.match import Settings, Step
 
 QUICK_SETS = 1  # quick matches are short: one set, the standard stroke clock
@@ -48,13 +49,15 @@ class Lobby:
         rid: str | None = None,
         game: str = "novuss",
         options: dict[str, Any] | None = None,
+        rated: bool = False,
     ) -> Room:
         """A new empty room (with a new id unless `rid`), not listed yet: add() it once
         somebody is seated in it, as the server closes a listed room that is empty."""
         rid = rid or new_id("r")
         return Room(
-            rid, mode, sets, clock, private, self.settings, self.grace, self.buffer, game, options
-        )
+            rid, mode, sets, clock, private, self.settings, self.grace, self.buffer, game, options,
+            rated,
+        )  # fmt: skip
 
     def remove(self, room: Room) -> None:
         """Forget a closed room."""
@@ -91,14 +94,16 @@ class Lobby:
     def quick_room(
         self,
         mode: str,
-        players: list[tuple[str, str]],
+        players: list[Player],
         now: float,
         rid: str | None = None,
         game: str = "novuss",
     ) -> tuple[Room, Step]:
-        """Seat a filled quick-match table, (session id, name) in queue order, in a new public
-        room (`rid`, or a new id); everybody is ready, so the match starts."""
-        room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid, game))
+        """Seat a filled quick-match table, in queue order, in a new public room (`rid`, or a
+        new id); everybody is ready, so the match starts. Rated when every player is
+        registered (a Novuss table: Crokinole is not rated)."""
+        rated = game == "novuss" and all(p.account is not None for p in players)
+        room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid, game, rated=rated))
         return room, room.seat_ready(players, now)
 
 

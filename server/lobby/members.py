@@ -29,6 +29,7 @@ class Session:
     name: str
     token: str
     conn: Member | None = None
+    account: str | None = None  # the uid of the account it plays as (None: a guest)
 
 
 class Member(Protocol):

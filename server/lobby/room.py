@@ -16,6 +16,7 @@ from typing import Any
 import msgpack
 
 from server.crokinole_match import CrokinoleMatch, board_view
+from server.lobby.seat import Player, Seat
 from server.match import Match, Out, Settings, Step
 from server.rules import MatchConfig
 from server.rules.state import as_mode
@@ -31,25 +32,6 @@ class LobbyError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-@dataclass(slots=True)
-class Seat:
-    """A seated player. away_until: wall time the grace ends while the player is away."""
-
-    sid: str
-    name: str
-    ready: bool = False
-    away_until: float | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Checkpoint data."""
-        return {"sid": self.sid, "name": self.name, "ready": self.ready, "away": self.away_until}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Seat:
-        """Inverse of to_dict."""
-        return cls(d["sid"], d["name"], d["ready"], d["away"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +116,10 @@ class Room:
         buffer: int = 256,
         game: str = "novuss",
         options: dict[str, Any] | None = None,
+        rated: bool = False,
     ):
         self.id = rid
+        self.rated = rated  # the result changes the players' ratings: registered players only
         self.game = game
         self.options = dict(options or {})  # a Crokinole room's rule options
         self.mode = mode
@@ -193,8 +177,10 @@ class Room:
             "clock": self.clock,
             "status": self.status,
             "players": [
-                None if s is None else {"name": s.name, "ready": s.ready} for s in self.seats
+                None if s is None else {"name": s.name, "ready": s.ready, **s.identity()}
+                for s in self.seats
             ],
+            "rated": self.rated,
             "watchers": self.watchers,
             "score": None if self.match is None else self.match.score(),
         }
@@ -213,6 +199,7 @@ class Room:
                 "ready": s.ready,
                 "away": None if s.away_until is None else round(max(0.0, s.away_until - now), 1),
                 "side": sides[i],
+                **s.identity(),
             }
             for i, s in enumerate(self.seats)
         ]
@@ -226,6 +213,7 @@ class Room:
             "sets": self.sets,
             "clock": self.clock,
             "private": self.private,
+            "rated": self.rated,
             "status": self.status,
             "watchers": self.watchers,
             "invite": self.invite if seat is not None else None,
@@ -294,8 +282,16 @@ class Room:
             "sets": self.sets,
             "clock": self.clock,
             "players": [
-                {"seat": i, "team": self.team_of(i), "name": s.name} for i, s in self.seated()
+                {
+                    "seat": i,
+                    "team": self.team_of(i),
+                    "name": s.name,
+                    "sid": s.sid,
+                    "account": s.account,
+                }
+                for i, s in self.seated()
             ],
+            "rated": self.rated,
             "started": m.started,
             "ended": m.ended,
             "strokes": m.strokes,
@@ -306,8 +302,15 @@ class Room:
         }
 
     # -- seats -----------------------------------------------------------------------
-    def join(self, sid: str, name: str, seat: int | None, team: int | None, now: float) -> int:
-        """Seat a session: at `seat`, or the first free seat of `team`, or the first free one."""
+    def join(
+        self, who: Player | str, name: str, seat: int | None, team: int | None, now: float
+    ) -> int:
+        """Seat a player (or a guest session by id): at `seat`, or the first free seat of
+        `team`, or the first free one. A rated room seats registered players only."""
+        player = who if isinstance(who, Player) else Player(who, name)
+        sid = player.sid
+        if self.rated and player.account is None:
+            raise LobbyError("account_needed", "Rated matches are for registered players.")
         if self.seat_of(sid) is not None:
             raise LobbyError("in_room", "You already have a seat here.")
         if self.match is not None and not self.match.state.finished:
@@ -328,16 +331,16 @@ class Room:
                     "room_full", "No free seat" + ("" if team is None else " in that team") + "."
                 )
             chosen = options[0]
-        self._seat_at(chosen, Seat(sid, name))
+        self._seat_at(chosen, player.seat())
         self.rematch.clear()
         self.changed(now)
         return chosen
 
-    def seat_ready(self, players: list[tuple[str, str]], now: float) -> Step:
-        """Seat a filled quick-match table, (session id, name) in seat order, everybody
-        ready, and start the match: one `room` broadcast, with the match on."""
-        for i, (sid, name) in enumerate(players):
-            self._seat_at(i, Seat(sid, name, ready=True))
+    def seat_ready(self, players: list[Player], now: float) -> Step:
+        """Seat a filled quick-match table in seat order, everybody ready, and start the
+        match: one `room` broadcast, with the match on."""
+        for i, player in enumerate(players):
+            self._seat_at(i, player.seat(ready=True))
         return self.start_if_ready(now)
 
     def leave(self, sid: str, now: float) -> Step:
@@ -538,6 +541,7 @@ class Room:
             "sets": self.sets,
             "clock": self.clock,
             "private": self.private,
+            "rated": self.rated,
             "invite": self.invite,
             "seats": [None if s is None else s.to_dict() for s in self.seats],
             "match": None if self.match is None else self.match.to_dict(now),
@@ -554,7 +558,7 @@ class Room:
         game = d.get("game", "novuss")
         room = cls(
             d["id"], d["mode"], d["sets"], d["clock"], d["private"], settings, grace, buffer, game,
-            d.get("options"),
+            d.get("options"), d.get("rated", False),
         )  # fmt: skip
         room.invite = d["invite"]
         room.seats = [None if s is None else Seat.from_dict(s) for s in d["seats"]]

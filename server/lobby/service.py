@@ -14,9 +14,11 @@ import asyncio
 import time
 from typing import Any
 
+from server.lobby.identity import Identities
 from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
 from server.lobby.room import SEATS, LobbyError, Room, new_id
+from server.lobby.seat import Player
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 
@@ -25,9 +27,16 @@ class LobbyService:
     """The lobby's side of a process: rooms entered and left, and the quick-match queue."""
 
     def __init__(
-        self, lobby: Lobby, store: Store, stage: Stage, cluster: Cluster, memory: MemoryWatch
+        self,
+        lobby: Lobby,
+        store: Store,
+        stage: Stage,
+        cluster: Cluster,
+        memory: MemoryWatch,
+        identities: Identities,
     ):
         self.lobby = lobby
+        self.identities = identities
         self.memory = memory
         self.store = store
         self.stage = stage
@@ -79,19 +88,27 @@ class LobbyService:
         private: bool,
         game: str = "novuss",
         options: dict[str, Any] | None = None,
+        rated: bool = False,
     ) -> None:
-        """Create a room of `game` and take seat 0."""
+        """Create a room of `game` and take seat 0; a rated room only by a registered player
+        (and only Novuss is rated)."""
         await self.free(conn)
         self.room_for_more()
+        player = await self.player(conn, mode)
+        if rated and (player.account is None or game != "novuss"):
+            raise LobbyError("account_needed", "Rated matches are Novuss, between registered"
+                             " players: log in to create one.")  # fmt: skip
         conn.may_create()
-        room = self.lobby.new_room(mode, sets, clock, private, game=game, options=options)
+        room = self.lobby.new_room(
+            mode, sets, clock, private, game=game, options=options, rated=rated
+        )
         await self.claim(conn, room.id)
         await self.cluster.claim(room.id)  # a fresh random id: nobody else holds it
         await self.dequeue(conn)
         # listed only with its creator seated, with no await in between: the tick closes an
         # empty listed room (before, it could close this one while the lease was taken)
         self.lobby.add(room)
-        self._seat(conn, room, 0, None)
+        self._seat(conn, player, room, 0, None)
         await self.stage.flush(room)
 
     async def join(
@@ -104,23 +121,32 @@ class LobbyService:
     ) -> None:
         """Take a seat in a room."""
         room = self.lobby.find(rid, invite)
-        # seated in the order the joins arrived, though the seat check below awaits Redis
+        # seated in the order the joins arrived, though the identity and the seat check below
+        # await Redis: the lock is taken before the first await
         async with self.joining.setdefault(room.id, asyncio.Lock()):
+            player = await self.player(conn, room.mode)
             await self.free(conn)
             await self.claim(conn, room.id)
             try:
                 await self.dequeue(conn)
-                self._seat(conn, room, seat, team)
+                self._seat(conn, player, room, seat, team)
             except LobbyError:
                 await self.store.release(self.sid(conn), room.id)
                 raise
             await self.stage.flush(room)
 
-    def _seat(self, conn: Member, room: Room, seat: int | None, team: int | None) -> None:
-        assert conn.session is not None
+    async def player(self, member: Member, mode: str) -> Player:
+        """The member's session as a player: a guest, or registered with a rating."""
+        assert member.session is not None
+        s = member.session
+        return (await self.identities.players([(s.sid, s.name)], mode))[0]
+
+    def _seat(
+        self, conn: Member, player: Player, room: Room, seat: int | None, team: int | None
+    ) -> None:
         if room.closed:  # its last player left while this join awaited Redis
             raise LobbyError("no_room", "That room has just closed.")
-        room.join(conn.session.sid, conn.session.name, seat, team, time.time())
+        room.join(player, player.name, seat, team, time.time())
         self.stage.enter(conn, room, watching=False)
         self.stage.lobby_changed = True
 
@@ -200,7 +226,7 @@ class LobbyService:
             # dequeues its own entry as it closes; the other must stay queued
             await self.store.requeue(queue, [e for e in claimed if self._connected(e)])
             return
-        players = [(e[0], e[1]) for e in taken]
+        players = await self.identities.players([(e[0], e[1]) for e in taken], mode)
         room, _step = self.lobby.quick_room(mode, players, time.time(), rid, game)
         await self.cluster.claim(room.id)
         for sid, name, pid, cid in taken:

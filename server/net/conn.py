@@ -38,6 +38,7 @@ class Conn:
     remote: Link | None = None  # the room it is in when another process owns that room
     queued: tuple[str, QueueEntry] | None = None  # (mode, entry) while in a quick-match queue
     transport: asyncio.Transport | None = None  # to drop a hopelessly slow reader at once
+    account: tuple[str, str] | None = None  # (uid, username) its login cookie named at upgrade
 
     def send(self, msg: dict[str, Any] | bytes | Packet, droppable: bool = False) -> None:
         """Write a message to the socket now. A reader that falls behind loses frames

@@ -55,7 +55,7 @@ class Dispatcher:
         self.routes: dict[type, Route] = {
             p.LobbySub: lambda c, m: subscribe(c, m.on),
             p.Create: lambda c, m: lob.create(
-                c, m.mode, m.sets, m.clock, m.private, m.game, dict(m.options)
+                c, m.mode, m.sets, m.clock, m.private, m.game, dict(m.options), m.rated
             ),
             p.Join: lambda c, m: lob.join(c, m.room, m.invite, m.seat, m.team),
             p.Watch: lambda c, m: lob.watch(c, m.room, m.invite, m.since),

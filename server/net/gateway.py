@@ -15,10 +15,12 @@ from collections.abc import Awaitable, Callable
 from aiohttp import WSMsgType, web
 
 from server.net import protocol as p
+from server.net.accounts import Accounts
 from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.fanout import Wire, deflate_modes
 from server.net.limits import AddressCounter, ConnGuard, CreateBudgets, Limits
+from server.net.origin import refuse_foreign
 from server.net.proxy import Network, client_address
 from server.net.stalls import Stalls
 
@@ -38,7 +40,9 @@ class Gateway:
         send_queue: int,
         trusted: tuple[Network, ...] = (),
         send_budget: int = 16 << 20,
+        accounts: Accounts | None = None,
     ):
+        self.accounts = accounts
         self.conns = conns
         self.limits = limits
         self.addresses = AddressCounter(limits.conns_per_address)
@@ -56,6 +60,10 @@ class Gateway:
         # autoping off: a client's PING frames are messages like any other, charged to its
         # budget before they are answered (else a ping flood bypasses the limits)
         ws = web.WebSocketResponse(max_msg_size=HARD_FRAME_LIMIT, heartbeat=20.0, autoping=False)
+        account = None
+        if self.accounts is not None:
+            refuse_foreign(request, self.accounts.origins)  # before the upgrade: a 403
+            account = await self.accounts.logged_in(request)
         await ws.prepare(request)
         address = client_address(request.remote or "", request.headers, self.trusted)
         if not self.addresses.admit(address):
@@ -69,6 +77,7 @@ class Gateway:
         guard = ConnGuard(self.limits, self.stalls)
         conn = Conn(ws, self.send_queue, guard, address=address, creates=self.creates)
         conn.transport = request.transport
+        conn.account = None if account is None else (account.uid, account.name)
         if request.transport is not None:
             modes = deflate_modes(ws.headers.get("Sec-WebSocket-Extensions", ""))
             conn.wire = Wire(request.transport, modes, conn.limit * 1024)

@@ -29,21 +29,28 @@ from server.cluster.bus import Bus
 from server.cluster.lease import Leases
 from server.cluster.router import Router
 from server.config import Config
+from server.history.archivist import Archivist
+from server.lobby.identity import Identities
 from server.lobby.lobby import Lobby
 from server.lobby.members import Session
 from server.lobby.room import new_id
 from server.lobby.service import LobbyService
 from server.match import Settings
+from server.net.accounts import Accounts
 from server.net.clock import Clock
 from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.gateway import Gateway
 from server.net.limits import ChatBudgets, Limits
+from server.net.origin import allowed_origins
 from server.net.play import Table
+from server.net.players import Players
 from server.net.proxy import parse_networks
 from server.net.relay import Relay
 from server.net.runtime import RoomRuntime
 from server.net.sessions import Sessions
+from server.store.accounts import AccountStore
+from server.store.history import HistoryStore
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 
@@ -75,7 +82,17 @@ class Hub:
             config.lease_seconds,
         )
         self.runtime = RoomRuntime(self.lobby, store, settings, self.bus, self.conns)
-        self.service = LobbyService(self.lobby, store, self.runtime, self.router, self.memory)
+        accounts, history = AccountStore(store.redis), HistoryStore(store.redis)
+        trusted = parse_networks(config.trusted_proxy)
+        self.accounts = Accounts(
+            accounts, history, allowed_origins(config.allowed_origins), trusted
+        )
+        self.players = Players(accounts, history)
+        self.archivist = Archivist(store, history, accounts, self.pid)
+        self.service = LobbyService(
+            self.lobby, store, self.runtime, self.router, self.memory,
+            Identities(accounts, history),
+        )  # fmt: skip
         self.runtime.on_forget.append(self.service.forget)
         self.session_service = Sessions(
             self.sessions,
@@ -88,6 +105,8 @@ class Hub:
             config,
             settings,
             self.memory,
+            accounts,
+            history,
         )
         self.relay = Relay(
             self.conns, self.router, self.runtime, self.lobby, self.service, store, self.bus
@@ -109,8 +128,9 @@ class Hub:
             self.dispatcher,
             self.session_service.disconnected,
             config.send_queue,
-            parse_networks(config.trusted_proxy),
+            trusted,
             config.send_budget << 20,
+            self.accounts,
         )
         self.clock = Clock(
             self.runtime,
@@ -130,6 +150,7 @@ class Hub:
         self.started = time.time()
         self._ticker: asyncio.Task[None] | None = None
         self._cluster: asyncio.Task[None] | None = None
+        self._archivist: asyncio.Task[None] | None = None
 
     async def _on_bus(self, msg: list[Any]) -> None:
         await self.relay.on_bus(msg)
@@ -149,12 +170,13 @@ class Hub:
         self.gateway.stalls.start()
         self._ticker = asyncio.create_task(self.clock.run())
         self._cluster = asyncio.create_task(self._cluster_loop())
+        self._archivist = asyncio.create_task(self.archivist.run())
 
     async def stop(self) -> None:
         """Stop the loops and close every connection; rooms stay in Redis and their leases
         are released, so another process takes them over at once."""
         self.gateway.stalls.stop()
-        tasks = [t for t in (self._ticker, self._cluster) if t]
+        tasks = [t for t in (self._ticker, self._cluster, self._archivist) if t]
         for task in tasks:
             task.cancel()
         if tasks:  # wait(), not suppress(CancelledError): a cancel of stop() still counts
@@ -199,6 +221,7 @@ class Hub:
             "unsent_bytes": sum(c.backlog() for c in self.conns.all),
             "dropped_behind": self.gateway.dropped_behind,
             "loop_stall_ms": round(self.gateway.stalls.recent() * 1000, 1),
+            "archived": self.archivist.archived,
         }
 
     # -- the cluster loop --------------------------------------------------------------

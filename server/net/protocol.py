@@ -81,6 +81,7 @@ class Create:
     private: bool = False
     game: str = "novuss"
     options: tuple[tuple[str, Any], ...] = ()  # a Crokinole room's options (docs/crokinole.md)
+    rated: bool = False  # the result changes the ratings (registered players only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +329,7 @@ def _create(f: _Fields) -> Create:
         private=f.flag("private", False),
         game=game,
         options=chosen,
+        rated=f.flag("rated", False),
     )
 
 

@@ -57,3 +57,8 @@ def client_address(peer: str, headers: Mapping[str, str], trusted: tuple[Network
     if real and _valid(real):
         return real
     return hops[0] if hops and _valid(hops[0]) else peer
+
+
+def via_proxy(peer: str, trusted: tuple[Network, ...]) -> bool:
+    """Did the connection come through a trusted proxy (whose forwarded headers count)?"""
+    return bool(trusted) and _within(peer, trusted)

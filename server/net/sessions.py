@@ -25,6 +25,8 @@ from server.net import protocol as p
 from server.net.conn import Conn
 from server.net.limits import KeyedBuckets
 from server.net.runtime import RoomRuntime
+from server.store.accounts import LOGIN_TTL_S, AccountStore
+from server.store.history import HistoryStore
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 
@@ -44,7 +46,11 @@ class Sessions:
         config: Config,
         settings: Settings,
         memory: MemoryWatch,
+        accounts: AccountStore,
+        history: HistoryStore,
     ):
+        self.accounts = accounts
+        self.history = history
         self.sessions = sessions
         self.store = store
         self.lobby = lobby
@@ -63,7 +69,7 @@ class Sessions:
         """Start or resume a session; a resumed player gets the seat back."""
         if conn.session is not None:
             raise p.ProtocolError("not_now", "This connection has already said hello.")
-        session = await self._session(name, token, conn.address)
+        session = await self._session(name, token, conn)
         if session.conn is not None and session.conn is not conn:
             self._replace(session.conn)
         session.conn = conn
@@ -90,6 +96,7 @@ class Sessions:
             "session": session.sid,
             "token": session.token,
             "name": session.name,
+            "account": session.name if session.account else None,
             "seat": None if where is None else {"room": where[0], "seat": where[1]},
             "frame_rate": self.settings.frame_rate,
             "speed_factor": self.settings.speed_factor,
@@ -132,24 +139,41 @@ class Sessions:
         self.runtime.leave_audience(old)
         old.shutdown()
 
-    async def _session(self, name: str, token: str | None, address: str) -> Session:
-        if token is None:
-            self._admit(address)
-            session = Session(new_id("s"), name, secrets.token_urlsafe(24))
-            record = {"sid": session.sid, "name": session.name}
-            await self.store.save_session(session.token, record, self.config.session_ttl)
-            self.sessions[session.sid] = session
-            return session
-        saved = await self.store.load_session(token)
-        if saved is None:
+    async def _session(self, name: str, token: str | None, conn: Conn) -> Session:
+        """The session a hello starts or resumes. A logged-in connection plays under its
+        account's name; a guest session resumed by one becomes the account's (and its matches
+        with it: a guest who registers keeps them); a session of an account resumed by
+        anybody else (logged out, or another account) is not resumed: a new one starts."""
+        uid, username = conn.account or (None, None)
+        saved = None if token is None else await self.store.load_session(token)
+        if token is not None and saved is None:
             raise p.ProtocolError(
                 "bad_token", "This resume token is not known; say hello without it."
             )
+        if saved is None or saved.get("account") not in (None, uid):
+            self._admit(conn.address)
+            session = Session(new_id("s"), username or name, secrets.token_urlsafe(24))
+            self.sessions[session.sid] = session
+            await self._save(session, uid)
+            return session
         known = self.sessions.get(saved["sid"])
         if known is None:
-            known = self.sessions[saved["sid"]] = Session(saved["sid"], saved["name"], token)
-        known.token = token  # a session first seen from another process has none yet
+            known = Session(saved["sid"], saved["name"], token or "", account=saved.get("account"))
+            self.sessions[saved["sid"]] = known
+        known.token = token or ""  # a session first seen from another process has none yet
+        if uid is not None and known.account is None:  # a guest who logged in
+            assert username is not None
+            known.name = username
+            await self._save(known, uid)
+            await self.history.merge_guest(known.sid, uid)
         return known
+
+    async def _save(self, session: Session, uid: str | None) -> None:
+        session.account = uid
+        record = {"sid": session.sid, "name": session.name, "account": uid}
+        await self.store.save_session(session.token, record, self.config.session_ttl)
+        if uid is not None:
+            await self.accounts.bind_session(session.sid, uid, LOGIN_TTL_S)
 
     async def disconnected(self, conn: Member) -> None:
         """A connection ended: leave the queue; a player's seat waits the grace time."""

@@ -6,9 +6,12 @@ Keys (prefix "nv:"):
   room:{rid}       the room's checkpoint (msgpack: seats, match state, pending ruling, seq)
   ev:{rid}         stream of the room's last events (field m: the message, a: audience,
                    r: for team chat, the sessions that may read it)
-  log:{mid}        the match log stream: start, every stroke with its ruling, end (append-only)
-  match:{mid}      the match record's header (players, config, result), msgpack
+  log:{mid}        the match log stream: start, every stroke with its ruling, end (append-only;
+                   with the header, the match's archive: docs/accounts.md, "History")
+  match:{mid}      the match record's header (players, config, result), msgpack; the braces are
+                   a Redis Cluster hash tag: a match's two keys share a slot
   matches          sorted set of match ids by start time (recent matches)
+  finished         stream of ended match ids for the archivist (server/store/history.py)
   lobby            hash room id -> lobby summary (every process lists every room from it)
   seats            hash session id -> [room id, seat] (a reconnect to any process finds its seat)
   invites          hash invite -> room id (a private room is found from any process)
@@ -80,6 +83,16 @@ end
 return 1
 """
 CLAIM_TTL_S = 30.0  # an unconfirmed claim (a seat about to be committed) lapses after this
+
+
+def match_key(mid: str) -> str:
+    """The key of a match record's header (hash-tagged by the match)."""
+    return P + "match:{" + mid + "}"
+
+
+def log_key(mid: str) -> str:
+    """The key of a match's log stream (in its header's slot)."""
+    return P + "log:{" + mid + "}"
 
 
 def claim_key(sid: str) -> str:
@@ -239,11 +252,13 @@ class Store:
         rid = c.rid
         ops: list[list[str | bytes]] = []
         for mid, entry in c.log:
-            ops.append(["XADD", P + "log:" + mid, "*", "m", _pack(entry)])
+            ops.append(["XADD", log_key(mid), "*", "m", _pack(entry)])
         for rec in c.records:
-            ops.append(["SET", P + "match:" + rec["id"], _pack(rec)])
+            ops.append(["SET", match_key(rec["id"]), _pack(rec)])
             if not rec.get("private"):  # a private match is served to its invite only
                 ops.append(["ZADD", P + "matches", _number(rec["started"]), rec["id"]])
+            if rec.get("ended") is not None:  # to the archivist (server/history), with its end
+                ops.append(["XADD", P + "finished", "*", "m", rec["id"]])
         if c.events:
             ev_key, maxlen = P + "ev:" + rid, self._maxlen
             for ev in c.events:
@@ -411,12 +426,22 @@ class Store:
         ids = await self.redis.zrevrange(P + "matches", 0, count - 1)
         if not ids:
             return []
-        blobs = await self.redis.mget([P + "match:" + _bytes(i).decode() for i in ids])
-        return [_map(b) for b in blobs if b is not None]
+        return [r for r in await self.match_headers([_bytes(i).decode() for i in ids]) if r]
+
+    async def match_headers(self, mids: list[str]) -> list[dict[str, Any] | None]:
+        """The headers of these matches (None where one is missing): one GET each in a
+        pipeline, not an MGET, as the keys live in different slots under Redis Cluster."""
+        if not mids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for mid in mids:
+                pipe.get(match_key(mid))
+            blobs = await pipe.execute()
+        return [None if b is None else _map(b) for b in blobs]
 
     async def match_record(self, mid: str) -> dict[str, Any] | None:
         """One match's header plus its whole log, or None."""
-        blob = await self.redis.get(P + "match:" + mid)
+        blob = await self.redis.get(match_key(mid))
         if blob is None:
             return None
         record = _map(blob)
@@ -425,4 +450,4 @@ class Store:
 
     async def match_log(self, mid: str) -> list[dict[str, Any]]:
         """A match's log entries in order."""
-        return [_map(f[b"m"]) for f in _entries(await self.redis.xrange(P + "log:" + mid))]
+        return [_map(f[b"m"]) for f in _entries(await self.redis.xrange(log_key(mid)))]

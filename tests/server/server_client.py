@@ -32,6 +32,7 @@ class Client:
         self.seen: list[Msg] = []
         self.reader: asyncio.Task[None] | None = None
         self.token: str | None = None
+        self._welcome: Msg | None = None
         self.room: Msg | None = None
         self.seat: int | None = None
         self.discs: list[Msg] = []
@@ -42,6 +43,12 @@ class Client:
         self.seqs: list[int] = []
         self.result: Msg | None = None
         self.strokes_seen: list[int] = []
+
+    @property
+    def welcome(self) -> Msg:
+        """The welcome of this client's hello: a test's failure when it has said none."""
+        assert self._welcome is not None, f"{self.name} has said no hello"
+        return self._welcome
 
     @property
     def current_room(self) -> Msg:
@@ -68,9 +75,14 @@ class Client:
     async def connect(self, ws_url: str, token: str | None = None) -> Msg:
         """Open the socket and say hello; returns the welcome."""
         await self.open(ws_url)
+        return await self.hello(token)
+
+    async def hello(self, token: str | None = None) -> Msg:
+        """Say hello on the open socket (resuming `token`'s session if given); returns the
+        welcome, kept as `welcome`."""
         await self.send("hello", name=self.name, **({"token": token} if token else {}))
         welcome = await self.expect("welcome")
-        self.token = welcome["token"]
+        self.token, self._welcome = welcome["token"], welcome
         return welcome
 
     async def close(self) -> None:

@@ -490,6 +490,10 @@ const HANDLERS = {
     playback.rate = m.speed_factor > 0 ? m.speed_factor : 1;
     localStorage.setItem(STORE.token, m.token);
     $("me-name").textContent = m.name;
+    // logged in (the login cookie): the header links to the profile, else to the log-in page
+    $("account-link").dataset.i18n = m.account ? "ui.profile" : "ui.log_in";
+    $("account-link").textContent = t($("account-link").dataset.i18n);
+    $("account-link").href = m.account ? `/u/${encodeURIComponent(m.account)}` : "/account";
     if (m.seat) {
       // Still seated somewhere: pick up where we were (a fresh page has seen nothing).
       const since = state.room?.id === m.seat.room ? state.last : 0;

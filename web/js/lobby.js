@@ -19,7 +19,7 @@ const GAME_TEXT = {
 
 /** "Maret v Jaan" or "Maret & Ivo v Jaan & Tiit" (or three or four alone), empty seats as "…". */
 export function playersLine(mode, players) {
-  const name = (p) => (p ? p.name : "…");
+  const name = (p) => (p ? `${p.name}${rated(p)}` : "…");
   if (mode === "doubles") {
     return `${name(players[0])} & ${name(players[2])} v ${name(players[1])} & ${name(players[3])}`;
   }
@@ -30,7 +30,8 @@ export function playersLine(mode, players) {
  * sets and clock, or Crokinole's players and rule options (seed 002 4 f-g, 7 a-d). */
 export function createMessage(v) {
   if (v.game !== "crokinole") {
-    return { t: "create", mode: v.mode, sets: v.sets, clock: v.clock, private: v.private };
+    const msg = { t: "create", mode: v.mode, sets: v.sets, clock: v.clock, private: v.private };
+    return v.rated ? { ...msg, rated: true } : msg;
   }
   const alone = v.players === "3" || v.players === "4";
   const msg = { t: "create", game: "crokinole", mode: alone ? "singles" : v.players, sets: 1, clock: 60, private: v.private };
@@ -60,6 +61,11 @@ export function roomPage(game, id, watching, invite = null) {
   return `/crokinole/?room=${encodeURIComponent(id)}${extra}`;
 }
 
+/** A registered player's rating beside the name (" (1534)", "?" while provisional). */
+function rated(p) {
+  return p.rating === null || p.rating === undefined ? "" : ` (${p.rating}${p.provisional ? "?" : ""})`;
+}
+
 export class LobbyView {
   /** intents: {create(msg), quick(mode, game), cancelQuick(), invite(code), join(roomId), watch(roomId)} */
   constructor(intents) {
@@ -81,6 +87,7 @@ export class LobbyView {
           direct_hit: f.direct_hit.checked,
           line_discs_stay: f.line_discs_stay.checked,
           free_order: f.free_order.checked,
+          rated: Boolean(f.rated?.checked),
         }),
       );
     });
@@ -126,6 +133,7 @@ export class LobbyView {
       { data: { room: r.id } },
       el("span", { class: `badge game-${r.game}`, text: gameLine(r) }),
       el("span", { class: "what", text: playersLine(r.mode, r.players) }),
+      ...(r.rated ? [el("span", { class: "badge rated", text: t("lobby.rated") })] : []),
       el("span", { class: "muted small", text: r.game === "crokinole" ? t("lobby.open_row_crokinole", { free, watchers: r.watchers }) : t("lobby.open_row", { sets: r.sets, clock: r.clock, free, watchers: r.watchers }) }),
       el("button", { type: "button", class: "primary", text: t("lobby.join"), onclick: () => this.intents.join(r.id) }),
       el("button", { type: "button", text: t("lobby.watch"), onclick: () => this.intents.watch(r.id) }),
@@ -210,7 +218,8 @@ export class RoomView {
     const where = room.mode === "doubles" ? t("room.team_seat", { team: teamLetter(team), seat: i + 1 }) : t("room.seat", { seat: i + 1 });
     const card = el("div", { class: `seat seat${i} team${team}${s ? " taken" : ""}`, data: { seat: i } }, el("span", { class: "muted small", text: where }));
     if (s) {
-      card.append(el("span", { class: "who", text: room.you?.seat === i ? t("room.you", { name: s.name }) : s.name }));
+      const name = `${s.name}${rated(s)}`;
+      card.append(el("span", { class: "who", text: room.you?.seat === i ? t("room.you", { name }) : name }));
       const state = s.away !== null && s.away !== undefined ? "away" : s.ready ? "ready" : "not ready";
       const words = { away: t("room.state_away"), ready: t("room.state_ready"), "not ready": t("room.state_not_ready") };
       card.append(el("span", { class: `state ${state === "not ready" ? "" : state}`, text: words[state] }));

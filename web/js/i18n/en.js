@@ -101,6 +101,11 @@ export default {
   // -- the page
   "ui.title": "Novuss online",
   "ui.language": "Language",
+  "ui.log_in": "log in",
+  "ui.profile": "profile",
+  "ui.leaderboard": "leaderboard",
+  "lobby.rated_choice": "Rated (registered players only)",
+  "lobby.rated": "rated",
   "ui.change_name": "change name",
   "conn.idle": "",
   "conn.connecting": "connecting…",

@@ -99,6 +99,11 @@ export default {
 
   "ui.title": "Novuss online",
   "ui.language": "Keel",
+  "ui.log_in": "logi sisse",
+  "ui.profile": "profiil",
+  "ui.leaderboard": "edetabel",
+  "lobby.rated_choice": "Reitingumäng (ainult registreeritud mängijad)",
+  "lobby.rated": "reitingu",
   "ui.change_name": "muuda nime",
   "conn.idle": "",
   "conn.connecting": "ühendan…",

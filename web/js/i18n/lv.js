@@ -100,6 +100,11 @@ export default {
 
   "ui.title": "Novuss tiešsaistē",
   "ui.language": "Valoda",
+  "ui.log_in": "pieteikties",
+  "ui.profile": "profils",
+  "ui.leaderboard": "reitinga tabula",
+  "lobby.rated_choice": "Reitinga spēle (tikai reģistrētiem spēlētājiem)",
+  "lobby.rated": "reitinga",
   "ui.change_name": "mainīt vārdu",
   "conn.idle": "",
   "conn.connecting": "savienojas…",

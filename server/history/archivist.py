@@ -1,0 +1,84 @@
+"""The archivist: reads the finished matches (a Redis stream written in the same commit as
+each match's end) and archives each once (server/history/summary.py).
+
+Every process runs one, in one consumer group, so each finished match goes to one of them; a
+process that dies holding some leaves them pending, and another (or the same one restarted)
+claims them after 10 s (server/store/history.py, CLAIM_IDLE_MS).
+One match is archived at a time across the cluster (a Redis lock): its ratings are read,
+moved and written back, and two matches of the same player must not interleave. A match
+archived already (its `done:` mark) is skipped, so one delivered twice counts once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from redis.exceptions import RedisError
+
+from server.history.summary import is_rated, summarise
+from server.store.accounts import AccountStore
+from server.store.history import HistoryStore
+from server.store.redis_store import Store
+
+log = logging.getLogger("novuss.history")
+
+LOCK = "nv:lock:archive"
+LOCK_S = 10.0
+
+
+class Archivist:
+    """One process's reader of finished matches."""
+
+    def __init__(self, store: Store, history: HistoryStore, accounts: AccountStore, consumer: str):
+        self.store = store
+        self.accounts = accounts
+        self.history = history
+        self.consumer = consumer
+        self.archived = 0
+        self.failed = 0
+
+    async def run(self, block_ms: int = 1000) -> None:
+        """Archive finished matches until cancelled; a Redis failure waits and tries again."""
+        while True:
+            try:
+                await self.history.ensure_group()
+                while True:
+                    await self.step(block_ms)
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as e:
+                log.warning("archivist: %s; again in 1 s", e)
+                await asyncio.sleep(1.0)
+
+    async def step(self, block_ms: int) -> int:
+        """Archive what is waiting (blocking up to `block_ms` for it); how many were read."""
+        entries = await self.history.next_finished(self.consumer, block_ms)
+        for entry, mid in entries:
+            await self.archive(mid)
+            await self.history.ack(entry)
+        return len(entries)
+
+    async def archive(self, mid: str) -> None:
+        """Archive one finished match, unless it is already; a try cut off half-way is
+        finished with the numbers it computed (its plan), not new ones."""
+        async with self.store.redis.lock(LOCK, timeout=LOCK_S, blocking_timeout=LOCK_S * 3):
+            if await self.history.archived(mid):
+                return
+            plan = await self.history.plan(mid)
+            if plan is None:
+                record = await self.store.match_record(mid)
+                if record is None or record.get("ended") is None:
+                    log.error("finished match %s has no ended record: not archived", mid)
+                    self.failed += 1
+                    return
+                skills = {}
+                if is_rated(record):
+                    uids = [p["account"] for p in record["players"]]
+                    skills = await self.history.skills(uids, record["mode"])
+                guests = [p["sid"] for p in record["players"] if not p.get("account")]
+                claimed = await self.accounts.session_accounts(guests)
+                owned = {sid: uid for sid, uid in claimed.items() if uid is not None}
+                plan = summarise(record, skills, owned)
+            await self.history.write(plan)
+            self.archived += 1

@@ -1,0 +1,98 @@
+"""What archiving one finished match writes, computed from its record (pure: no I/O).
+
+Each player's list gets the match (an account's for good, a guest's for a week); a registered
+player's counters move (result by mode, strokes, own pucks pocketed, penalty pucks); a rated
+match moves its players' ratings: a draw (004 § 32 (1)) as a draw, a match lost by absence
+(004 § 22 (3)) or resignation as a loss, as the result already says.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from server.ratings.model import Skill, rate
+from server.store.history import Archived
+
+Skills = dict[str, tuple[float, float, int]]  # uid -> (mu, sigma, matches) in the match's mode
+
+
+def counter_prefix(record: dict[str, Any]) -> str:
+    """The counters' prefix: the mode for Novuss, "<game>-<mode>" for another game."""
+    game = record.get("game", "novuss")
+    return record["mode"] if game == "novuss" else f"{game}-{record['mode']}"
+
+
+def outcome(result: dict[str, Any] | None, team: int) -> str:
+    """win, loss or draw for `team`; "void" when the match has no result."""
+    if not result:
+        return "void"
+    winner = result.get("winner")
+    if winner is None:
+        return "draw"
+    return "win" if winner == team else "loss"
+
+
+def is_rated(record: dict[str, Any]) -> bool:
+    """Does this match move ratings? Rated, Novuss, every player registered, with a result."""
+    players = record.get("players", [])
+    return (
+        bool(record.get("rated"))
+        and record.get("game", "novuss") == "novuss"
+        and bool(players)
+        and all(p.get("account") for p in players)
+        and bool(record.get("result"))
+    )
+
+
+def summarise(
+    record: dict[str, Any], skills: Skills, claimed: dict[str, str] | None = None
+) -> Archived:
+    """The archive of one finished match (its header and log), given its registered players'
+    skills in its mode before it, and the guest sessions an account has claimed since (a
+    guest who registered: the match goes to the account's list)."""
+    prefix = counter_prefix(record)
+    by_seat: dict[int, Counter[str]] = {}
+    for entry in record.get("log", []):
+        if entry.get("kind") != "stroke":
+            continue
+        c = by_seat.setdefault(entry["seat"], Counter())
+        c["strokes"] += 1
+        c["pocketed"] += int(entry.get("own", 0))
+        c["penalties"] += len(entry.get("ruling", {}).get("penalty_placed", []))
+    players: dict[str, bool] = {}
+    counters: dict[str, dict[str, int]] = {}
+    for p in record.get("players", []):
+        pid = p.get("account") or (claimed or {}).get(p.get("sid", "")) or p.get("sid")
+        if not pid:
+            continue  # a record from before the history
+        players[pid] = p.get("account") is not None or pid != p.get("sid")
+        if p.get("account"):
+            seat = by_seat.get(p["seat"], Counter())
+            counters[pid] = {
+                f"{prefix}:matches": 1,
+                f"{prefix}:{outcome(record.get('result'), p['team'])}": 1,
+                **{f"{prefix}:{k}": v for k, v in seat.items()},
+            }
+    ratings: dict[str, tuple[float, float, int, float]] = {}
+    shown: dict[str, int] = {}
+    if is_rated(record):
+        teams: list[list[tuple[str, Skill]]] = [[], []]
+        for p in record["players"]:
+            uid = p["account"]
+            teams[p["team"]].append((uid, Skill(*skills[uid]) if uid in skills else Skill()))
+        after = rate([[s for _, s in t] for t in teams], record["result"].get("winner"))
+        for team, new in zip(teams, after, strict=True):
+            for (uid, _), skill in zip(team, new, strict=True):
+                ratings[uid] = (skill.mu, skill.sigma, skill.matches, skill.ordinal)
+                shown[uid] = skill.shown
+    return Archived(
+        mid=record["id"],
+        ended=float(record.get("ended") or 0.0),
+        mode=record["mode"],
+        players=players,
+        counters=counters,
+        ratings=ratings,
+        shown=shown,
+        private=bool(record.get("private")),
+    )

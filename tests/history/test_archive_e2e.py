@@ -1,0 +1,169 @@
+"""The match history (server/history, server/store/history.py): every finished or abandoned
+match archived at its end, in keys hash-tagged per match and per player, with each player's
+index newest first, and the profile's pages over it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from typing import Any
+
+import pytest
+import redis
+
+from tests.accounts.account_client import (
+    Http,
+    as_bytes,
+    browsers,
+    db,
+    resign_match,
+    seat_pair,
+    until,
+    wait_until,
+)
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_a_finished_match_is_archived_with_each_players_index(game_server):
+    srv = game_server()
+    ha, hb = await browsers(srv.url, "Aado", "Berit")
+    a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
+    guest = await Http(srv.url).player(srv.ws_url, name="Guest Gustav")
+    await seat_pair(srv.ws_url, a, b)
+    mid = await resign_match(a, b)
+    r = db(srv.redis_url)
+    uid_a = as_bytes(r.get("nv:uname:aado")).decode()
+    uid_b = as_bytes(r.get("nv:uname:berit")).decode()
+    wait_until(lambda: r.hget("nv:arc:{" + mid + "}", "done") == b"1", what="the archive")
+    # the match's keys share its hash tag; each player's index and figures share the player's
+    assert r.exists("nv:match:{" + mid + "}", "nv:log:{" + mid + "}") == 2
+    for uid in (uid_a, uid_b):
+        assert r.zrevrange("nv:pm:{" + uid + "}", 0, -1) == [mid.encode()]
+        assert r.ttl("nv:pm:{" + uid + "}") == -1  # an account's list is kept
+        stats = {
+            as_bytes(k).decode(): int(as_bytes(v))
+            for k, v in r.hgetall("nv:stats:{" + uid + "}").items()
+        }
+        assert stats["singles:matches"] == 1
+    assert int(as_bytes(r.hget("nv:stats:{" + uid_b + "}", "singles:win"))) == 1
+    assert int(as_bytes(r.hget("nv:stats:{" + uid_a + "}", "singles:loss"))) == 1
+    assert not r.hexists("nv:arc:{" + mid + "}", "plan")  # the plan is gone once applied
+    # an unrated match moves no rating
+    assert not r.exists("nv:rating:{" + uid_a + "}", "nv:lb:singles")
+
+    # abandoned: a guest walks out mid-match and does not come back within the grace time
+    await a.send("leave")
+    await b.send("leave")
+    await asyncio.sleep(0.3)
+    await seat_pair(srv.ws_url, guest, a)
+    gmid = guest.current_room["match"]["id"]
+    await guest.close()
+    await a.expect("result", timeout=30)  # 004 § 22 (3): the absent side loses
+    wait_until(lambda: r.hget("nv:arc:{" + gmid + "}", "done") == b"1", what="the abandoned one")
+    sid = guest.welcome["session"]
+    assert r.zrevrange("nv:pm:{" + sid + "}", 0, -1) == [gmid.encode()]
+    assert 0 < r.ttl("nv:pm:{" + sid + "}") <= 7 * 86400  # a guest's list lapses
+    _, page = await ha.get("/api/players/aado/matches")
+    assert [m["id"] for m in page["matches"]] == [gmid, mid]  # newest first
+    assert [m["result"] for m in page["matches"]] == ["win", "loss"]
+    assert page["matches"][0]["reason"] == "absent"
+    _, health = await ha.get("/healthz")
+    assert health["archived"] == 2
+    for h in (ha, hb):
+        await h.close()
+
+
+async def test_profile_pages_newest_first(game_server):
+    srv = game_server()
+    ha, hb = await browsers(srv.url, "Pille", "Rein")
+    a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
+    await seat_pair(srv.ws_url, a, b)
+    mids = []
+    for i in range(23):
+        loser, winner = (a, b) if i % 2 else (b, a)
+        mids.append(await resign_match(loser, winner))
+        if i < 22:  # a rematch: a new match in the same room
+            first = mids[-1]
+            for c in (a, b):
+                await c.send("rematch")
+            for c in (a, b):  # both see the new match before either resigns it
+                while (
+                    c.current_room["match"]["id"] == first or c.current_room["status"] != "playing"
+                ):
+                    await c.expect("room")
+
+    async def all_archived() -> bool:
+        _, page = await ha.get("/api/players/pille/matches")
+        return bool(page["total"] == 23)
+
+    await until(all_archived, timeout=30, what="23 archived matches")
+    _, first = await ha.get("/api/players/pille/matches")
+    _, second = await ha.get("/api/players/PILLE/matches?page=1")
+    assert first["per_page"] == 20 and len(first["matches"]) == 20 and len(second["matches"]) == 3
+    listed = [m["id"] for m in first["matches"] + second["matches"]]
+    assert listed == mids[::-1]
+    ends = [m["ended"] for m in first["matches"] + second["matches"]]
+    assert ends == sorted(ends, reverse=True)
+    assert {m["result"] for m in first["matches"]} == {"win", "loss"}
+    row = first["matches"][0]
+    assert [p["name"] for p in row["players"] if p["team"] != row["team"]] == ["Rein"]
+    _, profile = await ha.get("/api/players/pille")
+    f = profile["figures"]["singles"]
+    assert (f["matches"], f["win"] + f["loss"], f["draw"]) == (23, 23, 0)
+    assert (await ha.get("/api/players/pille/matches?page=-1"))[0] == 400
+    assert (await ha.get("/api/players/pille/matches?page=x"))[0] == 400
+    assert (await ha.get("/api/players/nobody-here"))[0] == 404
+    for h in (ha, hb):
+        await h.close()
+
+
+async def test_a_private_match_counts_but_is_not_listed(game_server):
+    srv = game_server()
+    ha, hb = await browsers(srv.url, "Salme", "Tiit")
+    a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
+    await a.send("create", mode="singles", sets=1, clock=60, private=True)
+    room = await a.expect("room")
+    await b.send("join", invite=room["invite"])
+    await b.expect("room", you={"role": "player", "seat": 1})
+    for c in (a, b):
+        await c.send("ready", ready=True)
+    while a.current_room["match"] is None:
+        await a.expect("room")
+    await resign_match(a, b)
+
+    async def counted() -> dict[str, Any] | None:
+        _, p = await ha.get("/api/players/salme")
+        return p if p["figures"] else None
+
+    profile = await until(counted, what="the private match in the figures")
+    assert profile["figures"]["singles"]["loss"] == 1
+    _, page = await ha.get("/api/players/salme/matches")
+    assert (page["total"], page["matches"]) == (0, [])
+    for h in (ha, hb):
+        await h.close()
+
+
+async def test_a_finished_match_survives_sigkill_of_the_server_and_redis(game_server):
+    srv = game_server(embedded=True)  # its own Redis, with the append-only file
+    r = redis.Redis(unix_socket_path=str(srv.data_dir / "redis.sock"))
+    ha, hb = await browsers(srv.url, "Urmas", "Viivi")
+    a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
+    await seat_pair(srv.ws_url, a, b, rated=True)
+    r.set("nv:lock:archive", "held by the test", px=60_000)  # the archivist must wait
+    mid = await resign_match(a, b)
+    await asyncio.sleep(1.5)  # past the AOF's fsync of every second
+    assert not r.exists("nv:arc:{" + mid + "}")  # ended, not archived yet
+    srv.kill()
+    r.delete("nv:lock:archive")
+    os.kill(int((srv.data_dir / "redis.pid").read_text()), signal.SIGKILL)
+    await asyncio.sleep(0.5)
+    srv.start()  # a new embedded Redis, from the append-only file
+    r = redis.Redis(unix_socket_path=str(srv.data_dir / "redis.sock"))
+    wait_until(lambda: r.hget("nv:arc:{" + mid + "}", "done") == b"1", 40, "the archive")
+    http = Http(srv.url)
+    _, rated = await http.get("/api/players/viivi")
+    assert rated["ratings"]["singles"]["rating"] > 1500
+    _, page = await http.get("/api/players/urmas/matches")
+    assert [(m["id"], m["result"]) for m in page["matches"]] == [(mid, "loss")]

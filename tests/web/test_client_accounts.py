@@ -1,0 +1,74 @@
+"""Accounts in the browser: register on the account page, play a rated match from the lobby
+(ratings beside the names), resign it, and read both profiles (the match, the result, the
+rating chart) and the leaderboard (docs/accounts.md)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from tests.web.webtools import enter, server_room, wait_state
+
+PASSWORD = "a fine long password"
+
+
+def register(page: Page, base: str, name: str) -> None:
+    """Register on /account and see the welcome."""
+    page.goto(base + "/account")
+    page.fill("#register-form input[name=username]", name)
+    page.fill("#register-form input[name=password]", PASSWORD)
+    page.click("#register-form button[type=submit]")
+    page.wait_for_selector("#member:not([hidden])")
+    assert name in page.inner_text("#message") and page.inner_text("#me") == name
+
+
+def test_register_play_rated_and_read_the_profile(web_server, new_page):
+    base = web_server
+    ada, ben = new_page(), new_page()
+    # a refusal is shown in words, and changes nothing
+    ada.goto(base + "/account")
+    ada.fill("#register-form input[name=username]", "Ada")
+    ada.fill("#register-form input[name=password]", "short")
+    ada.click("#register-form button[type=submit]")
+    ada.wait_for_selector("#message:not([hidden])")
+    assert "at least 10 characters" in ada.inner_text("#message")
+    assert ada.is_hidden("#member")
+    register(ada, base, "Ada")
+    register(ben, base, "Ben")
+
+    # the table's client plays as the account; the header links to the profile
+    enter(ada, base, "typed name")
+    ada.wait_for_selector("#screen-lobby:not([hidden])")
+    assert ada.inner_text("#me-name") == "Ada"
+    assert ada.get_attribute("#account-link", "href") == "/u/Ada"
+    ada.check("input[name=rated]")
+    ada.click("#create-btn")
+    s = wait_state(ada, "s.screen === 'screen-room' && s.room.seats[0]")
+    assert server_room(base, s["room"]["id"])["rated"] is True
+    enter(ben, base, "Ben")
+    ben.click(f"li[data-room='{s['room']['id']}'] button.primary")
+    wait_state(ben, "s.screen === 'screen-room' && s.room.seats.every((x) => x)")
+    assert "Ada (1500?)" in ben.inner_text(".seat0 .who")
+    for page in (ada, ben):
+        page.click("#ready-btn")
+    for page in (ada, ben):
+        wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
+    ada.on("dialog", lambda d: d.accept())
+    ada.click("#resign-btn")
+    wait_state(ben, "s.phase === 'over'", timeout=30_000)
+
+    # Ben's profile: the match against Ada, won, and the rating chart
+    ben.goto(base + "/u/Ben")
+    ben.wait_for_selector("#matches tbody tr", timeout=15_000)
+    row = ben.inner_text("#matches tbody tr")
+    assert "Ada" in row and "win" in row and "rated" in row
+    ben.wait_for_selector("#chart svg circle[data-mode=singles]")
+    assert "Singles:" in ben.inner_text("#ratings") and "unrated" in ben.inner_text("#ratings")
+    assert ben.inner_text("#figures tbody tr").split("\t")[:4] == ["Singles", "1", "1", "0"]
+    # the leaderboard: Ben above Ada, links to the profiles
+    ben.goto(base + "/leaderboard")
+    ben.wait_for_selector("#board tbody tr")
+    names = ben.locator("#board tbody tr td:nth-child(2)").all_inner_texts()
+    assert names == ["Ben", "Ada"]
+    ben.click("#board a:has-text('Ada')")
+    ben.wait_for_selector("#matches tbody tr")
+    assert "loss" in ben.inner_text("#matches tbody tr")

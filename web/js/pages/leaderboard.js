@@ -1,0 +1,42 @@
+// The leaderboard per mode (/leaderboard, /leaderboard#doubles), a page at a time.
+import { getJSON, ratingText } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+let mode = location.hash === "#doubles" ? "doubles" : "singles";
+let page = 0;
+
+function cell(...children) {
+  const td = document.createElement("td");
+  td.append(...children);
+  return td;
+}
+
+async function show() {
+  for (const b of document.querySelectorAll("[data-mode]")) b.classList.toggle("primary", b.dataset.mode === mode);
+  const { status, body } = await getJSON(`/api/leaderboard/${mode}?page=${page}`);
+  if (status !== 200) return;
+  const rows = body.players.map((p) => {
+    const tr = document.createElement("tr");
+    const link = Object.assign(document.createElement("a"), { href: `/u/${encodeURIComponent(p.username)}`, textContent: p.username });
+    tr.append(cell(String(p.rank)), cell(link), cell(ratingText(p)), cell(String(p.matches)));
+    return tr;
+  });
+  $("board").tBodies[0].replaceChildren(...rows);
+  $("empty").hidden = body.total > 0;
+  const pages = Math.max(1, Math.ceil(body.total / body.per_page));
+  $("page-of").textContent = `page ${page + 1} of ${pages}`;
+  $("prev").disabled = page === 0;
+  $("next").disabled = page + 1 >= pages;
+}
+
+for (const b of document.querySelectorAll("[data-mode]")) {
+  b.addEventListener("click", () => {
+    mode = b.dataset.mode;
+    page = 0;
+    history.replaceState(null, "", `#${mode}`);
+    show();
+  });
+}
+$("prev").addEventListener("click", () => { page = Math.max(0, page - 1); show(); });
+$("next").addEventListener("click", () => { page += 1; show(); });
+show();

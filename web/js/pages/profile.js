@@ -1,0 +1,105 @@
+// A player's profile (/u/{name}): ratings, results by mode, the rating history as a chart,
+// and the matches, newest first, a page at a time (docs/protocol.md, "HTTP").
+import { getJSON, ratingText, when } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const name = decodeURIComponent(location.pathname.split("/")[2] || "");
+const MODES = { singles: "Singles", doubles: "Doubles" };
+let page = 0;
+
+function cell(text, cls) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (cls) td.className = cls;
+  return td;
+}
+
+function row(...cells) {
+  const tr = document.createElement("tr");
+  tr.append(...cells);
+  return tr;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** One line per mode over the match number: the rating after each rated match. */
+function chart(history) {
+  const box = $("chart");
+  box.replaceChildren();
+  const series = Object.entries(history).filter(([, points]) => points.length);
+  if (!series.length) {
+    box.append(Object.assign(document.createElement("p"), { className: "muted", textContent: "No rated matches yet." }));
+    return;
+  }
+  const W = 600, H = 200, PAD = 30;
+  const all = series.flatMap(([, pts]) => pts.map((p) => p.rating));
+  const lo = Math.min(...all) - 10, hi = Math.max(...all) + 10;
+  const most = Math.max(...series.map(([, pts]) => pts.length));
+  const x = (i) => PAD + (most > 1 ? (i * (W - 2 * PAD)) / (most - 1) : (W - 2 * PAD) / 2);
+  const y = (r) => H - PAD - ((r - lo) * (H - 2 * PAD)) / (hi - lo);
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Rating history" });
+  root.append(svg("text", { x: 2, y: y(hi - 10) + 4 }, String(Math.round(hi - 10))));
+  root.append(svg("text", { x: 2, y: y(lo + 10) + 4 }, String(Math.round(lo + 10))));
+  for (const [mode, pts] of series) {
+    root.append(svg("polyline", { "data-mode": mode, points: pts.map((p, i) => `${x(i)},${y(p.rating)}`).join(" ") }));
+    pts.forEach((p, i) => {
+      const dot = svg("circle", { cx: x(i), cy: y(p.rating), r: 3, "data-mode": mode });
+      dot.append(svg("title", {}, `${p.rating} · ${when(p.at)}`));
+      root.append(dot);
+    });
+    const last = pts[pts.length - 1];
+    root.append(svg("text", { x: x(pts.length - 1) - 20, y: y(last.rating) - 6 }, `${MODES[mode] || mode} ${last.rating}`));
+  }
+  box.append(root);
+}
+
+async function profile() {
+  const { status, body } = await getJSON(`/api/players/${encodeURIComponent(name)}`);
+  if (status !== 200) {
+    $("username").textContent = "No such player";
+    $("message").textContent = body.message || `Not found (${status}).`;
+    $("message").hidden = false;
+    return false;
+  }
+  document.title = `${body.username} · Novuss online`;
+  $("username").textContent = body.username;
+  $("joined").textContent = `Playing since ${when(body.joined)}`;
+  $("ratings").textContent = Object.entries(MODES).map(([m, label]) => `${label}: ${ratingText(body.ratings[m])}`).join(" · ");
+  const rows = Object.entries(body.figures).map(([kind, f]) =>
+    row(cell(MODES[kind] || kind), cell(f.matches), cell(f.win), cell(f.loss), cell(f.draw),
+      cell(f.pucks_per_stroke ?? "–"), cell(f.penalties_per_match ?? "–")));
+  $("figures").tBodies[0].replaceChildren(...rows);
+  chart(body.history);
+  return true;
+}
+
+async function matches() {
+  const { status, body } = await getJSON(`/api/players/${encodeURIComponent(name)}/matches?page=${page}`);
+  if (status !== 200) return;
+  const rows = body.matches.map((m) => {
+    const opponents = m.players.filter((p) => p.team !== m.team).map((p) => p.name).join(" & ");
+    const score = Array.isArray(m.score) ? m.score.join(":") : "";
+    const date = cell("");
+    date.append(Object.assign(document.createElement("a"), { href: m.record, textContent: when(m.ended) }));
+    return row(date, cell(`${MODES[m.mode] || m.mode}${m.rated ? " · rated" : ""}`),
+      cell(opponents), cell(m.result, `result-${m.result}`), cell(score));
+  });
+  $("matches").tBodies[0].replaceChildren(...rows);
+  $("no-matches").hidden = body.total > 0;
+  const pages = Math.max(1, Math.ceil(body.total / body.per_page));
+  $("page-of").textContent = `page ${page + 1} of ${pages}`;
+  $("newer").disabled = page === 0;
+  $("older").disabled = page + 1 >= pages;
+}
+
+$("newer").addEventListener("click", () => { page = Math.max(0, page - 1); matches(); });
+$("older").addEventListener("click", () => { page += 1; matches(); });
+
+profile().then((found) => found && matches());
