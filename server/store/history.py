@@ -34,7 +34,7 @@ import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError, ResponseError
 
-from server.store.redis_store import P, _bytes, _map, _pack, match_key
+from server.store.redis_store import P, _bytes, _pack, match_headers, match_key
 
 GROUP = "archivist"
 # A finished match read by a consumer that has not acknowledged it for this long is claimed by
@@ -215,15 +215,8 @@ class HistoryStore:
         return int(total), [_bytes(i).decode() for i in ids]
 
     async def headers(self, mids: list[str]) -> list[dict[str, Any] | None]:
-        """The match headers of these ids (None where one is missing); one GET each, as the
-        matches live in different slots."""
-        if not mids:
-            return []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for mid in mids:
-                pipe.get(match_key(mid))
-            blobs = await pipe.execute()
-        return [None if b is None else _map(b) for b in blobs]
+        """The match headers of these ids (None where one is missing)."""
+        return await match_headers(self.redis, mids)
 
     async def stats(self, uid: str) -> dict[str, int]:
         """A player's counters."""

@@ -429,15 +429,8 @@ class Store:
         return [r for r in await self.match_headers([_bytes(i).decode() for i in ids]) if r]
 
     async def match_headers(self, mids: list[str]) -> list[dict[str, Any] | None]:
-        """The headers of these matches (None where one is missing): one GET each in a
-        pipeline, not an MGET, as the keys live in different slots under Redis Cluster."""
-        if not mids:
-            return []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for mid in mids:
-                pipe.get(match_key(mid))
-            blobs = await pipe.execute()
-        return [None if b is None else _map(b) for b in blobs]
+        """The headers of these matches (None where one is missing)."""
+        return await match_headers(self.redis, mids)
 
     async def match_record(self, mid: str) -> dict[str, Any] | None:
         """One match's header plus its whole log, or None."""
@@ -451,3 +444,15 @@ class Store:
     async def match_log(self, mid: str) -> list[dict[str, Any]]:
         """A match's log entries in order."""
         return [_map(f[b"m"]) for f in _entries(await self.redis.xrange(log_key(mid)))]
+
+
+async def match_headers(redis: aioredis.Redis, mids: list[str]) -> list[dict[str, Any] | None]:
+    """The headers of these matches (None where one is missing): one GET each in a pipeline,
+    not an MGET, as the keys live in different slots under Redis Cluster."""
+    if not mids:
+        return []
+    async with redis.pipeline(transaction=False) as pipe:
+        for mid in mids:
+            pipe.get(match_key(mid))
+        blobs = await pipe.execute()
+    return [None if b is None else _map(b) for b in blobs]
