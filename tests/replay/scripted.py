@@ -22,13 +22,17 @@ from server.sim import COMPETITION, simulate
 STARTED = 1_795_600_000.25  # 2026-11-25, in s since the epoch
 
 
-def scripted_record(seed: int = 1, strokes: int = 6, sets: int = 4) -> dict[str, Any]:
-    """A singles match of `strokes` scripted strokes, a pass by the player to strike, the
-    clock run out on the next, then the resignation of the first; its record as
-    GET /api/matches/{id} serves one."""
+def scripted_record(
+    seed: int = 1, strokes: int = 6, sets: int = 4, doubles: bool = False
+) -> dict[str, Any]:
+    """A match of `strokes` scripted strokes, a pass by the player to strike, the clock run
+    out on the next, then the resignation of the first; its record as GET /api/matches/{id}
+    serves one. In doubles the pair that won the lot opens with its second player (the
+    pair's choice, 004 § 31 (3))."""
     rng = random.Random(seed)
     first_team = rng.randrange(2)
-    state = new_match(MatchConfig(mode="singles", sets=sets, stroke_clock=30.0), first_team)
+    config = MatchConfig(mode="doubles" if doubles else "singles", sets=sets, stroke_clock=30.0)
+    state = new_match(config, first_team, first_team + 2 if doubles else None)
     log: list[dict[str, Any]] = [
         {"kind": "start", "at": STARTED, "first_team": first_team, "state": state.to_dict()}
     ]
@@ -61,15 +65,16 @@ def scripted_record(seed: int = 1, strokes: int = 6, sets: int = 4) -> dict[str,
     return {
         "id": "mscripted1",
         "game": "novuss",
-        "mode": "singles",
+        "mode": config.mode,
         "sets": sets,
         "clock": 30.0,
         "rated": False,
         "started": STARTED,
         "ended": STARTED + 100,
         "players": [
-            {"seat": 0, "team": 0, "name": 'Anu "the rail" Tamm'},
-            {"seat": 1, "team": 1, "name": "Boriss Ozoliņš"},
+            {"seat": s, "team": s % 2, "name": name}
+            for s, name in enumerate(('Anu "the rail" Tamm', "Boriss Ozoliņš", "Cärt", "Dace"))
+            if s < config.seats
         ],
         "result": ruling.state.match_result,
         "log": log,

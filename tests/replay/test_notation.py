@@ -63,6 +63,17 @@ def sent_hash(stroke: int) -> str:
     return str(next(e["hash"] for e in RECORD["log"] if e.get("stroke") == stroke))
 
 
+def test_a_doubles_match_opened_by_the_pairs_second_player_round_trips():
+    record = scripted_record(seed=5, strokes=5, doubles=True)
+    text = to_notation(record)
+    first_team = record["log"][0]["first_team"]
+    assert f'[FirstSeat "{first_team + 2}"]' in text.splitlines()
+    assert '[Seat3 "Dace"]' in text.splitlines()
+    checks = list(replay(from_notation(text)))
+    assert sum(c.kind == "stroke" for c in checks) == 5
+    assert all(c.ok for c in checks) and all(c.hash_ok for c in checks if c.kind == "stroke")
+
+
 def test_the_header_carries_the_settings_the_lot_and_the_start():
     lines = TEXT.splitlines()
     assert lines[0] == '[Game "novuss"]'
