@@ -6,6 +6,7 @@ import logging
 import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
@@ -16,6 +17,7 @@ from server.net.door import RESERVED_FDS, Door, open_file_limit
 from server.net.hub import Hub
 from server.net.players import name_players
 from server.net.proxy import parse_networks
+from server.replay.notation import NotationError, to_notation
 from server.store.embedded import start_embedded, stop_embedded
 from server.store.redis_store import Store
 
@@ -82,16 +84,33 @@ async def matches(request: web.Request) -> web.Response:
     return web.json_response({"matches": records})
 
 
-async def match_record(request: web.Request) -> web.Response:
-    """One match: players, settings, result and its whole log (every stroke and ruling); a
-    private room's match only with the room's invite (`?invite=`)."""
+async def _served_record(request: web.Request) -> dict[str, Any]:
+    """The match record of the path's `mid`, with its players named; a private room's match
+    only with the room's invite (`?invite=`): 404 otherwise, as for no match at all."""
     record = await request.app[STORE].match_record(request.match_info["mid"])
     if record is not None:
         record = record_for(record, request.query.get("invite"))
     if record is None:
         raise web.HTTPNotFound(text="No such match.")
     await name_players(request.app[HUB].players.accounts, [record])
-    return web.json_response(record)
+    return record
+
+
+async def match_record(request: web.Request) -> web.Response:
+    """One match: players, settings, result and its whole log (every stroke and ruling)."""
+    return web.json_response(await _served_record(request))
+
+
+async def match_notation(request: web.Request) -> web.Response:
+    """One match as its notation (docs/notation.md), to whoever may read its record; 422
+    for a record the notation cannot carry (a Crokinole match's)."""
+    record = await _served_record(request)
+    try:
+        text = to_notation(record)
+    except NotationError as e:
+        raise web.HTTPUnprocessableEntity(text=str(e)) from None
+    disposition = f'inline; filename="{request.match_info["mid"]}.txt"'
+    return web.Response(text=text, headers={"Content-Disposition": disposition})
 
 
 async def websocket(request: web.Request) -> web.StreamResponse:
@@ -177,6 +196,8 @@ def make_app(config: Config) -> web.Application:
     app.router.add_get("/ws", websocket)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/api/matches", matches)
+    # the notation's route first: {mid} alone would take "<id>.txt" as an id
+    app.router.add_get("/api/matches/{mid:[^{}/.]+}.txt", match_notation)
     app.router.add_get("/api/matches/{mid}", match_record)
     _account_routes(app)
     for path, page in PAGES.items():

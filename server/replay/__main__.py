@@ -1,10 +1,11 @@
 """python -m server.replay RECORD: recompute a match and say whether its record agrees.
 
-RECORD is a match record as `GET /api/matches/{id}` serves it: a file holding that JSON, or
-the URL itself (http://host:port/api/matches/<id>). Prints every stroke and ruling without a
-stroke as recomputed, with `ok` or what disagrees (the state hash, the ruling), and a last
-line with the counts; the exit status is 0 when everything agrees, 1 when something does not,
-2 when the record cannot be replayed.
+RECORD is a match record as `GET /api/matches/{id}` serves it (a file holding that JSON, or
+the URL itself, http://host:port/api/matches/<id>), or a match's notation (docs/notation.md:
+a file, or the URL of `GET /api/matches/{id}.txt`). Prints every stroke and ruling without a
+stroke as recomputed, in English, with `ok` or what disagrees (the state hash, the ruling,
+the result), and a last line with the counts; the exit status is 0 when everything agrees,
+1 when something does not, 2 when the record cannot be replayed (bad notation: its line).
 """
 
 from __future__ import annotations
@@ -16,16 +17,21 @@ from pathlib import Path
 from typing import Any
 from urllib.request import urlopen
 
+from server.replay.notation import from_notation
 from server.replay.verify import ReplayError, replay
 
 
 def load(source: str) -> dict[str, Any]:
-    """The record from a file or a URL."""
+    """The record from a file or a URL, JSON or notation."""
     if source.startswith(("http://", "https://")):
         with urlopen(source, timeout=10) as r:
-            data: Any = json.load(r)
+            text = r.read().decode()
     else:
-        data = json.loads(Path(source).read_text())
+        text = Path(source).read_text()
+    try:
+        data: Any = json.loads(text)
+    except ValueError:  # not JSON: the notation (which no JSON text is)
+        return from_notation(text)
     if not isinstance(data, dict):
         raise ReplayError("A match record is a JSON object.")
     return data
@@ -34,7 +40,7 @@ def load(source: str) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     """Replay one record and print the checks; the exit status."""
     ap = argparse.ArgumentParser(prog="python -m server.replay", description=__doc__.split("\n")[0])
-    ap.add_argument("record", help="a file with the match record's JSON, or its URL")
+    ap.add_argument("record", help="a file with the match's JSON record or notation, or a URL")
     a = ap.parse_args(argv)
     try:
         checks = list(replay(load(a.record)))
@@ -44,12 +50,16 @@ def main(argv: list[str] | None = None) -> int:
     bad = 0
     for c in checks:
         what = f"stroke {c.stroke}" if c.kind == "stroke" else c.kind
-        wrong = [w for w, ok in (("hash", c.hash_ok), ("ruling", c.ruling_ok)) if ok is False]
+        judged = "result" if c.kind == "end" else "ruling"
+        wrong = [w for w, ok in (("hash", c.hash_ok), (judged, c.ruling_ok)) if ok is False]
         bad += bool(wrong)
         verdict = "ok" if not wrong else "MISMATCH: " + ", ".join(wrong)
-        print(f"{c.index:4} {what:10} {verdict}  {' / '.join(c.lines)}")
+        where = f"line {c.line:<4} " if c.line is not None else ""
+        print(f"{c.index:4} {where}{what:10} {verdict}  {' / '.join(c.lines)}")
     strokes = sum(c.kind == "stroke" for c in checks)
-    print(f"{len(checks)} entries, {strokes} strokes, {bad} mismatched")
+    hashes = [c.hash_ok for c in checks if c.hash_ok is not None]
+    every = "every hash matches" if all(hashes) else f"{hashes.count(False)} hashes differ"
+    print(f"{len(checks)} entries, {strokes} strokes, {every}, {bad} mismatched")
     return 1 if bad else 0
 
 

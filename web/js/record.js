@@ -10,6 +10,8 @@ export async function showRecord(id, invite = null) {
   const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
   const url = `/api/matches/${encodeURIComponent(id)}${query}`;
   $("record-raw").href = url;
+  // The notation (docs/notation.md), under the same invite as the record.
+  $("record-notation").href = `/api/matches/${encodeURIComponent(id)}.txt${query}`;
   let rec;
   try {
     const res = await fetch(url);
@@ -23,6 +25,8 @@ export async function showRecord(id, invite = null) {
 }
 
 export function renderRecord(rec) {
+  // Crokinole matches have no notation (their strokes carry no state hash).
+  $("record-notation-item").hidden = (rec.game ?? "novuss") !== "novuss";
   const players = rec.players || [];
   const seats = [];
   for (const p of players) seats[p.seat] = { name: p.name };

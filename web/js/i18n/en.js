@@ -265,6 +265,7 @@ export default {
   "toast.full_watching": "The table is full: you are watching.",
   "record.title": "The match record",
   "record.raw": "The record as data (JSON)",
+  "record.notation": "The match in notation (text)",
   "record.back": "Back to the lobby",
   "record.unreadable": "The record could not be read ({why}).",
   "record.versus": "{a} v {b}",

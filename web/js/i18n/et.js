@@ -263,6 +263,7 @@ export default {
   "toast.full_watching": "Laud on täis: sa vaatad mängu.",
   "record.title": "Mängu protokoll",
   "record.raw": "Protokoll andmetena (JSON)",
+  "record.notation": "Mäng notatsioonina (tekst)",
   "record.back": "Tagasi fuajeesse",
   "record.unreadable": "Protokolli ei õnnestunud lugeda ({why}).",
   "record.versus": "{a} – {b}",

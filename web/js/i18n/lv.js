@@ -264,6 +264,7 @@ export default {
   "toast.full_watching": "Galds ir pilns: tu skaties.",
   "record.title": "Spēles protokols",
   "record.raw": "Protokols kā dati (JSON)",
+  "record.notation": "Spēle notācijā (teksts)",
   "record.back": "Atpakaļ uz sākumlapu",
   "record.unreadable": "Protokolu neizdevās nolasīt ({why}).",
   "record.versus": "{a} – {b}",
