@@ -68,7 +68,7 @@ def test_every_cite_has_its_paragraph_on_the_rules_page(cite: str) -> None:
 def test_the_client_puck_explanation_cites_paragraphs_on_the_page() -> None:
     # web/js/puck-rules.js cites as the referee does (pressing a puck, docs/client.md)
     source = CLIENT_CITES.read_text(encoding="utf-8")
-    cites = [c for c in cites_in(source)]
+    cites = cites_in(source)
     assert len(cites) >= 4, cites
     have = anchors()
     for cite in cites:

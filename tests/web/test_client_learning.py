@@ -15,7 +15,7 @@ from playwright.sync_api import Page
 
 from server.rules.cites import parse_cite
 from tests.web.test_client_aiming import TABLE, mover, quick_pair
-from tests.web.webtools import page_xy, state, to_world, wait_state
+from tests.web.webtools import page_xy, publish, state, to_world, wait_state
 
 RULES = json.loads(
     (Path(__file__).resolve().parents[2] / "web" / "rules" / "rules.json").read_text("utf-8")
@@ -71,7 +71,7 @@ def nameless_controls(page: Page) -> list[str]:
     return out
 
 
-def test_pressing_a_puck_says_whether_it_may_be_struck_directly(web_server, new_page):
+def test_pressing_a_puck_says_whether_it_may_be_struck_directly(web_server, new_page, artifacts):
     # Display only: the player's pucks in the centre circle, free, and in the own zone.
     patch, spots = mover([CENTRE, FREE, ZONE])
     me, _, _ = quick_pair(web_server, new_page, patch)
@@ -87,6 +87,8 @@ def test_pressing_a_puck_says_whether_it_may_be_struck_directly(web_server, new_
     assert "blind" in said and "centre circle" in said and "rebound" in said, said
     assert "(004 § 21 (1), (3))" in said, said
     assert me.get_attribute("#aim-note a", "href") == "/rules.html#p-21-1"
+    me.screenshot(path=str(artifacts / "puck-explained.png"))
+    publish(artifacts / "puck-explained.png", "client-puck-explained.png")
     # The guide line agrees: the aim is at it and its first touch is a foul.
     assert state(me)["preview"] == {"kind": "puck", "id": centre, "legal": False, "reason": "blind"}
 
