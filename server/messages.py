@@ -26,6 +26,7 @@ ERROR_CODES: tuple[str, ...] = (
     "bad_invite",
     "seat_taken",
     "room_full",
+    "account_needed",
     "not_seated",
     "in_room",
     "not_now",
