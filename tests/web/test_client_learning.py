@@ -185,3 +185,25 @@ def test_every_control_has_a_name(web_server, new_page):
     assert nameless_controls(me) == []
     me.focus("#puck-list button")  # the puck list shown, its buttons named
     assert nameless_controls(me) == []
+
+
+def test_the_account_pages_speak_the_chosen_language(web_server, new_page):
+    page = new_page()
+    page.goto(web_server + "/leaderboard")
+    page.wait_for_selector("#lang option", state="attached")
+    assert page.inner_text("h1") == "Leaderboard"
+    page.select_option("#lang", "et")
+    assert page.inner_text("h1") == "Edetabel"
+    page.wait_for_function("document.getElementById('page-of').textContent === 'lehekülg 1/1'")
+    # remembered, and shared with the other pages
+    page.goto(web_server + "/account")
+    page.wait_for_selector("#guest:not([hidden])")
+    assert page.inner_text("#login-form h2") == "Logi sisse"
+    assert page.title() == "Konto · Novuss online"
+    page.select_option("#lang", "lv")
+    assert page.inner_text("#register-form button") == "Reģistrēties"
+    assert nameless_controls(page) == []
+    page.goto(web_server + "/u/Nobody")
+    page.wait_for_function("document.getElementById('username').textContent !== '…'")
+    assert page.inner_text("#username") == "Tāda spēlētāja nav"
+    assert page.inner_text("#figures th:nth-child(2)") == "Spēles"
