@@ -1,7 +1,7 @@
 // The client's wiring: one connection, the protocol (docs/protocol.md) applied to one
 // state object, and the screens (name, lobby, waiting room, match) drawn from it.
 import { ChatBox } from "./chat.js";
-import { $, showScreen, toast } from "./dom.js";
+import { $, el, showScreen, toast } from "./dom.js";
 import { MatchHud } from "./hud.js";
 import { AimController } from "./input.js";
 import { inviteCode, LobbyView, lookingFor, roomPage, RoomView, waitingFor } from "./lobby.js";
@@ -12,6 +12,8 @@ import { showRecord } from "./record.js";
 import { humanize, ownerOfPuck, whosePucks } from "./rulings.js";
 import { firstTouch, toWorld as toWorldOf } from "./geometry.js";
 import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
+import { puckList } from "./puck-list.js";
+import { citeHref } from "./puck-rules.js";
 import { COMPETITION, pocketCentres, tableFrom } from "./table.js";
 
 const STORE = { name: "novuss.name", token: "novuss.token" };
@@ -252,9 +254,16 @@ function sendAim() {
 function updateAimer() {
   const me = mySeat();
   const mine = me !== null && state.phase === "play" && state.turn === me && !playback.active && !state.result;
+  aimer.doubles = state.room?.mode === "doubles";
   if (mine && !aimer.enabled) aimer.start(state.table, mySide(), state.discs, me);
   else if (!mine && aimer.enabled) aimer.stop();
   else if (mine) aimer.pucks = state.discs;
+  renderPuckList();
+}
+
+function renderPuckList() {
+  const pucks = aimer.enabled ? state.discs.filter((d) => d.id !== 0) : [];
+  puckList($("puck-list"), pucks, mySeat(), (p, again) => aimer.enabled && aimer.pressPuck(p, again));
 }
 
 /** The side a seat strikes from this set. */
@@ -389,7 +398,14 @@ function placePower(a, now) {
   box.style.left = `${Math.round(left)}px`;
   box.style.top = `${Math.round(top)}px`;
   if (text) {
-    if (note.textContent !== text) note.textContent = text;
+    const cite = a.note.cite || "";
+    if (note.dataset.text !== text || note.dataset.cite !== cite) {
+      // The paragraph the word rests on, a link to its text on the rules page.
+      const href = citeHref(cite);
+      note.dataset.text = text;
+      note.dataset.cite = cite;
+      note.replaceChildren(text, ...(href ? [" ", Object.assign(el("a", { text: `(${cite})` }), { href, target: "_blank", rel: "noopener" })] : []));
+    }
     const nw = note.offsetWidth || 200;
     note.style.left = `${Math.round(Math.max(4, Math.min(view.width - nw - 4, sx - nw / 2)))}px`;
     note.style.top = `${Math.round(sy - tab.strikerRadius * view.scale - 44 - note.offsetHeight)}px`;
@@ -746,6 +762,7 @@ function setUpLanguages() {
   languageMenu($("lang"));
   onLanguage(() => {
     setConnState($("conn").dataset.state);
+    renderPuckList();
     if (state.lobby) lobbyView.render(state.lobby);
     if (state.room && document.body.dataset.screen !== "screen-lobby") showRoomScreen();
     if (state.pendingIntent?.t === "join") nameInvite();
@@ -799,6 +816,7 @@ window.__novuss = Object.freeze({
       aim: aimer.enabled ? { ...aimer.aim } : null,
       gesture: aimer.gesture,
       preview: previewNow(),
+      explained: aimer.enabled && aimer.explained ? { ...aimer.explained } : null,
       blind: renderer.blindIds ? [...renderer.blindIds] : [],
       clockRing: renderer.clockDrawn ? { ...renderer.clockDrawn } : null,
       labels: (renderer.labels || []).map((b) => ({ ...b })),

@@ -2,7 +2,9 @@
 // dropped player's countdown, the ruling in plain words with its paragraph, the
 // result with a rematch button. Everything from others is set as text.
 import { $, el } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
+import { citeHref } from "./puck-rules.js";
+import { loadRules, whyOf } from "./rules-text.js";
 import { teamLetter } from "./rulings.js";
 
 const RULING_BANNER_MS = 5000;
@@ -33,6 +35,55 @@ export class MatchHud {
     });
     $("result-lobby").addEventListener("click", () => intents.lobby());
     this.clockText = "";
+    this.turnText = "";
+    this.openWhy = new Set(); // the "why"s a player opened: kept open across redraws
+    this.heard = [];
+  }
+
+  /**
+   * Say `text` to screen readers through the page's live region (#announce): whose turn it
+   * is and each ruling. Said together once the current event is handled, the ruling first.
+   */
+  announce(text, first = false) {
+    if (!text) return;
+    if (first) this.heard.unshift(text);
+    else this.heard.push(text);
+    clearTimeout(this.heardTimer);
+    this.heardTimer = setTimeout(() => {
+      const region = $("announce");
+      region.replaceChildren(...this.heard.map((x) => el("p", { text: x })));
+      this.heard = [];
+    }, 50);
+  }
+
+  /**
+   * A ruling line's "why": opened, the words of the paragraph it cites (the rule book's,
+   * in the player's language where we have the text) and a link to it on the rules page.
+   */
+  why(key, cite) {
+    const href = citeHref(cite);
+    if (!href) return null;
+    const words = el("p");
+    const link = Object.assign(el("a", { text: t("why.read", { cite }) }), { href, target: "_blank", rel: "noopener" });
+    const box = el("details", { class: "why" }, el("summary", { text: t("why.open") }), words, link);
+    const fill = () => {
+      loadRules()
+        .then((rules) => {
+          const why = whyOf(rules, cite, language());
+          words.textContent = why ? why.text + (why.english ? ` ${t("why.in_english")}` : "") : t("why.missing");
+        })
+        .catch(() => {
+          words.textContent = t("why.missing");
+        });
+    };
+    box.addEventListener("toggle", () => {
+      if (box.open) {
+        this.openWhy.add(key);
+        fill();
+      } else this.openWhy.delete(key);
+    });
+    if (this.openWhy.has(key)) box.open = true; // its toggle event fills it
+    return box;
   }
 
   /**
@@ -49,6 +100,8 @@ export class MatchHud {
     else if (turn === me) text = t("hud.your_turn");
     else text = t("hud.to_strike", { name: nameOf(turn) });
     turnEl.textContent = text;
+    if (text !== this.turnText && phase !== "motion") this.announce(text);
+    this.turnText = text;
     turnEl.classList.toggle("mine", phase === "play" && turn === me);
     turnEl.dataset.turn = turn ?? "";
 
@@ -122,6 +175,8 @@ export class MatchHud {
     const key = facts.find((l) => l.penalty) || facts[0];
     banner.textContent = key ? key.text : "";
     banner.hidden = !banner.textContent;
+    // Every line to screen readers, before whose turn it is now.
+    for (const line of [...facts].reverse()) this.announce(line.text, true);
     this.bannerTimer = setTimeout(() => {
       banner.hidden = true;
     }, RULING_BANNER_MS);
@@ -133,20 +188,20 @@ export class MatchHud {
    * history: [{stroke, lines, legal}] oldest first.
    */
   renderRuling(lines, legal, history = []) {
-    const row = ({ text, cite, penalty }) =>
-      el(
-        "div",
-        { class: `line${legal ? " legal" : ""}${penalty ? " penalty" : ""}` },
-        document.createTextNode(text),
-        cite ? el("cite", { text: cite }) : null,
-      );
-    $("ruling").replaceChildren(...(lines || []).map(row));
+    // Each line's paragraph is a link to its text (shown with "§ rules"), and its "why"
+    // opens the paragraph's words.
+    const citeLink = (cite) =>
+      el("cite", {}, Object.assign(el("a", { text: cite }), { href: citeHref(cite) ?? "/rules.html", target: "_blank", rel: "noopener" }));
+    const row = ({ text, cite, penalty }, cls, key) =>
+      el("div", { class: cls + (penalty ? " penalty" : "") }, document.createTextNode(text), cite ? citeLink(cite) : null, cite ? this.why(key, cite) : null);
+    const last = (lines || []).map((l, i) => row(l, `line${legal ? " legal" : ""}`, `last|${i}|${l.text}|${l.cite}`));
+    $("ruling").replaceChildren(...last);
     $("ruling-box").hidden = !(lines || []).length && !history.length;
     const box = $("ruling-history");
     box.hidden = history.length === 0;
     const list = [...history].reverse().flatMap((r) => [
       el("div", { class: "stroke-head", text: r.title }),
-      ...r.lines.map(({ text, cite }) => el("div", { class: `line${r.legal ? " legal" : ""}` }, document.createTextNode(text), cite ? el("cite", { text: cite }) : null)),
+      ...r.lines.map((l, i) => row({ ...l, penalty: false }, `line${r.legal ? " legal" : ""}`, `${r.title}|${i}|${l.text}|${l.cite}`)),
     ]);
     $("ruling-history-list").replaceChildren(...list);
     box.querySelector("summary").textContent = t("hud.earlier", { n: history.length });

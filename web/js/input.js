@@ -17,6 +17,7 @@ import {
   toWorld,
 } from "./geometry.js";
 import { t as say } from "./i18n.js";
+import { explainPuck } from "./puck-rules.js";
 import { pocketCentres } from "./table.js";
 
 // A finger rolls as it lifts off glass; the aim it had this long before the lift is
@@ -69,6 +70,8 @@ export class AimController {
     this.side = "S";
     this.seat = 0;
     this.pucks = [];
+    this.doubles = false; // the partner's zone is not blind (004 § 28 (3))
+    this.explained = null; // the last puck pressed: {id, reason, playable, cite, whose, text}
     this.aim = null; // {x, y, angle, power, legal, reason, pocket, note}
     // {mode: "press"|"place"|"pull", pointerId, type, pressPx, pressAt, offset, samples}
     this.drag = null;
@@ -109,6 +112,7 @@ export class AimController {
     this.aim = { x, y, angle: angleToWorld(side, Math.PI / 2), power: 0, legal: true, reason: null, pocket: null, note: null };
     this.enabled = true;
     this.lastClick = null;
+    this.explained = null;
     this.recheck();
   }
 
@@ -251,9 +255,15 @@ export class AimController {
     this.onChange?.(this.aim);
   }
 
-  /** A short word on the table near the striker, for `ms`. */
-  notify(text, ms = 2500) {
-    this.aim.note = { text, until: performance.now() + ms };
+  /** A short word on the table near the striker, for `ms`, with the paragraph it rests on. */
+  notify(text, ms = 2500, cite = null) {
+    this.aim.note = { text, until: performance.now() + ms, cite };
+  }
+
+  /** Whether `puck` may be struck first directly now, and why (puck-rules.js), worded. */
+  explain(puck) {
+    const why = explainPuck(this.table, this.side, this.seat, puck, { doubles: this.doubles });
+    return { id: puck.id, ...why, text: say(`puck.${why.reason}`, { whose: why.whose }) };
   }
 
   /** A click or tap on the table aims: at a puck (again: at its pots in turn) or a point. */
@@ -277,24 +287,43 @@ export class AimController {
       this.aimAt(Math.atan2(w[1] - a.y, w[0] - a.x), null);
       return;
     }
-    const options = aimsAtPuck(t, this.side, a.x, a.y, best, pocketCentres(t));
+    this.pressPuck(best);
+  }
+
+  /**
+   * Pressing a puck (a click, a tap, or the keyboard's focus on it in the puck list):
+   * aim straight at it, pressed again at the ghost point for each hole in turn, and say
+   * beside the striker whether it may be struck first directly now and why (004 § 21 (1),
+   * (3), § 24 (1) 2)), with any word about the aim under it. again: false starts over
+   * at its centre (a new focus), whatever was pressed before.
+   */
+  pressPuck(puck, again = true) {
+    const t = this.table;
+    const a = this.aim;
+    a.note = null;
+    if (!again) this.lastClick = null;
+    const options = aimsAtPuck(t, this.side, a.x, a.y, puck, pocketCentres(t));
     const allowed = options.filter((o) => o.allowed);
     if (!allowed.length) {
       this.lastClick = null;
       this.aimAt(options[0].angle, null);
-      return;
+    } else {
+      const repeat = this.lastClick && this.lastClick.id === puck.id && this.lastClick.angle === a.angle;
+      const index = repeat ? (this.lastClick.index + 1) % allowed.length : 0;
+      const o = allowed[index];
+      a.angle = o.angle;
+      a.pocket = o.pocket;
+      this.lastClick = { id: puck.id, index, angle: a.angle };
+      if (o.pocket && !options[0].allowed) {
+        this.notify(say("aim.pot_forced", { pocket: o.pocket }));
+      } else if (o.pocket) {
+        this.notify(say("aim.pot", { pocket: o.pocket }));
+      }
     }
-    const again = this.lastClick && this.lastClick.id === best.id && this.lastClick.angle === a.angle;
-    const index = again ? (this.lastClick.index + 1) % allowed.length : 0;
-    const o = allowed[index];
-    a.angle = o.angle;
-    a.pocket = o.pocket;
-    this.lastClick = { id: best.id, index, angle: a.angle };
-    if (o.pocket && !options[0].allowed) {
-      this.notify(say("aim.pot_forced", { pocket: o.pocket }), 3500);
-    } else if (o.pocket) {
-      this.notify(say("aim.pot", { pocket: o.pocket }), 2500);
-    }
+    // The explanation first, the word about the aim (a pot, out of reach) on its own line.
+    this.explained = this.explain(puck);
+    const about = a.note ? a.note.text : null;
+    this.notify([this.explained.text, about].filter(Boolean).join("\n"), 7000, this.explained.cite);
     this.onChange?.(a);
   }
 
@@ -346,7 +375,11 @@ export class AimController {
     }
     if (this.drag) return;
     const focus = document.activeElement;
-    if (focus && focus !== this.canvas && focus !== document.body) return; // typing elsewhere
+    // The puck list (pressing a puck by keyboard) aims with the table's keys too, but
+    // Enter and Space there press the puck, they do not strike.
+    const inList = !!focus?.closest?.("[data-aim-keys]");
+    if (focus && focus !== this.canvas && focus !== document.body && !inList) return; // typing elsewhere
+    if (inList && (e.code === "Enter" || e.code === "Space")) return;
     const a = this.aim;
     const fine = !e.shiftKey;
     const turn = (fine ? 0.25 : 2) * (Math.PI / 180);

@@ -98,7 +98,14 @@ test("a refusal is worded from its code, a refused stroke from its reason", () =
 });
 
 test("every key the pages name (data-i18n, data-i18n-attr) is in each catalog", () => {
-  const named = { "../index.html": "lobby.scoring_conventional", "../crokinole/index.html": "crok.create" };
+  const named = {
+    "../index.html": "lobby.scoring_conventional",
+    "../crokinole/index.html": "crok.create",
+    "../account.html": "acct.log_out_all",
+    "../profile.html": "prof.pucks_per_stroke",
+    "../leaderboard.html": "board.intro",
+    "../rules.html": "rules.lv_note",
+  };
   for (const [page, sample] of Object.entries(named)) {
     const html = readFileSync(new URL(page, import.meta.url), "utf8");
     const keys = [...html.matchAll(/data-i18n="([^"]+)"/g)].map((m) => m[1]);

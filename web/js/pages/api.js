@@ -1,5 +1,15 @@
 // The accounts' and players' HTTP API (docs/protocol.md, "HTTP") for the pages outside the
-// table's client: account.html, profile.html, leaderboard.html.
+// table's client: account.html, profile.html, leaderboard.html; and their words, from the
+// client's catalogs (js/i18n/) with the same language menu and remembered choice.
+import { initLanguage, language, languageMenu, onLanguage, t, translatePage } from "../i18n.js";
+
+/** The page in the chosen language, its menu working; redraw() rewords what the script wrote. */
+export function setUpPage(redraw) {
+  initLanguage();
+  translatePage(document);
+  languageMenu(document.getElementById("lang"));
+  onLanguage(redraw);
+}
 
 /** GET a JSON document; resolves to {status, body}. */
 export async function getJSON(path) {
@@ -30,15 +40,14 @@ export async function postJSON(path, data = {}) {
   return { status: r.status, body };
 }
 
-const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
-/** A time in seconds since the epoch, in the reader's own words. */
+/** A time in seconds since the epoch, in the page's language. */
 export function when(seconds) {
-  return seconds ? DATE.format(new Date(seconds * 1000)) : "";
+  const format = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
+  return seconds ? format.format(new Date(seconds * 1000)) : "";
 }
 
 /** A rating as shown beside a name: 1534, or 1500? while provisional. */
 export function ratingText(r) {
-  if (!r) return "unrated";
+  if (!r) return t("prof.unrated");
   return `${r.rating}${r.provisional ? "?" : ""}`;
 }

@@ -1,5 +1,6 @@
 // The leaderboard per mode (/leaderboard, /leaderboard#doubles), a page at a time.
-import { getJSON, ratingText } from "./api.js";
+import { t } from "../i18n.js";
+import { getJSON, ratingText, setUpPage } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 let mode = location.hash === "#doubles" ? "doubles" : "singles";
@@ -24,7 +25,7 @@ async function show() {
   $("board").tBodies[0].replaceChildren(...rows);
   $("empty").hidden = body.total > 0;
   const pages = Math.max(1, Math.ceil(body.total / body.per_page));
-  $("page-of").textContent = `page ${page + 1} of ${pages}`;
+  $("page-of").textContent = t("pages.page_of", { page: page + 1, pages });
   $("prev").disabled = page === 0;
   $("next").disabled = page + 1 >= pages;
 }
@@ -39,4 +40,5 @@ for (const b of document.querySelectorAll("[data-mode]")) {
 }
 $("prev").addEventListener("click", () => { page = Math.max(0, page - 1); show(); });
 $("next").addEventListener("click", () => { page += 1; show(); });
+setUpPage(show);
 show();

@@ -1,10 +1,12 @@
 // A player's profile (/u/{name}): ratings, results by mode, the rating history as a chart,
 // and the matches, newest first, a page at a time (docs/protocol.md, "HTTP").
-import { getJSON, ratingText, when } from "./api.js";
+import { t } from "../i18n.js";
+import { getJSON, ratingText, setUpPage, when } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split("/")[2] || "");
-const MODES = { singles: "Singles", doubles: "Doubles" };
+const MODES = ["singles", "doubles"];
+const modeName = (mode) => t("prof.mode_name", { mode });
 let page = 0;
 
 function cell(text, cls) {
@@ -35,7 +37,7 @@ function chart(history) {
   box.replaceChildren();
   const series = Object.entries(history).filter(([, points]) => points.length);
   if (!series.length) {
-    box.append(Object.assign(document.createElement("p"), { className: "muted", textContent: "No rated matches yet." }));
+    box.append(Object.assign(document.createElement("p"), { className: "muted", textContent: t("prof.no_rated") }));
     return;
   }
   const W = 600, H = 200, PAD = 30;
@@ -44,7 +46,7 @@ function chart(history) {
   const most = Math.max(...series.map(([, pts]) => pts.length));
   const x = (i) => PAD + (most > 1 ? (i * (W - 2 * PAD)) / (most - 1) : (W - 2 * PAD) / 2);
   const y = (r) => H - PAD - ((r - lo) * (H - 2 * PAD)) / (hi - lo);
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Rating history" });
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("prof.chart_label") });
   root.append(svg("text", { x: 2, y: y(hi - 10) + 4 }, String(Math.round(hi - 10))));
   root.append(svg("text", { x: 2, y: y(lo + 10) + 4 }, String(Math.round(lo + 10))));
   for (const [mode, pts] of series) {
@@ -55,7 +57,7 @@ function chart(history) {
       root.append(dot);
     });
     const last = pts[pts.length - 1];
-    root.append(svg("text", { x: x(pts.length - 1) - 20, y: y(last.rating) - 6 }, `${MODES[mode] || mode} ${last.rating}`));
+    root.append(svg("text", { x: x(pts.length - 1) - 20, y: y(last.rating) - 6 }, `${modeName(mode)} ${last.rating}`));
   }
   box.append(root);
 }
@@ -63,17 +65,17 @@ function chart(history) {
 async function profile() {
   const { status, body } = await getJSON(`/api/players/${encodeURIComponent(name)}`);
   if (status !== 200) {
-    $("username").textContent = "No such player";
-    $("message").textContent = body.message || `Not found (${status}).`;
+    $("username").textContent = t("prof.no_such");
+    $("message").textContent = body.message || t("prof.not_found", { status });
     $("message").hidden = false;
     return false;
   }
-  document.title = `${body.username} · Novuss online`;
+  document.title = t("prof.title_of", { name: body.username });
   $("username").textContent = body.username;
-  $("joined").textContent = `Playing since ${when(body.joined)}`;
-  $("ratings").textContent = Object.entries(MODES).map(([m, label]) => `${label}: ${ratingText(body.ratings[m])}`).join(" · ");
+  $("joined").textContent = t("prof.since", { date: when(body.joined) });
+  $("ratings").textContent = MODES.map((m) => t("prof.rating_of", { mode: modeName(m), rating: ratingText(body.ratings[m]) })).join(" · ");
   const rows = Object.entries(body.figures).map(([kind, f]) =>
-    row(cell(MODES[kind] || kind), cell(f.matches), cell(f.win), cell(f.loss), cell(f.draw),
+    row(cell(modeName(kind)), cell(f.matches), cell(f.win), cell(f.loss), cell(f.draw),
       cell(f.pucks_per_stroke ?? "–"), cell(f.penalties_per_match ?? "–")));
   $("figures").tBodies[0].replaceChildren(...rows);
   chart(body.history);
@@ -88,13 +90,13 @@ async function matches() {
     const score = Array.isArray(m.score) ? m.score.join(":") : "";
     const date = cell("");
     date.append(Object.assign(document.createElement("a"), { href: m.record, textContent: when(m.ended) }));
-    return row(date, cell(`${MODES[m.mode] || m.mode}${m.rated ? " · rated" : ""}`),
-      cell(opponents), cell(m.result, `result-${m.result}`), cell(score));
+    const mode = m.rated ? t("prof.mode_rated", { mode: modeName(m.mode) }) : modeName(m.mode);
+    return row(date, cell(mode), cell(opponents), cell(t("prof.result_word", { result: m.result }), `result-${m.result}`), cell(score));
   });
   $("matches").tBodies[0].replaceChildren(...rows);
   $("no-matches").hidden = body.total > 0;
   const pages = Math.max(1, Math.ceil(body.total / body.per_page));
-  $("page-of").textContent = `page ${page + 1} of ${pages}`;
+  $("page-of").textContent = t("pages.page_of", { page: page + 1, pages });
   $("newer").disabled = page === 0;
   $("older").disabled = page + 1 >= pages;
 }
@@ -102,4 +104,6 @@ async function matches() {
 $("newer").addEventListener("click", () => { page = Math.max(0, page - 1); matches(); });
 $("older").addEventListener("click", () => { page += 1; matches(); });
 
-profile().then((found) => found && matches());
+const load = () => profile().then((found) => found && matches());
+setUpPage(load); // a change of language redraws the page in it
+load();
