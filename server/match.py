@@ -228,7 +228,12 @@ def frame_count(duration: float, settings: Settings) -> int:
 
 
 class Match:
-    """The match of one room: the rules state plus the clocks and the motion in flight."""
+    """The match of one room: the rules state plus the clocks and the motion in flight.
+
+    Why one class over ~350 lines: it is the one state machine a room drives (strike, pass,
+    clock, absence, resignation, checkpoint), and its steps share the clocks and the motion
+    in flight; its rules and physics are already apart (server/rules, server/sim).
+    """
 
     def __init__(
         self,

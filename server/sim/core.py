@@ -258,7 +258,13 @@ def line_hit(dx: float, dy: float, ux: float, uy: float, v: float, acc: float, r
 
 
 class Sim:
-    """The state of one stroke. Built by `run`; not for use on its own."""
+    """The state of one stroke. Built by `run`; not for use on its own.
+
+    Why one class of ~590 lines: Cython compiles it as one cdef class (server/sim/core.pxd),
+    so the event loop's fields stay typed C attributes on the hot path; split into objects,
+    each step would go through Python attribute lookups, and the pure-Python twin must stay
+    this same source, line for line.
+    """
 
     def __init__(
         self,
