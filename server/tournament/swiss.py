@@ -8,6 +8,8 @@ matchings that pair everyone, the one of greatest total weight. The weights put,
 1. the bye on the entrant lowest in the table who has not had one (the last in the table,
    004 § 32 (2) note 3; never twice to the same entrant while someone else can take it):
    a bye edge weighs M * (place from the top), and M exceeds the spread of everything below;
+   an entrant who has had the bye is joined to it by the lightest edge of all, so he gets a
+   second one only if no pairing of the round gives it to anyone else;
 2. equal points together: a pair loses K * (difference of their points, in quarter points)²,
    so the matching minimises the sum of squared differences, which keeps score groups whole
    and, where one must float, floats it into the nearest group;
@@ -67,9 +69,10 @@ def pair_swiss(
     if len(table) % 2:
         # the pair weights of a matching differ by at most len/2 * base in total
         step = base * (len(table) // 2 + 1) + 1
-        takers = [e for e in table if e not in had_bye] or list(table)
-        for entrant in takers:
-            graph.add_edge(entrant, _BYE, weight=step * (place[entrant] + 1))
+        for entrant in table:
+            # a second bye weighs least of all: only when no one else can take it
+            weight = 1 if entrant in had_bye else step * (place[entrant] + 1)
+            graph.add_edge(entrant, _BYE, weight=weight)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) < graph.number_of_nodes():
         raise NoPairing("no pairing of this round avoids a rematch")
