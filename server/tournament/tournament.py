@@ -68,6 +68,10 @@ class Tournament:
             raise AlreadyStarted("the tournament has started already")
         if len(self.entrants) < 2:
             raise TooFewEntrants("a competition needs at least two entrants")
+        most = round_count(len(self.entrants))
+        if self.settings.system == "swiss" and (self.settings.rounds or 0) > most:
+            # more rounds than a round robin has would force a rematch
+            raise BadSettings(f"{len(self.entrants)} entrants can play at most {most} rounds")
         drawn = list(self.entrants)
         random.Random(self.seed).shuffle(drawn)
         if self.settings.system == "swiss":
@@ -127,6 +131,13 @@ class Tournament:
             if entrant.id == entrant_id:
                 return entrant
         raise UnknownEntrant(f"no entrant {entrant_id!r}")
+
+    def pairing_for(self, entrant_id: str) -> Pairing | None:
+        """The entrant's encounter (or bye) in the round in play, if he has one."""
+        self.entrant(entrant_id)
+        if not self.rounds:
+            return None
+        return next((p for p in self.rounds[-1] if p.involves(entrant_id)), None)
 
     def pair_next_round(self) -> Tournament:
         """Pair the next round; its pairings are in `rounds[-1]`. A round-robin encounter with

@@ -74,6 +74,10 @@ def test_registration_and_start_refusals():
     assert _code(lambda: s.start()) == "already_started"
     assert _code(lambda: s.register(Entrant("C", "late"))) == "already_started"
     assert _code(lambda: s.withdraw("Z")) == "unknown_entrant"
+    assert _code(lambda: s.pairing_for("Z")) == "unknown_entrant"
+    # four entrants have three rounds of opponents: a fourth Swiss round would be a rematch
+    swiss = Tournament.new(Settings(system="swiss", rounds=4), players("ABCD"), 1)
+    assert _code(lambda: swiss.start()) == "bad_settings"
     doubles = Tournament.new(Settings(kind="doubles"), [], 1)
     assert _code(lambda: doubles.register(Entrant("P", "alone", None, ("p1",)))) == "bad_settings"
     pair = doubles.register(Entrant("P", "pair", None, ("p1", "p2")))

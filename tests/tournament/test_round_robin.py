@@ -51,6 +51,7 @@ def test_opener_is_the_one_placed_first_in_the_table_of_rounds():
     t = started(Settings(), players("ABCDEF"), seed=5)
     t = t.pair_next_round()
     order = [e.id for e in t.entrants]
+    assert t.pairing_for(order[0]) == t.rounds[-1][0]
     for (i, j), p in zip(berger_round(6, 0), t.rounds[-1], strict=True):
         assert j is not None
         assert (p.a, p.b) == (order[i], order[j])
