@@ -1,18 +1,29 @@
-"""Property tests over random tournaments of 3 to 64 entrants with random results and
-withdrawals: no rematch, no double booking, byes distinct while possible, score groups kept
-as far as possible, and a lossless round trip through plain data (issue 17, "Proof")."""
+"""Property tests over random tournaments of 3 to 64 entrants (players or teams) with random
+results and withdrawals: no rematch, no double booking, byes distinct while possible, score
+groups kept as far as possible, and a lossless round trip through plain data (issue 17)."""
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from itertools import combinations
 
 import networkx as nx
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.tournament import NoPairing, Result, Settings, Tournament
+from server.tournament import (
+    GameResult,
+    GameSpec,
+    NoPairing,
+    Pairing,
+    Result,
+    Settings,
+    Tournament,
+)
+from server.tournament.scoring import game_sets
 
 from .helpers import players
 
@@ -76,15 +87,38 @@ def _check_round(before: Tournament, after: Tournament) -> None:
             assert ours == _least_spread(rest, q, met), "score groups not kept as well as possible"
 
 
-def _run(n: int, swiss: bool, rounds: int, seed: int, leave: float) -> Tournament:
+GAMES = (GameSpec("singles", (1,), 4), GameSpec("singles", (2,), 4), GameSpec("doubles", (1, 2), 2))
+TEAM_SCORES = [(2, 0), (1, 1), (0, 2)]
+
+
+def _result(p: Pairing, teams: bool, rng: random.Random) -> Result:
+    assert p.b is not None
+    if not teams:
+        return Result(p.round, p.a, p.b, *rng.choice(SCORES))
+    games = (
+        GameResult(*rng.choice(SCORES)),
+        GameResult(0, 0, forfeit=rng.choice((p.a, p.b))),
+        GameResult(*rng.choice(TEAM_SCORES)),
+    )
+    return Result(p.round, p.a, p.b, *game_sets(games), games=games)
+
+
+def _run(
+    n: int, swiss: bool, rounds: int, seed: int, leave: float, teams: bool = False
+) -> Tournament:
     rng = random.Random(seed)
     ratings = [rng.choice([None, 1000.0 + rng.randrange(800)]) for _ in range(n)]
     conf = Settings(
+        form="team" if teams else "individual",
         system="swiss" if swiss else "round_robin",
         rounds=rounds if swiss else None,
         tiebreaks=("sets_difference", "head_to_head", "buchholz", "sonneborn_berger"),
+        games=GAMES if teams else (),
     )
-    t = Tournament.new(conf, players([f"e{i}" for i in range(n)], ratings), seed).start()
+    entrants = players([f"e{i}" for i in range(n)], ratings)
+    if teams:
+        entrants = [replace(e, members=(e.id + "/1", e.id + "/2")) for e in entrants]
+    t = Tournament.new(conf, entrants, seed).start()
     while not t.finished:
         before = t
         try:
@@ -99,8 +133,7 @@ def _run(n: int, swiss: bool, rounds: int, seed: int, leave: float) -> Tournamen
             return t
         _check_round(before, t)
         for p in t.pending():
-            assert p.b is not None
-            t = t.record(Result(p.round, p.a, p.b, *rng.choice(SCORES)))
+            t = t.record(_result(p, teams, rng))
         active = [e.id for e in t.entrants if e.id not in t.withdrawn]
         if len(active) > 2 and rng.random() < leave:
             t = t.withdraw(rng.choice(active))
@@ -116,11 +149,12 @@ def _run(n: int, swiss: bool, rounds: int, seed: int, leave: float) -> Tournamen
     rounds=st.integers(1, 9),
     seed=st.integers(0, 2**32),
     leave=st.sampled_from([0.0, 0.0, 0.15]),
+    teams=st.sampled_from([False, False, True]),
 )
-def test_random_tournaments_keep_the_pairing_rules(n, swiss, rounds, seed, leave):
+def test_random_tournaments_keep_the_pairing_rules(n, swiss, rounds, seed, leave, teams):
     if not swiss and n > 24:
         n = 3 + n % 22  # a round robin of 64 is 63 rounds: keep the test fast
-    t = _run(n, swiss, min(rounds, n - 1), seed, leave)
+    t = _run(n, swiss, min(rounds, n - 1), seed, leave, teams)
     assert Tournament.from_dict(json.loads(json.dumps(t.to_dict()))) == t
     lines = t.standings()
     assert [s.points for s in lines] == sorted((s.points for s in lines), reverse=True)
@@ -128,3 +162,19 @@ def test_random_tournaments_keep_the_pairing_rules(n, swiss, rounds, seed, leave
     if t.finished and not t.withdrawals and not swiss:
         met = [frozenset((p.a, p.b)) for rnd in t.rounds for p in rnd if p.b is not None]
         assert len(met) == len(set(met)) == n * (n - 1) // 2
+
+
+@pytest.mark.parametrize(
+    ("n", "swiss", "rounds", "leave", "teams"),
+    [
+        (64, True, 9, 0.15, False),
+        (63, True, 9, 0.0, False),
+        (33, True, 7, 0.1, True),
+        (21, False, 0, 0.1, False),
+    ],
+)
+def test_large_tournaments_keep_the_pairing_rules(n, swiss, rounds, leave, teams):
+    # hypothesis favours small sizes; these make sure the largest ones are played too
+    t = _run(n, swiss, rounds, seed=n, leave=leave, teams=teams)
+    assert t.finished
+    assert Tournament.from_dict(json.loads(json.dumps(t.to_dict()))) == t
