@@ -190,6 +190,8 @@ class Tournament:
             return replace(self, entrants=tuple(e for e in self.entrants if e.id != entrant_id))
         if entrant_id in self.withdrawn:
             raise AlreadyWithdrawn(f"{entrant_id!r} has withdrawn already")
+        if self.finished:
+            raise Finished("the tournament is over: the standings are final")
         played = sum(r.involves(entrant_id) for r in self.results)
         scheduled = (
             len(self.entrants) - 1 if self.settings.system == "round_robin" else self.total_rounds

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from server.tournament import AlreadyWithdrawn, NotPaired, Result, ResultTwice, Settings, Tournament
+from server.tournament import (
+    AlreadyWithdrawn,
+    Finished,
+    NotPaired,
+    Result,
+    ResultTwice,
+    Settings,
+    Tournament,
+)
 
 from .helpers import play_round, players, started
 
@@ -127,6 +135,13 @@ def test_withdrawing_twice_is_refused():
     with pytest.raises(AlreadyWithdrawn) as refused:
         t.withdraw("A")
     assert refused.value.code == "already_withdrawn"
+
+
+def test_withdrawing_after_the_last_round_is_refused():
+    t = _robin_after(5)
+    assert t.finished
+    with pytest.raises(Finished):
+        t.withdraw("A")
 
 
 def test_no_show_loses_the_encounter():
