@@ -23,7 +23,7 @@ from .errors import (
     TooFewEntrants,
     UnknownEntrant,
 )
-from .model import Entrant, Pairing, Result, Settings, Standing, Withdrawal
+from .model import BOTH, Entrant, Pairing, Result, Settings, Standing, Withdrawal
 from .roundrobin import round_count
 from .scoring import check_result
 from .standings import Crosstable, PlayerStanding, crosstable, player_standings, standings
@@ -258,8 +258,8 @@ class Tournament:
 
 
 def _check_entrant(settings: Settings, entrant: Entrant) -> None:
-    if not entrant.id or not entrant.name:
-        raise BadSettings("an entrant needs an id and a name")
+    if not entrant.id or not entrant.name or entrant.id == BOTH:
+        raise BadSettings(f"an entrant needs an id (not {BOTH!r}) and a name")
     if len(set(entrant.members)) != len(entrant.members):
         raise DuplicateEntrant(f"a player is twice in {entrant.id!r}")
     if settings.teams:

@@ -135,7 +135,7 @@ def _run(
         for p in t.pending():
             t = t.record(_result(p, teams, rng))
         active = [e.id for e in t.entrants if e.id not in t.withdrawn]
-        if len(active) > 2 and rng.random() < leave:
+        if len(active) > 2 and not t.finished and rng.random() < leave:
             t = t.withdraw(rng.choice(active))
         if rng.random() < 0.3:
             assert Tournament.from_dict(json.loads(json.dumps(t.to_dict()))) == t

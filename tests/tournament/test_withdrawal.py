@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from server.tournament import (
+    BOTH,
     AlreadyWithdrawn,
+    BadSettings,
+    Entrant,
     Finished,
     NotPaired,
     Result,
@@ -154,3 +157,15 @@ def test_no_show_loses_the_encounter():
     assert (lines[p.a].points, lines[p.b].points) == (2.0, 0.0)
     assert (lines[p.a].sets_for, lines[p.a].wins, lines[p.b].losses) == (0, 1, 1)
     assert t.finished
+
+
+def test_neither_came_both_lose():
+    # 004 § 22 (3) for each of them: a loss for both, no points, no sets
+    t = started(Settings(), players("AB")).pair_next_round()
+    t = t.record(Result(1, "A", "B", 0, 0, forfeit=BOTH))
+    lines = {s.entrant: s for s in t.standings()}
+    assert [(s.points, s.losses, s.draws) for s in lines.values()] == [(0.0, 1, 0), (0.0, 1, 0)]
+    assert t.crosstable().cells == (("x", "-"), ("-", "x"))
+    assert t.finished
+    with pytest.raises(BadSettings):
+        Tournament.new(Settings(), [Entrant(BOTH, "sneaky")], 1)
