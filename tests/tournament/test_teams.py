@@ -164,3 +164,28 @@ def test_team_settings_and_members_are_checked():
         started(TEAM, _teams("PQ", size=1))
     with pytest.raises(BadSettings):
         GameSpec("doubles", (1,), 2)
+
+
+def test_three_team_round_robin_by_hand():
+    # games: singles I, singles II (2/1/0), doubles I+II over two sets (4/2/0)
+    encounters = {
+        frozenset("PQ"): ("P", (GameResult(3, 0), GameResult(1, 3), GameResult(2, 0))),  # 6:2
+        frozenset("PR"): ("P", (GameResult(2, 2), GameResult(2, 2), GameResult(1, 1))),  # 4:4
+        frozenset("QR"): ("Q", (GameResult(3, 1), GameResult(3, 0), GameResult(0, 2))),  # 4:4
+    }
+    t = started(Settings(form="team", games=GAMES, tiebreaks=("sets_difference",)), _teams("PQR"))
+    while not t.finished:
+        t = t.pair_next_round()
+        for p in t.pending():
+            assert p.b is not None
+            first, games = encounters[frozenset((p.a, p.b))]
+            second = p.b if first == p.a else p.a
+            sa, sb = sum(g.sets_a for g in games), sum(g.sets_b for g in games)
+            t = t.record(Result(p.round, first, second, sa, sb, games=games))
+    got = [(s.rank, s.entrant, s.points, s.sets_for, s.sets_against, s.wins, s.draws, s.losses)
+           for s in t.standings()]  # fmt: skip
+    assert got == [
+        (1, "P", 10.0, 11, 8, 1, 1, 0),
+        (2, "R", 8.0, 8, 11, 0, 2, 0),
+        (3, "Q", 6.0, 9, 9, 0, 1, 1),
+    ]
