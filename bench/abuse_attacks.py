@@ -12,8 +12,9 @@ import os
 import socket
 import struct
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 import msgpack
@@ -268,7 +269,7 @@ def _frame(s: socket.socket, msg: dict[str, object]) -> None:
     s.sendall(struct.pack("!BB", 0x82, 0x80 | len(payload)) + mask + masked)
 
 
-Attack = Callable[[Context], Awaitable[str]]
+Attack = Callable[[Context], Coroutine[Any, Any, str]]
 # name -> (the attack, from how many addresses: 1, or the --addresses count)
 ATTACKS: dict[str, tuple[Attack, bool]] = {
     "session_flood": (session_flood, False),
