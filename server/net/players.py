@@ -140,7 +140,7 @@ class Players:
         """GET /api/leaderboard/{mode}?page=N: rated players, best (mu - 3 sigma) first."""
         mode = request.match_info["mode"]
         if mode not in MODES:
-            raise _bad("bad_mode", "The leaderboards are singles and doubles.", 404)
+            raise _bad("bad_mode", "The leaderboards are " + ", ".join(MODES) + ".", 404)
         page = _page(request)
         total, uids = await self.history.leaderboard(mode, page * PAGE, PAGE)
         names = await self.accounts.names(uids)
