@@ -133,7 +133,9 @@ class Players:
             "result": None if team is None else outcome(r.get("result"), team),
             "score": r.get("score"),
             "reason": (r.get("result") or {}).get("reason"),
-            "record": f"/?match={r['id']}",  # the record page; the replay viewer is to come
+            "record": f"/?match={r['id']}",  # the record page
+            # the replay viewer (server/net/replays.py): Novuss matches, whose strokes it checks
+            "replay": f"/m/{r['id']}" if r.get("game", "novuss") == "novuss" else None,
         }
 
     async def leaderboard(self, request: web.Request) -> web.Response:

@@ -31,9 +31,11 @@ AT_ONCE = 2  # recomputations running at a time
 STROKE_MAX = 100_000  # the largest stroke number read from a path
 
 
-def _refuse(cls: type[web.HTTPException], code: str, message: str) -> web.HTTPException:
-    return cls(text=json.dumps({"error": code, "message": message}),
-               content_type="application/json")  # fmt: skip
+def _refuse(
+    cls: type[web.HTTPException], code: str, message: str, reason: str | None = None
+) -> web.HTTPException:
+    body = {"error": code, "message": message, **({"reason": reason} if reason else {})}
+    return cls(text=json.dumps(body), content_type="application/json")
 
 
 class Replays:
@@ -61,7 +63,7 @@ class Replays:
             raise _refuse(web.HTTPUnprocessableEntity, "not_replayable",
                           "Crokinole matches cannot be replayed: their shots carry no state hash"
                           " to check a recomputation against. Their record lists every shot and"
-                          " ruling.")  # fmt: skip
+                          " ruling.", "crokinole")  # fmt: skip
         mid = header["id"]
         length = int(await self.store.redis.xlen(log_key(mid)))
         hit = self.cache.get(mid)

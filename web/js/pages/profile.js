@@ -92,7 +92,9 @@ async function matches() {
     const date = cell("");
     date.append(Object.assign(document.createElement("a"), { href: m.record, textContent: when(m.ended) }));
     const mode = m.rated ? t("prof.mode_rated", { mode: modeName(m.kind) }) : modeName(m.kind);
-    return row(date, cell(mode), cell(opponents), cell(t("prof.result_word", { result: m.result }), `result-${m.result}`), cell(score));
+    const replay = cell("");
+    if (m.replay) replay.append(Object.assign(document.createElement("a"), { href: m.replay, className: "replay-link", textContent: t("prof.replay") }));
+    return row(date, cell(mode), cell(opponents), cell(t("prof.result_word", { result: m.result }), `result-${m.result}`), cell(score), replay);
   });
   $("matches").tBodies[0].replaceChildren(...rows);
   $("no-matches").hidden = body.total > 0;
