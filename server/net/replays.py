@@ -12,6 +12,7 @@ live match's replay is recomputed when its log has grown).
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 from collections import OrderedDict
 from pathlib import Path
@@ -74,7 +75,6 @@ class Replays:
         record = None if record is None else record_for(record, request.query.get("invite"))
         if record is None:
             raise _refuse(web.HTTPNotFound, "no_match", "No such match.")
-        await name_players(self.accounts, [record])
         async with self.running:
             try:
                 replayed = await asyncio.to_thread(recompute, record)
@@ -92,6 +92,8 @@ class Replays:
         """GET /api/matches/{mid}/replay: the header, the table at the start and after every
         entry, each entry's stored ruling and whether the recomputation agrees with it."""
         head, replayed = await self._replayed(request)
+        head = copy.deepcopy(head)  # named now: an account deleted since reads "deleted player"
+        await name_players(self.accounts, [head])
         return web.json_response({
             **head,
             "table": self.table,

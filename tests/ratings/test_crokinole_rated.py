@@ -15,7 +15,7 @@ from server.lobby.seat import Player
 from server.match import Settings
 from server.ratings.model import Skill, rate_ranked, rating_mode
 from server.sim import Shot
-from tests.accounts.account_client import browsers, resign_match, seat_pair, until
+from tests.accounts.account_client import Http, browsers, resign_match, seat_pair, until
 from tests.server.test_crokinole_e2e import shot_for
 
 SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
@@ -92,6 +92,21 @@ def test_7d_a_player_who_resigns_ranks_last_whatever_the_points():
     assert ranks_of(record, 3) == [2.0, 1.0, 0.0]
 
 
+async def seat_ratings(ha: Http, hb: Http, ws_url: str, **create: Any) -> list[int]:
+    """The ratings the seats show when ha's player creates a singles room and hb's joins it,
+    each on a new connection (nothing played: both close)."""
+    a, b = await ha.player(ws_url), await hb.player(ws_url)
+    await a.send("create", mode="singles", sets=1, clock=60, private=False, **create)
+    room = await a.expect("room")
+    await b.send("join", room=room["id"])
+    joined = await b.expect("room", you={"role": "player", "seat": 1})
+    for c in (a, b):
+        await c.send("leave")
+        await c.expect("left")
+        await c.close()
+    return [s["rating"] for s in joined["seats"]]
+
+
 @pytest.mark.asyncio
 async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_server):
     srv = game_server()
@@ -120,12 +135,24 @@ async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_s
     # the seats show the Crokinole rating in the next Crokinole room, not in a Novuss one
     for c in (a, b):
         await c.send("leave")
-    await seat_pair(srv.ws_url, a, b, game="crokinole")
-    assert [s["rating"] for s in a.current_room["seats"]] == [won["rating"], lost["rating"]]
-    for c in (a, b):
-        await c.send("leave")
+        await c.close()
+    ratings = await seat_ratings(ha, hb, srv.ws_url, game="crokinole")
+    assert ratings == [won["rating"], lost["rating"]]
+    assert await seat_ratings(ha, hb, srv.ws_url) == [1500, 1500]
+    a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
     await seat_pair(srv.ws_url, a, b)
-    assert [s["rating"] for s in a.current_room["seats"]] == [1500, 1500]
+    novuss = await resign_match(b, a)
+
+    async def listed() -> dict[str, Any] | None:
+        _, page = await ha.get("/api/players/kadri/matches")
+        return page if page["total"] == 2 else None
+
+    rows = (await until(listed, what="both matches in Kadri's list"))["matches"]
+    # each links its record; the replay viewer only the Novuss match (Crokinole: no hashes)
+    assert [(m["id"], m["kind"], m["replay"]) for m in rows] == [
+        (novuss, "singles", f"/m/{novuss}"),
+        (mid, "crokinole-singles", None),
+    ]
     for h in (ha, hb):
         await h.close()
 

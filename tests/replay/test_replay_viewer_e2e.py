@@ -124,12 +124,24 @@ async def test_a_private_match_replays_only_with_its_invite_crokinole_is_refused
     assert "Crokinole" in body["message"] and "state hash" in body["message"]
 
 
-async def test_an_altered_record_is_marked_where_it_stops_agreeing(game_server):
+async def test_a_live_match_replays_so_far_and_an_altered_record_is_marked(game_server):
     srv = game_server(speed_factor=25)
     a, b = await connected(srv.ws_url, "Alt", "Ered")
     await start_room(a, b, private=False)
     await asyncio.gather(a.play("singles", strokes=3), b.play("singles", strokes=3))
+    async with asyncio.timeout(30):
+        while a.phase != "play":
+            await asyncio.sleep(0.05)
+    live = a.current_room["match"]["id"]
+    status, rep = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{live}/replay")
+    assert status == 200 and rep["ended"] is None and rep["mismatches"] == 0
+    assert [s["stroke"] for s in rep["steps"]] == list(range(1, len(a.strokes_seen) + 1))
+    assert rep["steps"][-1]["result"] is None
     mid = await resign_at_rest(a, b)
+    assert mid == live
+    # the log has grown: recomputed, not the cached replay of the live match
+    status, rep = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay")
+    assert [s["kind"] for s in rep["steps"][-2:]] == ["resign", "end"]
     record = await asyncio.to_thread(get_json, f"{srv.url}/api/matches/{mid}")
     first = next(e for e in record["log"] if e["kind"] == "stroke")
     first["shot"]["speed"] *= 0.5
