@@ -69,7 +69,7 @@ export default {
   "error.bad_invite": "That invite is not valid.",
   "error.seat_taken": "That seat is taken.",
   "error.room_full": "The room is full.",
-  "error.account_needed": "Rated matches are Novuss, between registered players: log in to play one.",
+  "error.account_needed": "Rated matches are between registered players: log in to play one.",
   "error.not_seated": "You do not have a seat in that room.",
   "error.in_room": "You are already in a room: leave it first.",
   "error.not_now": "Not now.",

@@ -68,7 +68,7 @@ export default {
   "error.bad_invite": "See kutse ei kehti.",
   "error.seat_taken": "See koht on võetud.",
   "error.room_full": "Tuba on täis.",
-  "error.account_needed": "Reitingumängud on Novussi mängud registreeritud mängijate vahel: logi sisse, et mängida.",
+  "error.account_needed": "Reitingumängud on registreeritud mängijate vahel: logi sisse, et mängida.",
   "error.not_seated": "Sul pole selles toas kohta.",
   "error.in_room": "Oled juba toas: lahku sealt enne.",
   "error.not_now": "Mitte praegu.",

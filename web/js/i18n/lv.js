@@ -69,7 +69,7 @@ export default {
   "error.bad_invite": "Šis ielūgums nav derīgs.",
   "error.seat_taken": "Šī vieta ir aizņemta.",
   "error.room_full": "Istaba ir pilna.",
-  "error.account_needed": "Reitinga spēles ir Novusa spēles starp reģistrētiem spēlētājiem: piesakieties, lai spēlētu.",
+  "error.account_needed": "Reitinga spēles ir starp reģistrētiem spēlētājiem: piesakieties, lai spēlētu.",
   "error.not_seated": "Tev šajā istabā nav vietas.",
   "error.in_room": "Tu jau esi istabā: vispirms izej no tās.",
   "error.not_now": "Ne tagad.",
