@@ -153,6 +153,17 @@ async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_s
         (novuss, "singles", f"/m/{novuss}"),
         (mid, "crokinole-singles", None),
     ]
+    # quick Crokinole between two accounts is rated, and seats them with Crokinole ratings
+    for c in (a, b):
+        await c.send("leave")
+        await c.close()
+    a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
+    for c in (a, b):
+        await c.send("quick", mode="singles", game="crokinole")
+    for c in (a, b):
+        got = await c.expect("room")
+        assert got["rated"] is True and got["game"] == "crokinole"
+        assert sorted(s["rating"] for s in got["seats"]) == [lost["rating"], won["rating"]]
     for h in (ha, hb):
         await h.close()
 
