@@ -94,7 +94,7 @@ class Replays:
         head, replayed = await self._replayed(request)
         head = copy.deepcopy(head)  # named now: an account deleted since reads "deleted player"
         await name_players(self.accounts, [head])
-        return web.json_response({
+        response = web.json_response({
             **head,
             "table": self.table,
             "start": replayed.start,
@@ -102,6 +102,8 @@ class Replays:
             "mismatches": replayed.mismatches,
             "stopped": replayed.stopped,
         })  # fmt: skip
+        response.enable_compression()  # a long match's steps: ~20 times smaller gzipped
+        return response
 
     async def stroke(self, request: web.Request) -> web.Response:
         """GET /api/matches/{mid}/replay/{n}: stroke n's motion, simulated again."""
