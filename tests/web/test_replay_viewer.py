@@ -126,6 +126,15 @@ def test_replay_steps_and_plays_a_stroke_exactly(game_server, new_page, artifact
     last = wait_index(page, len(rep["steps"]))
     assert last["index"] == len(rep["steps"])
     assert "Boris won" in page.inner_text("#replay-score")
+    # Space plays through, stroke after stroke, and pauses
+    page.keyboard.press("Home")
+    wait_index(page, 0)
+    page.keyboard.press("Space")
+    page.wait_for_function("window.__replay.moving && window.__replay.stroke === 1")
+    page.wait_for_function("window.__replay.index >= 2", timeout=TIMEOUT_MS)
+    assert page.get_attribute("#replay-play", "aria-label") == "Pause"
+    page.keyboard.press("Space")
+    assert page.get_attribute("#replay-play", "aria-label") == "Play"
     page.fill("#replay-scrub", "2")
     wait_index(page, 2)
 

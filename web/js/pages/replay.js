@@ -103,6 +103,8 @@ async function go(i, animate = false) {
     view.motion = { stroke: step.stroke, data, started: performance.now() };
   } else {
     view.index = i;
+    // playing through: an entry without motion (a pass, the clock, the end) is shown a moment
+    if (view.playing) view.wait = setTimeout(playNext, PAUSE_MS);
   }
   render();
 }
