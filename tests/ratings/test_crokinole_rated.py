@@ -120,7 +120,7 @@ async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_s
         _, p = await ha.get("/api/players/kadri")
         return p if p["ratings"]["crokinole-singles"] else None
 
-    kadri = await until(rated, what="Kadri's Crokinole rating")
+    kadri = await until(rated, timeout=60.0, what="Kadri's Crokinole rating")
     _, lauri = await hb.get("/api/players/lauri")
     won, lost = kadri["ratings"]["crokinole-singles"], lauri["ratings"]["crokinole-singles"]
     assert won["rating"] > 1500 > lost["rating"] and won["matches"] == lost["matches"] == 1
@@ -147,7 +147,7 @@ async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_s
         _, page = await ha.get("/api/players/kadri/matches")
         return page if page["total"] == 2 else None
 
-    rows = (await until(listed, what="both matches in Kadri's list"))["matches"]
+    rows = (await until(listed, timeout=60.0, what="both matches in Kadri's list"))["matches"]
     # each links its record; the replay viewer only the Novuss match (Crokinole: no hashes)
     assert [(m["id"], m["kind"], m["replay"]) for m in rows] == [
         (novuss, "singles", f"/m/{novuss}"),
@@ -194,7 +194,7 @@ async def test_7d_a_rated_three_player_room_rates_the_one_who_resigns_last(game_
         _, b = await hs[0].get("/api/leaderboard/crokinole-7d")
         return b if b["total"] == 3 else None
 
-    rows = (await until(board, what="the 7 d leaderboard"))["players"]
+    rows = (await until(board, timeout=60.0, what="the 7 d leaderboard"))["players"]
     shown = {r["username"]: r["rating"] for r in rows}
     # the other two level on points (none yet): equal, above the one who resigned
     assert shown["Mari"] == shown["Olev"] > 1500 > shown["Neeme"]

@@ -29,7 +29,7 @@ def rated_crokinole_match(url: str, ws_url: str) -> None:
             _, p = await hb.get("/api/players/ben")
             return p if p["ratings"]["crokinole-singles"] else None
 
-        await until(rated, what="Ben's Crokinole rating")
+        await until(rated, timeout=60.0, what="Ben's Crokinole rating")
         await close_all(a, b)
         for h in (ha, hb):
             await h.close()
@@ -43,7 +43,7 @@ def test_the_pages_show_crokinole_ratings_apart(game_server, new_page):
     rated_crokinole_match(srv.url, srv.ws_url)
     page = new_page()
     page.goto(f"{srv.url}/leaderboard#crokinole-singles")
-    page.wait_for_selector("#board tbody tr")
+    page.wait_for_selector("#board tbody tr", timeout=TIMEOUT_MS)
     assert page.locator("#board tbody tr td:nth-child(2)").all_inner_texts() == ["Ada", "Ben"]
     assert "primary" in (page.get_attribute("[data-mode=crokinole-singles]", "class") or "")
     page.click("[data-mode=singles]")
