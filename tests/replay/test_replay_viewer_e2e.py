@@ -11,11 +11,13 @@ from typing import Any
 from urllib.error import HTTPError
 from urllib.request import urlopen
 
+import msgpack
 import pytest
 
 from server.replay.steps import recompute
 from server.sim.result import Trajectory, state_hash
-from tests.accounts.account_client import Http
+from server.store.redis_store import log_key
+from tests.accounts.account_client import Http, db
 from tests.replay.test_notation_e2e import start_room
 from tests.server.server_client import connected, get_json
 
@@ -148,3 +150,12 @@ async def test_a_live_match_replays_so_far_and_an_altered_record_is_marked(game_
     replayed = recompute(record)
     marked = next(s for s in replayed.steps if s["stroke"] == first["stroke"])
     assert marked["hash_ok"] is False and replayed.mismatches >= 1
+    # a corrupted stored log (an entry without its stroke) is reported, not served as a replay
+    assert srv.redis_url is not None
+    r = db(srv.redis_url)
+    r.xadd(log_key(mid), {"m": msgpack.packb({"kind": "stroke", "at": 0.0})})
+    status, body = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay")
+    assert status == 422 and body["error"] == "not_replayable"
+    status, body = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay/1")
+    assert status == 422
+    r.close()
