@@ -14,11 +14,12 @@ import asyncio
 import time
 from typing import Any
 
-from server.lobby.identity import Identities
+from server.lobby.identity import Identities, room_rating_mode
 from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
 from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.lobby.seat import Player
+from server.ratings.model import rating_mode
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 
@@ -91,13 +92,14 @@ class LobbyService:
         rated: bool = False,
     ) -> None:
         """Create a room of `game` and take seat 0; a rated room only by a registered player
-        (and only Novuss is rated)."""
+        (Novuss and Crokinole are rated, each game and mode apart)."""
         await self.free(conn)
         self.room_for_more()
-        player = await self.player(conn, mode)
-        if rated and (player.account is None or game != "novuss"):
-            raise LobbyError("account_needed", "Rated matches are Novuss, between registered"
-                             " players: log in to create one.")  # fmt: skip
+        alone = "players" in (options or {})  # 002 7 d
+        player = await self.player(conn, rating_mode(game, mode, alone))
+        if rated and player.account is None:
+            raise LobbyError("account_needed", "Rated matches are between registered players:"
+                             " log in to create one.")  # fmt: skip
         conn.may_create()
         room = self.lobby.new_room(
             mode, sets, clock, private, game=game, options=options, rated=rated
@@ -124,7 +126,7 @@ class LobbyService:
         # seated in the order the joins arrived, though the identity and the seat check below
         # await Redis: the lock is taken before the first await
         async with self.joining.setdefault(room.id, asyncio.Lock()):
-            player = await self.player(conn, room.mode)
+            player = await self.player(conn, room_rating_mode(room))
             await self.free(conn)
             await self.claim(conn, room.id)
             try:
@@ -136,7 +138,8 @@ class LobbyService:
             await self.stage.flush(room)
 
     async def player(self, member: Member, mode: str) -> Player:
-        """The member's session as a player: a guest, or registered with a rating."""
+        """The member's session as a player: a guest, or registered with its rating in `mode`
+        (a rating's mode, server/ratings/model.py `rating_mode`)."""
         assert member.session is not None
         s = member.session
         return (await self.identities.players([(s.sid, s.name)], mode))[0]
@@ -226,7 +229,9 @@ class LobbyService:
             # dequeues its own entry as it closes; the other must stay queued
             await self.store.requeue(queue, [e for e in claimed if self._connected(e)])
             return
-        players = await self.identities.players([(e[0], e[1]) for e in taken], mode)
+        players = await self.identities.players(
+            [(e[0], e[1]) for e in taken], rating_mode(game, mode)
+        )
         room, _step = self.lobby.quick_room(mode, players, time.time(), rid, game)
         await self.cluster.claim(room.id)
         for sid, name, pid, cid in taken:

@@ -41,6 +41,7 @@ export function createMessage(v) {
   if (v.direct_hit) msg.direct_hit = true;
   if (v.line_discs_stay) msg.line_discs_stay = true;
   if (v.free_order && v.players === "doubles") msg.free_order = true;
+  if (v.rated) msg.rated = true; // rated per game and mode: crokinole-singles, -doubles, -7d
   return msg;
 }
 
