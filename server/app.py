@@ -15,6 +15,7 @@ from server.lobby.room import record_for
 from server.match import Settings
 from server.net.door import RESERVED_FDS, Door, open_file_limit
 from server.net.hub import Hub
+from server.net.lessons import add_routes as add_lesson_routes
 from server.net.players import name_players
 from server.net.proxy import parse_networks
 from server.replay.notation import NotationError, to_notation
@@ -123,6 +124,7 @@ PAGES = {
     "/account": "account.html",
     "/u/{name}": "profile.html",
     "/leaderboard": "leaderboard.html",
+    "/learn": "learn.html",
 }
 
 
@@ -200,6 +202,7 @@ def make_app(config: Config) -> web.Application:
     app.router.add_get("/api/matches/{mid:[^{}/.]+}.txt", match_notation)
     app.router.add_get("/api/matches/{mid}", match_record)
     _account_routes(app)
+    add_lesson_routes(app)
     for path, page in PAGES.items():
         app.router.add_get(path, _page(config.web_dir / page))
     app.router.add_get("/{path:.*}", _static(config.web_dir))
