@@ -135,3 +135,11 @@ def test_what_the_routes_send_is_documented(game_server) -> None:
     missing = set(undocumented(listing, doc, "/api/lessons"))
     missing.update(undocumented(answer, doc, "/api/lessons/{id}"))
     assert not missing, "sent but not documented: " + ", ".join(sorted(missing))
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "lv"])
+def test_every_lesson_is_worded_in_each_language(lang: str) -> None:
+    catalog = (ROOT / f"web/js/i18n/{lang}.js").read_text()
+    for x in LESSONS:
+        for part in ("title", "task", "after"):
+            assert f'"lesson.{x.id}.{part}":' in catalog, (lang, x.id, part)

@@ -433,4 +433,14 @@ export default {
   "lesson.opening.title": "The 8 + 8 opening",
   "lesson.opening.task": "You opened the set and have pocketed seven of your pucks; your opponent has not struck yet. Pocket your last puck.",
   "lesson.opening.after": "You cleared the table before your opponent struck: your series stops and the opponent answers. If they clear the table in their first series too (8 + 8), the set is replayed; if not, you win it.",
+  // -- a puck pressed by someone not striking: for the player to strike (js/puck-watch.js)
+  "seen.own_free": "{whose, select, partner {The puck of {name}'s partner} other {{name}'s puck}}: free, {name} may strike it directly",
+  "seen.line_circle": "{whose, select, partner {The puck of {name}'s partner} other {{name}'s puck}} on the centre circle's line: the line shows through its hole, so it is not blind; {name} may strike it directly",
+  "seen.line_zone": "{whose, select, partner {The puck of {name}'s partner} other {{name}'s puck}} on the line of {name}'s edge zone: the line shows through its hole, so it is not blind; {name} may strike it directly",
+  "seen.partner_zone": "{whose, select, partner {The puck of {name}'s partner} other {{name}'s puck}} in the partner's edge zone: not blind in doubles; {name} may strike it directly",
+  "seen.blind_circle": "{whose, select, partner {The puck of {name}'s partner} other {{name}'s puck}} is blind for {name}: it lies in the centre circle. Not directly: by a rebound off the opposite rail, or with one of their free pucks",
+  "seen.blind_zone": "{whose, select, partner {The puck of {name}'s partner} other {{name}'s puck}} is blind for {name}: it lies in {name}'s own edge zone (the line does not show through its hole). Not directly: by a rebound off the opposite rail, or with one of their free pucks",
+  "seen.opponent": "A puck of {name}'s opponents: on a direct stroke {name}'s striker must not touch it first (a penalty puck)",
+  "seen.list": "Pucks on the table: focus one to hear whether {name}, to strike, may strike it directly",
+  "seen.item": "{whose, select, mine {{name}'s puck} partner {The puck of {name}'s partner} other {A puck of {name}'s opponents}} {k}",
 };

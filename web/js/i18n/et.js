@@ -431,4 +431,14 @@ export default {
   "lesson.opening.title": "8 + 8 algus",
   "lesson.opening.task": "Sina alustasid geimi ja oled auku löönud seitse oma seibi; vastane pole veel löönud. Löö auku oma viimane seib.",
   "lesson.opening.after": "Sa puhastasid laua enne, kui vastane lõi: sinu seeria peatub ja vastane vastab. Kui ka tema puhastab laua oma esimese seeriaga (8 + 8), mängitakse geim uuesti; kui mitte, võidad sina.",
+  // -- a puck pressed by someone not striking: for the player to strike (js/puck-watch.js)
+  "seen.own_free": "{whose, select, partner {Mängija {name} partneri seib} other {Mängija {name} seib}}: vaba, {name} võib seda lüüa otselöögiga",
+  "seen.line_circle": "{whose, select, partner {Mängija {name} partneri seib} other {Mängija {name} seib}} keskringi joonel: joon paistab selle avast, seega pole see suluseib; {name} võib seda lüüa otselöögiga",
+  "seen.line_zone": "{whose, select, partner {Mängija {name} partneri seib} other {Mängija {name} seib}} mängija {name} poorditsooni joonel: joon paistab selle avast, seega pole see suluseib; {name} võib seda lüüa otselöögiga",
+  "seen.partner_zone": "{whose, select, partner {Mängija {name} partneri seib} other {Mängija {name} seib}} partneripoolse poordi tsoonis: paarismängus pole see suluseib; {name} võib seda lüüa otselöögiga",
+  "seen.blind_circle": "{whose, select, partner {Mängija {name} partneri seib} other {Mängija {name} seib}} on suluseib: see asub keskringis. Mitte otselöögiga: pörkelöögiga vastaspoordist või mõne oma vaba seibiga",
+  "seen.blind_zone": "{whose, select, partner {Mängija {name} partneri seib} other {Mängija {name} seib}} on suluseib: see asub mängija {name} poorditsoonis (joon ei paista selle avast). Mitte otselöögiga: pörkelöögiga vastaspoordist või mõne oma vaba seibiga",
+  "seen.opponent": "Mängija {name} vastase seib: otselöögil ei tohi löögiketas seda esimesena puudutada (trahviseib)",
+  "seen.list": "Seibid laual: vali seib, et kuulda, kas lööja {name} võib seda lüüa otselöögiga",
+  "seen.item": "{whose, select, mine {Mängija {name} seib} partner {Mängija {name} partneri seib} other {Mängija {name} vastase seib}} {k}",
 };

@@ -432,4 +432,14 @@ export default {
   "lesson.opening.title": "8 + 8 sākums",
   "lesson.opening.task": "Tu sāki setu un esi iesitis septiņus savus kauliņus; pretinieks vēl nav sitis. Iesit savu pēdējo kauliņu.",
   "lesson.opening.after": "Tu notīrīji galdu, pirms pretinieks sita: tava sērija apstājas, un pretinieks atbild. Ja arī viņš notīra galdu savā pirmajā sērijā (8 + 8), sets tiek pārspēlēts; ja ne, tu to uzvari.",
+  // -- a puck pressed by someone not striking: for the player to strike (js/puck-watch.js)
+  "seen.own_free": "{whose, select, partner {Spēlētāja {name} partnera kauliņš} other {Spēlētāja {name} kauliņš}}: gaišais, {name} to drīkst sist ar tiešu sitienu",
+  "seen.line_circle": "{whose, select, partner {Spēlētāja {name} partnera kauliņš} other {Spēlētāja {name} kauliņš}} uz centra apļa līnijas: līnija redzama caur tā caurumu, tāpēc tas nav tumšais; {name} to drīkst sist ar tiešu sitienu",
+  "seen.line_zone": "{whose, select, partner {Spēlētāja {name} partnera kauliņš} other {Spēlētāja {name} kauliņš}} uz spēlētāja {name} apmales zonas līnijas: līnija redzama caur tā caurumu, tāpēc tas nav tumšais; {name} to drīkst sist ar tiešu sitienu",
+  "seen.partner_zone": "{whose, select, partner {Spēlētāja {name} partnera kauliņš} other {Spēlētāja {name} kauliņš}} partnera apmales zonā: pāru spēlē tas nav tumšais; {name} to drīkst sist ar tiešu sitienu",
+  "seen.blind_circle": "{whose, select, partner {Spēlētāja {name} partnera kauliņš} other {Spēlētāja {name} kauliņš}} ir tumšais: tas atrodas centra aplī. Ne ar tiešu sitienu: ar atsitiena sitienu no pretējās apmales vai ar kādu savu gaišo kauliņu",
+  "seen.blind_zone": "{whose, select, partner {Spēlētāja {name} partnera kauliņš} other {Spēlētāja {name} kauliņš}} ir tumšais: tas atrodas spēlētāja {name} apmales zonā (līnija caur tā caurumu nav redzama). Ne ar tiešu sitienu: ar atsitiena sitienu no pretējās apmales vai ar kādu savu gaišo kauliņu",
+  "seen.opponent": "Spēlētāja {name} pretinieka kauliņš: tiešā sitienā ripa to nedrīkst skart pirmo (soda kauliņš)",
+  "seen.list": "Kauliņi uz galda: izvēlies kauliņu, lai uzzinātu, vai sitējs {name} to drīkst sist ar tiešu sitienu",
+  "seen.item": "{whose, select, mine {Spēlētāja {name} kauliņš} partner {Spēlētāja {name} partnera kauliņš} other {Spēlētāja {name} pretinieka kauliņš}} {k}",
 };
