@@ -27,6 +27,29 @@ const COLOURS = {
   highlight: { restored: "#1e7be0", respotted: "#17a34a", penalty: "#e08a00", pocketed: "#6d4c9f" },
 };
 
+// What tells the table's marks apart besides their colour (docs/client.md, "Colours for
+// colour-blind players"): to a red-green colour-blind eye the legal and the foul guide line
+// are the same lightness, so they differ in pattern too, and the foul has a cross on its spot.
+const CUES = {
+  legal: { dash: [], cross: false },
+  foul: { dash: [4, 6], cross: true },
+  rebound: { dash: [10, 8], cross: false },
+  blind: { dash: [5, 4], slash: true },
+};
+
+// Colours that must be told apart on the table, with the mark's cue when colour alone may
+// not do it; web/tests/colour-vision.test.mjs checks each pair for each kind of colour vision.
+const MUST_DIFFER = [
+  { what: "own and opponent's puck", a: COLOURS.team[0], b: COLOURS.team[1] },
+  { what: "red puck on the board", a: COLOURS.team[0], b: COLOURS.surface },
+  { what: "black puck on the board", a: COLOURS.team[1], b: COLOURS.surface },
+  { what: "blind ring on the board", a: COLOURS.blind, b: COLOURS.surface, cue: "blind" },
+  { what: "blind ring round a red puck", a: COLOURS.blind, b: COLOURS.team[0], cue: "blind" },
+  { what: "legal and foul guide line", a: COLOURS.legal, b: COLOURS.foul, cue: ["legal", "foul"] },
+  { what: "legal guide line on the board", a: COLOURS.legal, b: COLOURS.surface },
+  { what: "foul guide line on the board", a: COLOURS.foul, b: COLOURS.surface },
+];
+
 export class Renderer {
   constructor(canvas) {
     this.canvas = canvas;
@@ -106,7 +129,7 @@ export class Renderer {
       ctx.save();
       ctx.strokeStyle = COLOURS.blind;
       ctx.lineWidth = 3.5;
-      ctx.setLineDash([5, 4]);
+      ctx.setLineDash(CUES.blind.dash);
       ctx.lineDashOffset = -((now || 0) / 80) % 9;
       ctx.beginPath();
       ctx.arc(p.x, p.y, r, 0, 2 * Math.PI);
@@ -358,7 +381,8 @@ export class Renderer {
     ctx.clip();
     ctx.strokeStyle = colour;
     ctx.lineWidth = pv.legal === null ? 2 : 3;
-    ctx.setLineDash(pv.legal === false ? [4, 6] : pv.legal === true ? [] : [10, 8]);
+    const cue = CUES[pv.legal === false ? "foul" : pv.legal === true ? "legal" : "rebound"];
+    ctx.setLineDash(cue.dash);
     ctx.beginPath();
     ctx.moveTo(aim.x + dx * t.strikerRadius, aim.y + dy * t.strikerRadius);
     ctx.lineTo(g.x, g.y);
@@ -368,7 +392,7 @@ export class Renderer {
     ctx.beginPath();
     ctx.arc(g.x, g.y, t.strikerRadius, 0, 2 * Math.PI);
     ctx.stroke();
-    if (pv.legal === false && !ghost) {
+    if (cue.cross && !ghost) {
       // A cross on the spot of the foul.
       const k = t.strikerRadius * 0.5;
       ctx.lineWidth = 4;
@@ -446,4 +470,4 @@ export class Renderer {
   }
 }
 
-export { COLOURS };
+export { COLOURS, CUES, MUST_DIFFER };
