@@ -17,7 +17,12 @@ TIMEOUT = 30_000
 
 def listed(page: Page, room: str) -> bool:
     """Whether the lobby on `page` lists the room as open."""
-    return page.locator(f'#open-rooms li[data-room="{room}"]').count() > 0
+    return page.locator(row(room)).count() > 0
+
+
+def row(room: str) -> str:
+    """The lobby's row of a room."""
+    return f'#open-rooms li[data-room="{room}"]'
 
 
 def create_room(page: Page) -> str:
@@ -35,13 +40,13 @@ def test_a_room_whose_creator_went_away_is_not_offered(web_server, new_page):
     enter(other, web_server, "Anu")
     room = create_room(creator)
     other.wait_for_selector("#screen-lobby:not([hidden])", timeout=TIMEOUT)
-    other.wait_for_selector(f'#open-rooms li[data-room="{room}"]', timeout=TIMEOUT)
+    other.wait_for_selector(row(room), timeout=TIMEOUT)
 
     # The creator's page goes away: off the list well before his seat's grace runs out.
     context = creator.context
     gone_at = time.monotonic()
     creator.close()
-    other.wait_for_selector(f'#open-rooms li[data-room="{room}"]', state="detached", timeout=TIMEOUT)
+    other.wait_for_selector(row(room), state="detached", timeout=TIMEOUT)
     assert time.monotonic() - gone_at < WAITING_GRACE / 2
     assert other.is_visible("#open-empty")
 
@@ -49,10 +54,10 @@ def test_a_room_whose_creator_went_away_is_not_offered(web_server, new_page):
     back = context.new_page()
     back.goto(web_server)
     wait_state(back, f"s.screen === 'screen-room' && s.room && s.room.id === '{room}'", TIMEOUT)
-    other.wait_for_selector(f'#open-rooms li[data-room="{room}"]', timeout=TIMEOUT)
+    other.wait_for_selector(row(room), timeout=TIMEOUT)
 
     # He leaves: the room closes and is not offered.
     back.click("#room-leave")
-    other.wait_for_selector(f'#open-rooms li[data-room="{room}"]', state="detached", timeout=TIMEOUT)
+    other.wait_for_selector(row(room), state="detached", timeout=TIMEOUT)
     assert not listed(other, room)
     assert state(back)["room"] is None or state(back)["room"]["id"] != room
