@@ -37,6 +37,19 @@ CONFIG = web.AppKey("config", Config)
 DOOR = web.AppKey("door", Door)
 
 
+# text the client loads: sent compressed (gzip or deflate, as the browser accepts), a third of
+# the bytes of a first load (docs/client.md, "First load"); images and the rest as they are
+COMPRESSED = frozenset({".html", ".js", ".mjs", ".css", ".json", ".svg", ".map", ".txt"})
+
+
+def _file(path: Path) -> web.FileResponse:
+    """A file of the client, its text compressed."""
+    response = web.FileResponse(path)
+    if path.suffix in COMPRESSED:
+        response.enable_compression()
+    return response
+
+
 def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """GET of any file under web/ (node_modules included); anything else gets index.html, so
     invite links (/r/<invite>) and deep links open the client."""
@@ -50,9 +63,9 @@ def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamRespon
             target = (root / rel).resolve()
             inside = target.is_relative_to(root)
             if inside and target.is_file():
-                return web.FileResponse(target)
+                return _file(target)
             if inside and target.is_dir() and (target / "index.html").is_file():
-                return web.FileResponse(target / "index.html")
+                return _file(target / "index.html")
         except (OSError, ValueError):  # a name the file system refuses: not ours to serve
             raise web.HTTPBadRequest(text="Not a path this server has.") from None
         if Path(rel).suffix and not rel.startswith("r/"):
@@ -60,7 +73,7 @@ def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamRespon
         index = root / "index.html"
         if not index.is_file():
             raise web.HTTPNotFound(text="The web client (web/index.html) is not there.")
-        return web.FileResponse(index)
+        return _file(index)
 
     return handler
 
@@ -130,7 +143,7 @@ PAGES = {
 
 def _page(path: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def handler(request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(path)
+        return _file(path)
 
     return handler
 
