@@ -13,12 +13,14 @@ from scripts.module_graph import page_modules, preloaded
 WEB = Path(__file__).resolve().parents[2] / "web"
 
 
-def test_the_lobby_preloads_exactly_the_modules_it_imports() -> None:
+def test_the_lobby_and_learn_preload_exactly_the_modules_it_imports() -> None:
     page = WEB / "index.html"
     modules = page_modules(page)
     assert modules[0] == "/js/app.js" and "/js/i18n/lv.js" in modules
     assert any(m.startswith("/node_modules/@msgpack/") for m in modules)
     assert sorted(preloaded(page)) == sorted(modules[1:])
+    learn = WEB / "learn.html"
+    assert sorted(preloaded(learn)) == sorted(page_modules(learn)[1:])
 
 
 def test_the_clients_text_is_sent_compressed(web_server) -> None:
