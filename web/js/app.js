@@ -16,6 +16,8 @@ import { puckList } from "./puck-list.js";
 import { citeHref } from "./puck-rules.js";
 import { PuckWatch } from "./puck-watch.js";
 import { drawLoupe } from "./loupe.js";
+import { Sounds } from "./sound.js";
+import { ContactSounds } from "./sound-events.js";
 import { COMPETITION, pocketCentres, tableFrom } from "./table.js";
 
 const STORE = { name: "novuss.name", token: "novuss.token" };
@@ -57,6 +59,8 @@ const state = {
   leaving: false, // the player asked to leave: the `left` that follows is no news
 };
 const playback = new Playback();
+const sounds = new Sounds();
+const contacts = new ContactSounds(COMPETITION);
 let conn = null;
 let nextRef = 1;
 
@@ -334,6 +338,8 @@ function frame(now) {
     releaseHeld();
   }
   if (document.body.dataset.screen !== "screen-match") return;
+  if (playback.active) sounds.play(contacts.step(playback.sample(now), now));
+  else contacts.reset();
   renderer.draw(scene(now));
   const names = state.room ? state.room.seats.map((s) => s?.name) : [];
   hud.renderClock(state.phase === "over" ? null : state.clock, now, names);
@@ -397,7 +403,6 @@ function placePower(a, now) {
 
 // The last five seconds of the player's own stroke clock: a short tick each second.
 let tickedAt = null;
-let audio = null;
 function tickClock(now) {
   const c = clockLeft(now);
   const me = mySeat();
@@ -409,19 +414,7 @@ function tickClock(now) {
   if (second === tickedAt) return;
   tickedAt = second;
   $("table-wrap").dataset.ticks = String(Number($("table-wrap").dataset.ticks || 0) + 1);
-  try {
-    audio ??= new AudioContext();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = second <= 2 ? 1040 : 880;
-    gain.gain.setValueAtTime(0.08, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.13);
-  } catch {
-    // No sound here: the ring still pulses.
-  }
+  sounds.tick(second <= 2);
 }
 
 // ---- the protocol ---------------------------------------------------------------
@@ -743,7 +736,9 @@ function setConnState(s) {
 /** After a change of language (the menu in the header), everything on screen reworded. */
 function setUpLanguages() {
   languageMenu($("lang"));
+  const soundButton = sounds.bind($("sound"));
   onLanguage(() => {
+    soundButton();
     setConnState($("conn").dataset.state);
     renderPuckList();
     if (state.lobby) lobbyView.render(state.lobby);
@@ -801,6 +796,7 @@ window.__novuss = Object.freeze({
       preview: previewNow(),
       explained: aimer.enabled && aimer.explained ? { ...aimer.explained } : null,
       watched: watch.explained ? { ...watch.explained } : null, // a puck pressed by a non-striker
+      sounds: { muted: sounds.muted, played: sounds.played },
       blind: renderer.blindIds ? [...renderer.blindIds] : [],
       clockRing: renderer.clockDrawn ? { ...renderer.clockDrawn } : null,
       labels: (renderer.labels || []).map((b) => ({ ...b })),

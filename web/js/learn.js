@@ -12,6 +12,8 @@ import { puckList } from "./puck-list.js";
 import { citeHref } from "./puck-rules.js";
 import { Renderer } from "./render.js";
 import { humanize } from "./rulings.js";
+import { Sounds } from "./sound.js";
+import { ContactSounds } from "./sound-events.js";
 import { COMPETITION } from "./table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -28,6 +30,8 @@ const state = {
   done: new Set(JSON.parse(localStorage.getItem(DONE_KEY) || "[]")),
 };
 const playback = new Playback(0);
+const sounds = new Sounds();
+const contacts = new ContactSounds(COMPETITION);
 const canvas = $("table");
 const renderer = new Renderer(canvas);
 const lesson = () => state.lessons[state.index];
@@ -172,6 +176,8 @@ function frame(now) {
   if (!lesson()) return;
   const moving = playback.active;
   const discs = moving ? playback.sample(now) : state.discs;
+  if (moving) sounds.play(contacts.step(discs, now));
+  else contacts.reset();
   const mine = aimer.enabled ? aimer.aim : null;
   renderer.draw({
     table: COMPETITION,
@@ -199,7 +205,9 @@ function frame(now) {
 initLanguage();
 translatePage(document);
 languageMenu($("lang"));
+const soundButton = sounds.bind($("sound"));
 onLanguage(() => {
+  soundButton();
   renderLesson();
   renderPucks();
 });

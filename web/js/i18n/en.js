@@ -443,4 +443,8 @@ export default {
   "seen.opponent": "A puck of {name}'s opponents: on a direct stroke {name}'s striker must not touch it first (a penalty puck)",
   "seen.list": "Pucks on the table: focus one to hear whether {name}, to strike, may strike it directly",
   "seen.item": "{whose, select, mine {{name}'s puck} partner {The puck of {name}'s partner} other {A puck of {name}'s opponents}} {k}",
+  // -- the table's sounds (js/sound.js)
+  "ui.sound_on": "sound on",
+  "ui.sound_off": "sound off",
+  "ui.sound_title": "The table's sounds: click to switch on or off",
 };

@@ -441,4 +441,8 @@ export default {
   "seen.opponent": "Mängija {name} vastase seib: otselöögil ei tohi löögiketas seda esimesena puudutada (trahviseib)",
   "seen.list": "Seibid laual: vali seib, et kuulda, kas lööja {name} võib seda lüüa otselöögiga",
   "seen.item": "{whose, select, mine {Mängija {name} seib} partner {Mängija {name} partneri seib} other {Mängija {name} vastase seib}} {k}",
+  // -- the table's sounds (js/sound.js)
+  "ui.sound_on": "heli sees",
+  "ui.sound_off": "heli väljas",
+  "ui.sound_title": "Laua helid: klõpsa sisse või välja lülitamiseks",
 };

@@ -442,4 +442,8 @@ export default {
   "seen.opponent": "Spēlētāja {name} pretinieka kauliņš: tiešā sitienā ripa to nedrīkst skart pirmo (soda kauliņš)",
   "seen.list": "Kauliņi uz galda: izvēlies kauliņu, lai uzzinātu, vai sitējs {name} to drīkst sist ar tiešu sitienu",
   "seen.item": "{whose, select, mine {Spēlētāja {name} kauliņš} partner {Spēlētāja {name} partnera kauliņš} other {Spēlētāja {name} pretinieka kauliņš}} {k}",
+  // -- the table's sounds (js/sound.js)
+  "ui.sound_on": "skaņa ieslēgta",
+  "ui.sound_off": "skaņa izslēgta",
+  "ui.sound_title": "Galda skaņas: noklikšķini, lai ieslēgtu vai izslēgtu",
 };
