@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
-from tests.web.webtools import enter, page_xy, place_striker, state, wait_state
+from tests.web.webtools import enter, page_xy, place_striker, publish, state, wait_state
 
 TIMEOUT = 30_000
 DIRECT_PUCK = (880.0, 860.0)  # server/lessons/catalog.py: the puck of the "direct" lesson
@@ -30,7 +30,7 @@ def power(page: Page, percent: int) -> None:
     assert round(state(page)["aim"]["power"] * 100) == percent
 
 
-def test_a_lesson_is_completed_at_the_table_with_the_referees_answer(web_server, new_page):
+def test_a_lesson_is_completed_at_the_table_with_the_referees_answer(web_server, new_page, artifacts):
     page = new_page()
     enter(page, web_server, "Learner")
     page.wait_for_selector("#screen-lobby:not([hidden])", timeout=TIMEOUT)
@@ -63,6 +63,8 @@ def test_a_lesson_is_completed_at_the_table_with_the_referees_answer(web_server,
     assert any("auku" in line for line in lines), lines  # the referee's words, in Estonian
     assert "Tehtud" in page.text_content("#announce")
     assert page.get_attribute("[data-lesson=direct] >> xpath=..", "data-done") == "1"
+    page.screenshot(path=str(artifacts / "learn-done.png"))
+    publish(artifacts / "learn-done.png", "client-learn.png")
     # remembered: the tick is there after a reload, and the lesson can be replayed
     page.reload()
     page.wait_for_selector("#lesson-list li[data-done='1']", timeout=TIMEOUT)

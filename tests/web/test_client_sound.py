@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import Page
 
 from tests.web.test_client_aiming import quick_pair
-from tests.web.webtools import TABLE, state, strike, wait_state
+from tests.web.webtools import TABLE, publish, state, strike, wait_state
 
 TIMEOUT = 30_000
 # Count what the page asks of the Web Audio API: every sound starts a source or an oscillator.
@@ -27,7 +27,7 @@ def audio_calls(page: Page) -> int:
     return int(page.evaluate("window.__audioCalls"))
 
 
-def test_a_stroke_sounds_with_the_sound_on_and_not_with_it_off(web_server, new_page):
+def test_a_stroke_sounds_with_the_sound_on_and_not_with_it_off(web_server, new_page, artifacts):
     me, other, _ = quick_pair(web_server, new_page)
     for page in (me, other):
         page.add_init_script(COUNT_AUDIO)
@@ -47,6 +47,8 @@ def test_a_stroke_sounds_with_the_sound_on_and_not_with_it_off(web_server, new_p
         wait_state(page, "!s.moving && s.held === 0", TIMEOUT)
     assert audio_calls(other) > 0 and state(other)["sounds"]["played"] > 0
     assert audio_calls(me) == 0 and state(me)["sounds"]["played"] == 0
+    other.screenshot(path=str(artifacts / "table-after-stroke.png"))
+    publish(artifacts / "table-after-stroke.png", "client-table.png")
 
     # Remembered: after a reload the switch is still off.
     me.reload()

@@ -313,6 +313,7 @@ function scene(now) {
   const playing = !moving && state.phase === "play" && state.turn !== null && state.turn !== undefined;
   const clock = clockLeft(now);
   return {
+    moving,
     table: state.table,
     side: mySide(),
     below: mySeat() === null ? 30 : CUE_ROOM_MM,

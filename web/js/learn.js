@@ -188,6 +188,7 @@ function frame(now) {
     aim: mine,
     blind: !moving && mine ? { side: lesson().side, seat: lesson().seat } : null,
     players: [{ side: lesson().side, name: t("learn.you"), active: true }],
+    moving,
     highlights: [],
     now,
   });

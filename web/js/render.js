@@ -3,6 +3,7 @@
 import { blindFor, firstTouch, guideLine, makeView, strikingField, teamOf, toWorld } from "./geometry.js";
 import { t as say } from "./i18n.js";
 import { pocketCentres } from "./table.js";
+import { Drops, drawBoardLook, drawDiscLook } from "./board-look.js";
 
 const COLOURS = {
   floor: "#1d2a24",
@@ -58,6 +59,8 @@ export class Renderer {
     this.cssH = 0;
     this.dpr = 1;
     this.view = null;
+    this.drops = new Drops();
+    this.down = [1, -1];
   }
 
   /** Match the backing store to the element's size times devicePixelRatio: sharp on high-DPI. */
@@ -92,12 +95,16 @@ export class Renderer {
     const [ax, ay] = view.toScreen(1, 0);
     const [bx, by] = view.toScreen(0, 1);
     ctx.setTransform(d * (ax - ox), d * (ay - oy), d * (bx - ox), d * (by - oy), d * ox, d * oy);
+    // The world's way to the viewer's lower right, for the discs' shadows.
+    this.down = toWorld(scene.side, 1, -1, 0);
     this.drawBoard(t);
     if (scene.aim) this.drawField(t, scene.side);
     for (const h of scene.highlights || []) this.drawHighlight(t, h, scene.now);
     this.preview = null;
     if (scene.ghost) this.drawAim(t, scene.ghost, scene.pucks, true, scene);
     for (const p of scene.pucks) this.drawPuck(t, p);
+    this.drops.update(scene.pucks, !!scene.moving, Object.values(pocketCentres(t)), scene.now);
+    this.dropping = this.drops.draw(this.ctx, (p, k) => this.drawPuck(t, p, k), scene.now);
     if (scene.blind) this.drawBlind(t, scene.blind, scene.pucks, scene.now);
     if (scene.striker) this.drawStriker(t, scene.striker);
     if (scene.clock && scene.striker) this.drawClockRing(t, scene.striker, scene.clock, scene.now);
@@ -255,51 +262,33 @@ export class Renderer {
   drawBoard(t) {
     const { ctx } = this;
     const L = t.size;
-    const r = t.railWidth;
-    ctx.fillStyle = COLOURS.railEdge;
-    ctx.fillRect(-r - 3, -r - 3, L + 2 * r + 6, L + 2 * r + 6);
-    ctx.fillStyle = COLOURS.rail;
-    ctx.fillRect(-r, -r, L + 2 * r, L + 2 * r);
-    // The rails' inner edge, and a little light across the powdered plywood.
-    ctx.fillStyle = COLOURS.railEdge;
-    ctx.fillRect(-4, -4, L + 8, L + 8);
-    const light = ctx.createRadialGradient(L / 2, L / 2, L * 0.1, L / 2, L / 2, L * 0.75);
-    light.addColorStop(0, COLOURS.surfaceLight);
-    light.addColorStop(1, COLOURS.surface);
-    ctx.fillStyle = light;
-    ctx.fillRect(0, 0, L, L);
-    ctx.strokeStyle = COLOURS.line;
-    ctx.lineWidth = 2;
     const z = t.zoneDepth;
+    const m = L / 2;
+    const c = t.circleRadius;
     const line = (x1, y1, x2, y2) => {
       ctx.beginPath();
       ctx.moveTo(x1, y1);
       ctx.lineTo(x2, y2);
       ctx.stroke();
     };
-    // Edge-zone lines, 120 mm from each rail, rail to rail (004 § 33 (1) 1)).
-    line(0, z, L, z);
-    line(0, L - z, L, L - z);
-    line(z, 0, z, L);
-    line(L - z, 0, L - z, L);
-    // The axis lines: the middle line of each edge zone and the centre circle's cross.
-    const m = L / 2;
-    const c = t.circleRadius;
-    line(m, 0, m, z);
-    line(m, L - z, m, L);
-    line(0, m, z, m);
-    line(L - z, m, L, m);
-    line(m - c, m, m + c, m);
-    line(m, m - c, m, m + c);
-    ctx.beginPath();
-    ctx.arc(m, m, c, 0, 2 * Math.PI);
-    ctx.stroke();
-    ctx.fillStyle = COLOURS.pocket;
-    for (const [px, py] of Object.values(pocketCentres(t))) {
+    const lines = () => {
+      // Edge-zone lines, 120 mm from each rail, rail to rail (004 § 33 (1) 1)).
+      line(0, z, L, z);
+      line(0, L - z, L, L - z);
+      line(z, 0, z, L);
+      line(L - z, 0, L - z, L);
+      // The axis lines: the middle line of each edge zone and the centre circle's cross.
+      line(m, 0, m, z);
+      line(m, L - z, m, L);
+      line(0, m, z, m);
+      line(L - z, m, L, m);
+      line(m - c, m, m + c, m);
+      line(m, m - c, m, m + c);
       ctx.beginPath();
-      ctx.arc(px, py, t.pocketRadius, 0, 2 * Math.PI);
-      ctx.fill();
-    }
+      ctx.arc(m, m, c, 0, 2 * Math.PI);
+      ctx.stroke();
+    };
+    drawBoardLook(ctx, t, COLOURS, lines, Object.values(pocketCentres(t)));
   }
 
   /** Where the striker's centre may go this stroke (004 § 20 (1)), faintly. */
@@ -312,34 +301,12 @@ export class Renderer {
   }
 
   drawDisc(x, y, radius, holeRadius, fill, edge) {
-    const { ctx } = this;
-    // A soft shadow towards the viewer's lower right gives the discs some height.
-    ctx.beginPath();
-    ctx.arc(x + radius * 0.08, y - radius * 0.08, radius, 0, 2 * Math.PI);
-    ctx.fillStyle = "rgba(0,0,0,0.22)";
-    ctx.fill();
-    ctx.beginPath();
-    ctx.arc(x, y, radius, 0, 2 * Math.PI);
-    ctx.fillStyle = fill;
-    ctx.fill();
-    // A turned wooden disc: lighter towards its top face's middle.
-    const sheen = ctx.createRadialGradient(x, y, holeRadius, x, y, radius);
-    sheen.addColorStop(0, "rgba(255,255,255,0.22)");
-    sheen.addColorStop(1, "rgba(255,255,255,0)");
-    ctx.fillStyle = sheen;
-    ctx.fill();
-    ctx.lineWidth = Math.max(1, radius * 0.12);
-    ctx.strokeStyle = edge;
-    ctx.stroke();
-    ctx.beginPath();
-    ctx.arc(x, y, holeRadius, 0, 2 * Math.PI);
-    ctx.fillStyle = COLOURS.surface; // the board seen through the hole
-    ctx.fill();
+    drawDiscLook(this.ctx, x, y, radius, holeRadius, fill, edge, COLOURS.surface, this.down);
   }
 
-  drawPuck(t, p) {
+  drawPuck(t, p, scale = 1) {
     const team = (p.owner ?? 0) % 2;
-    this.drawDisc(p.x, p.y, t.puckRadius, t.puckHoleRadius, COLOURS.team[team], COLOURS.teamEdge[team]);
+    this.drawDisc(p.x, p.y, t.puckRadius * scale, t.puckHoleRadius * scale, COLOURS.team[team], COLOURS.teamEdge[team]);
   }
 
   drawStriker(t, s) {
