@@ -30,7 +30,7 @@ def power(page: Page, percent: int) -> None:
     assert round(state(page)["aim"]["power"] * 100) == percent
 
 
-def test_a_lesson_is_completed_at_the_table_with_the_referees_answer(web_server, new_page, artifacts):
+def test_a_lesson_is_done_at_the_table_with_the_referees_answer(web_server, new_page, artifacts):
     page = new_page()
     enter(page, web_server, "Learner")
     page.wait_for_selector("#screen-lobby:not([hidden])", timeout=TIMEOUT)
