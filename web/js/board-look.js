@@ -33,10 +33,13 @@ function grainTile() {
 }
 
 /** Lay the grain over the rectangle, at `alpha`, its streaks along x (or y when `across`). */
+const patterns = new WeakMap(); // ctx -> its grain pattern, made once (not every frame)
+
 function grain(ctx, x, y, w, h, alpha, across = false, mmPerTile = 180) {
   const tile = grainTile();
   if (!tile) return;
-  const pattern = ctx.createPattern(tile, "repeat");
+  if (!patterns.has(ctx)) patterns.set(ctx, ctx.createPattern(tile, "repeat"));
+  const pattern = patterns.get(ctx);
   const k = mmPerTile / GRAIN_PX;
   pattern.setTransform(across ? new DOMMatrix([0, k, k, 0, 0, 0]) : new DOMMatrix([k, 0, 0, k, 0, 0]));
   ctx.save();

@@ -259,8 +259,25 @@ export class Renderer {
     return box;
   }
 
+  /** The board, drawn once per size and side into a picture of its own, then copied: its
+   * grain, shadows and gradients cost a frame's time when drawn every frame. */
   drawBoard(t) {
-    const { ctx } = this;
+    const m = this.ctx.getTransform();
+    const key = [this.canvas.width, this.canvas.height, m.a, m.b, m.c, m.d, m.e, m.f, t.size].join();
+    if (this.boardKey !== key) {
+      this.boardKey = key;
+      this.boardPicture = new OffscreenCanvas(this.canvas.width, this.canvas.height);
+      const g = this.boardPicture.getContext("2d");
+      g.setTransform(m);
+      this.paintBoard(g, t);
+    }
+    this.ctx.save();
+    this.ctx.setTransform(1, 0, 0, 1, 0, 0);
+    this.ctx.drawImage(this.boardPicture, 0, 0);
+    this.ctx.restore();
+  }
+
+  paintBoard(ctx, t) {
     const L = t.size;
     const z = t.zoneDepth;
     const m = L / 2;
