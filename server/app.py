@@ -15,6 +15,7 @@ from server.lobby.room import record_for
 from server.match import Settings
 from server.net.door import RESERVED_FDS, Door, open_file_limit
 from server.net.hub import Hub
+from server.net.lessons import add_routes as add_lesson_routes
 from server.net.players import name_players
 from server.net.proxy import parse_networks
 from server.net.replays import Replays
@@ -38,6 +39,19 @@ DOOR = web.AppKey("door", Door)
 REPLAYS = web.AppKey("replays", Replays)
 
 
+# text the client loads: sent compressed (gzip or deflate, as the browser accepts), a third of
+# the bytes of a first load (docs/client.md, "First load"); images and the rest as they are
+COMPRESSED = frozenset({".html", ".js", ".mjs", ".css", ".json", ".svg", ".map", ".txt"})
+
+
+def _file(path: Path) -> web.FileResponse:
+    """A file of the client, its text compressed."""
+    response = web.FileResponse(path)
+    if path.suffix in COMPRESSED:
+        response.enable_compression()
+    return response
+
+
 def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """GET of any file under web/ (node_modules included); anything else gets index.html, so
     invite links (/r/<invite>) and deep links open the client."""
@@ -51,9 +65,9 @@ def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamRespon
             target = (root / rel).resolve()
             inside = target.is_relative_to(root)
             if inside and target.is_file():
-                return web.FileResponse(target)
+                return _file(target)
             if inside and target.is_dir() and (target / "index.html").is_file():
-                return web.FileResponse(target / "index.html")
+                return _file(target / "index.html")
         except (OSError, ValueError):  # a name the file system refuses: not ours to serve
             raise web.HTTPBadRequest(text="Not a path this server has.") from None
         if Path(rel).suffix and not rel.startswith("r/"):
@@ -61,7 +75,7 @@ def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamRespon
         index = root / "index.html"
         if not index.is_file():
             raise web.HTTPNotFound(text="The web client (web/index.html) is not there.")
-        return web.FileResponse(index)
+        return _file(index)
 
     return handler
 
@@ -125,12 +139,13 @@ PAGES = {
     "/account": "account.html",
     "/u/{name}": "profile.html",
     "/leaderboard": "leaderboard.html",
+    "/learn": "learn.html",
 }
 
 
 def _page(path: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def handler(request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(path)
+        return _file(path)
 
     return handler
 
@@ -219,6 +234,7 @@ def make_app(config: Config) -> web.Application:
     app.router.add_get("/api/matches/{mid}", match_record)
     _replay_routes(app)
     _account_routes(app)
+    add_lesson_routes(app)
     for path, page in PAGES.items():
         app.router.add_get(path, _page(config.web_dir / page))
     app.router.add_get("/{path:.*}", _static(config.web_dir))

@@ -23,6 +23,8 @@ ALLOWED: dict[str, set[str]] = {
     "server.ratings": set(),
     "server.replay": {"server.rules", "server.sim"},
     "server.tournament": {"server.rules"},
+    "server.bot": {"server.rules", "server.sim"},
+    "server.lessons": {"server.match", "server.rules", "server.sim"},
     "server.history": {"server.ratings", "server.store"},
     "server.lobby": {
         "server.crokinole_match",

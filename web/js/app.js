@@ -14,6 +14,10 @@ import { firstTouch, toWorld as toWorldOf } from "./geometry.js";
 import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
 import { puckList } from "./puck-list.js";
 import { citeHref } from "./puck-rules.js";
+import { PuckWatch } from "./puck-watch.js";
+import { drawLoupe } from "./loupe.js";
+import { Sounds } from "./sound.js";
+import { ContactSounds } from "./sound-events.js";
 import { COMPETITION, pocketCentres, tableFrom } from "./table.js";
 
 const STORE = { name: "novuss.name", token: "novuss.token" };
@@ -55,6 +59,8 @@ const state = {
   leaving: false, // the player asked to leave: the `left` that follows is no news
 };
 const playback = new Playback();
+const sounds = new Sounds();
+const contacts = new ContactSounds(COMPETITION);
 let conn = null;
 let nextRef = 1;
 
@@ -262,9 +268,28 @@ function updateAimer() {
 }
 
 function renderPuckList() {
+  const box = $("puck-list");
+  const w = watchContext();
+  if (w) {
+    // Someone else strikes: the pucks say what they are for him (puck-watch.js).
+    box.setAttribute("aria-label", t("seen.list", { name: w.name }));
+    puckList(box, w.pucks, w.seat, (p) => watch.press(p), (whose, k) => t("seen.item", { whose, k, name: w.name }));
+    return;
+  }
+  box.setAttribute("aria-label", t("puck.list"));
   const pucks = aimer.enabled ? state.discs.filter((d) => d.id !== 0) : [];
-  puckList($("puck-list"), pucks, mySeat(), (p, again) => aimer.enabled && aimer.pressPuck(p, again));
+  puckList(box, pucks, mySeat(), (p, again) => aimer.enabled && aimer.pressPuck(p, again));
 }
+
+/** While someone else is to strike and the table is still: what pressing a puck needs. */
+function watchContext() {
+  const turn = state.turn;
+  if (aimer.enabled || state.phase !== "play" || playback.active || turn === null || turn === undefined || turn === mySeat()) return null;
+  const name = state.room?.seats[turn]?.name ?? t("seat", { seat: turn + 1 });
+  const pucks = state.discs.filter((d) => d.id !== 0);
+  return { table: state.table, seat: turn, side: sideOf(turn), name, doubles: state.room?.mode === "doubles", pucks };
+}
+const watch = new PuckWatch(canvas, $("watch-note"), { getView: () => renderer.view, context: watchContext });
 
 /** The side a seat strikes from this set. */
 function sideOf(seat) {
@@ -288,6 +313,7 @@ function scene(now) {
   const playing = !moving && state.phase === "play" && state.turn !== null && state.turn !== undefined;
   const clock = clockLeft(now);
   return {
+    moving,
     table: state.table,
     side: mySide(),
     below: mySeat() === null ? 30 : CUE_ROOM_MM,
@@ -313,6 +339,8 @@ function frame(now) {
     releaseHeld();
   }
   if (document.body.dataset.screen !== "screen-match") return;
+  if (playback.active) sounds.play(contacts.step(playback.sample(now), now));
+  else contacts.reset();
   renderer.draw(scene(now));
   const names = state.room ? state.room.seats.map((s) => s?.name) : [];
   hud.renderClock(state.phase === "over" ? null : state.clock, now, names);
@@ -324,45 +352,7 @@ function frame(now) {
   hint.hidden = !reason;
   if (reason) hint.textContent = reason === "touching" ? t("aim.touching") : t("aim.outside");
   tickClock(now);
-  drawLoupe(a, now);
-}
-
-const LOUPE_ZOOM = 2.6;
-
-/**
- * On a touch screen the finger hides the discs and they are small: while a finger
- * aims (and a moment after a tap) a magnifier in a top corner shows, enlarged, what
- * matters: the striker while it moves, else where the striker first touches.
- */
-function drawLoupe(a, now) {
-  const loupe = $("loupe");
-  const drag = aimer.drag;
-  const on = !!a && ((drag && drag.kind === "touch") || aimer.loupeUntil > now);
-  if (loupe.hidden !== !on) loupe.hidden = !on;
-  if (!on) return;
-  const view = renderer.view;
-  const g = renderer.preview?.guide;
-  const [fx, fy] = aimer.gesture === "place" || !g ? view.toScreen(a.x, a.y) : view.toScreen(g.x, g.y);
-  const size = loupe.offsetWidth || 150;
-  const dpr = renderer.dpr;
-  if (loupe.width !== Math.round(size * dpr)) {
-    loupe.width = Math.round(size * dpr);
-    loupe.height = Math.round(size * dpr);
-  }
-  // In the corner away from the focus (and the finger over it).
-  const right = fx < view.width / 2;
-  const low = fy < view.height / 2;
-  loupe.style.left = right ? "" : "0.4rem";
-  loupe.style.right = right ? "0.4rem" : "";
-  loupe.style.top = low ? "" : "0.4rem";
-  loupe.style.bottom = low ? "0.4rem" : "";
-  const span = size / LOUPE_ZOOM;
-  const ctx = loupe.getContext("2d");
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.clearRect(0, 0, loupe.width, loupe.height);
-  ctx.drawImage(canvas, (fx - span / 2) * dpr, (fy - span / 2) * dpr, span * dpr, span * dpr, 0, 0, loupe.width, loupe.height);
-  loupe.dataset.zoom = String(LOUPE_ZOOM);
-  loupe.dataset.scale = String(view.scale * LOUPE_ZOOM); // px a mm inside the loupe
+  drawLoupe($("loupe"), canvas, renderer, aimer, a, now);
 }
 
 /**
@@ -414,7 +404,6 @@ function placePower(a, now) {
 
 // The last five seconds of the player's own stroke clock: a short tick each second.
 let tickedAt = null;
-let audio = null;
 function tickClock(now) {
   const c = clockLeft(now);
   const me = mySeat();
@@ -426,19 +415,7 @@ function tickClock(now) {
   if (second === tickedAt) return;
   tickedAt = second;
   $("table-wrap").dataset.ticks = String(Number($("table-wrap").dataset.ticks || 0) + 1);
-  try {
-    audio ??= new AudioContext();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = second <= 2 ? 1040 : 880;
-    gain.gain.setValueAtTime(0.08, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.12);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.13);
-  } catch {
-    // No sound here: the ring still pulses.
-  }
+  sounds.tick(second <= 2);
 }
 
 // ---- the protocol ---------------------------------------------------------------
@@ -760,7 +737,9 @@ function setConnState(s) {
 /** After a change of language (the menu in the header), everything on screen reworded. */
 function setUpLanguages() {
   languageMenu($("lang"));
+  const soundButton = sounds.bind($("sound"));
   onLanguage(() => {
+    soundButton();
     setConnState($("conn").dataset.state);
     renderPuckList();
     if (state.lobby) lobbyView.render(state.lobby);
@@ -817,6 +796,8 @@ window.__novuss = Object.freeze({
       gesture: aimer.gesture,
       preview: previewNow(),
       explained: aimer.enabled && aimer.explained ? { ...aimer.explained } : null,
+      watched: watch.explained ? { ...watch.explained } : null, // a puck pressed by a non-striker
+      sounds: { muted: sounds.muted, played: sounds.played },
       blind: renderer.blindIds ? [...renderer.blindIds] : [],
       clockRing: renderer.clockDrawn ? { ...renderer.clockDrawn } : null,
       labels: (renderer.labels || []).map((b) => ({ ...b })),

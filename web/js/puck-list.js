@@ -10,12 +10,14 @@ const ORDER = { mine: 0, partner: 1, opponent: 2 };
 /**
  * Fill `box` with a button per puck ({id, owner, x, y}), the player's (seat `me`) first,
  * then the partner's, then the opponents'. press(puck, again) is called on focus (again:
- * false) and on a press (true). Rebuilt only when the pucks or the language change.
+ * false) and on a press (true); label(whose, k) names a button (for someone not striking, `me`
+ * is the striker's seat and the names are his). Rebuilt only when the pucks, the language or
+ * the names change.
  */
-export function puckList(box, pucks, me, press) {
+export function puckList(box, pucks, me, press, label = (whose, k) => t("puck.item", { whose, k })) {
   const whose = (p) => (p.owner === me ? "mine" : p.owner % 2 === me % 2 ? "partner" : "opponent");
   const sorted = [...pucks].sort((a, b) => ORDER[whose(a)] - ORDER[whose(b)] || a.owner - b.owner || a.id - b.id);
-  const key = `${sorted.map((p) => `${p.id}:${p.x},${p.y}`).join(";")}|${document.documentElement.lang}`;
+  const key = `${sorted.map((p) => `${p.id}:${p.x},${p.y}`).join(";")}|${document.documentElement.lang}|${me}|${label("mine", 1)}`;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   const count = new Map();
@@ -23,7 +25,7 @@ export function puckList(box, pucks, me, press) {
     ...sorted.map((p) => {
       const k = (count.get(p.owner) || 0) + 1;
       count.set(p.owner, k);
-      const b = el("button", { type: "button", text: t("puck.item", { whose: whose(p), k }), data: { puck: p.id } });
+      const b = el("button", { type: "button", text: label(whose(p), k), data: { puck: p.id } });
       // A mouse click focuses first: that press is the focus's, the click adds none.
       let fresh = false;
       b.addEventListener("focus", () => {

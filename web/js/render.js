@@ -3,6 +3,7 @@
 import { blindFor, firstTouch, guideLine, makeView, strikingField, teamOf, toWorld } from "./geometry.js";
 import { t as say } from "./i18n.js";
 import { pocketCentres } from "./table.js";
+import { Drops, drawBoardLook, drawDiscLook } from "./board-look.js";
 
 const COLOURS = {
   floor: "#1d2a24",
@@ -27,6 +28,29 @@ const COLOURS = {
   highlight: { restored: "#1e7be0", respotted: "#17a34a", penalty: "#e08a00", pocketed: "#6d4c9f" },
 };
 
+// What tells the table's marks apart besides their colour (docs/client.md, "Colours for
+// colour-blind players"): to a red-green colour-blind eye the legal and the foul guide line
+// are the same lightness, so they differ in pattern too, and the foul has a cross on its spot.
+const CUES = {
+  legal: { dash: [], cross: false },
+  foul: { dash: [4, 6], cross: true },
+  rebound: { dash: [10, 8], cross: false },
+  blind: { dash: [5, 4], slash: true },
+};
+
+// Colours that must be told apart on the table, with the mark's cue when colour alone may
+// not do it; web/tests/colour-vision.test.mjs checks each pair for each kind of colour vision.
+const MUST_DIFFER = [
+  { what: "own and opponent's puck", a: COLOURS.team[0], b: COLOURS.team[1] },
+  { what: "red puck on the board", a: COLOURS.team[0], b: COLOURS.surface },
+  { what: "black puck on the board", a: COLOURS.team[1], b: COLOURS.surface },
+  { what: "blind ring on the board", a: COLOURS.blind, b: COLOURS.surface, cue: "blind" },
+  { what: "blind ring round a red puck", a: COLOURS.blind, b: COLOURS.team[0], cue: "blind" },
+  { what: "legal and foul guide line", a: COLOURS.legal, b: COLOURS.foul, cue: ["legal", "foul"] },
+  { what: "legal guide line on the board", a: COLOURS.legal, b: COLOURS.surface },
+  { what: "foul guide line on the board", a: COLOURS.foul, b: COLOURS.surface },
+];
+
 export class Renderer {
   constructor(canvas) {
     this.canvas = canvas;
@@ -35,6 +59,8 @@ export class Renderer {
     this.cssH = 0;
     this.dpr = 1;
     this.view = null;
+    this.drops = new Drops();
+    this.down = [1, -1];
   }
 
   /** Match the backing store to the element's size times devicePixelRatio: sharp on high-DPI. */
@@ -69,12 +95,16 @@ export class Renderer {
     const [ax, ay] = view.toScreen(1, 0);
     const [bx, by] = view.toScreen(0, 1);
     ctx.setTransform(d * (ax - ox), d * (ay - oy), d * (bx - ox), d * (by - oy), d * ox, d * oy);
+    // The world's way to the viewer's lower right, for the discs' shadows.
+    this.down = toWorld(scene.side, 1, -1, 0);
     this.drawBoard(t);
     if (scene.aim) this.drawField(t, scene.side);
     for (const h of scene.highlights || []) this.drawHighlight(t, h, scene.now);
     this.preview = null;
     if (scene.ghost) this.drawAim(t, scene.ghost, scene.pucks, true, scene);
     for (const p of scene.pucks) this.drawPuck(t, p);
+    this.drops.update(scene.pucks, !!scene.moving, Object.values(pocketCentres(t)), scene.now);
+    this.dropping = this.drops.draw(this.ctx, (p, k) => this.drawPuck(t, p, k), scene.now);
     if (scene.blind) this.drawBlind(t, scene.blind, scene.pucks, scene.now);
     if (scene.striker) this.drawStriker(t, scene.striker);
     if (scene.clock && scene.striker) this.drawClockRing(t, scene.striker, scene.clock, scene.now);
@@ -106,7 +136,7 @@ export class Renderer {
       ctx.save();
       ctx.strokeStyle = COLOURS.blind;
       ctx.lineWidth = 3.5;
-      ctx.setLineDash([5, 4]);
+      ctx.setLineDash(CUES.blind.dash);
       ctx.lineDashOffset = -((now || 0) / 80) % 9;
       ctx.beginPath();
       ctx.arc(p.x, p.y, r, 0, 2 * Math.PI);
@@ -229,54 +259,53 @@ export class Renderer {
     return box;
   }
 
+  /** The board, drawn once per size and side into a picture of its own, then copied: its
+   * grain, shadows and gradients cost a frame's time when drawn every frame. */
   drawBoard(t) {
-    const { ctx } = this;
+    const m = this.ctx.getTransform();
+    const key = [this.canvas.width, this.canvas.height, m.a, m.b, m.c, m.d, m.e, m.f, t.size].join();
+    if (this.boardKey !== key) {
+      this.boardKey = key;
+      this.boardPicture = new OffscreenCanvas(this.canvas.width, this.canvas.height);
+      const g = this.boardPicture.getContext("2d");
+      g.setTransform(m);
+      this.paintBoard(g, t);
+    }
+    this.ctx.save();
+    this.ctx.setTransform(1, 0, 0, 1, 0, 0);
+    this.ctx.drawImage(this.boardPicture, 0, 0);
+    this.ctx.restore();
+  }
+
+  paintBoard(ctx, t) {
     const L = t.size;
-    const r = t.railWidth;
-    ctx.fillStyle = COLOURS.railEdge;
-    ctx.fillRect(-r - 3, -r - 3, L + 2 * r + 6, L + 2 * r + 6);
-    ctx.fillStyle = COLOURS.rail;
-    ctx.fillRect(-r, -r, L + 2 * r, L + 2 * r);
-    // The rails' inner edge, and a little light across the powdered plywood.
-    ctx.fillStyle = COLOURS.railEdge;
-    ctx.fillRect(-4, -4, L + 8, L + 8);
-    const light = ctx.createRadialGradient(L / 2, L / 2, L * 0.1, L / 2, L / 2, L * 0.75);
-    light.addColorStop(0, COLOURS.surfaceLight);
-    light.addColorStop(1, COLOURS.surface);
-    ctx.fillStyle = light;
-    ctx.fillRect(0, 0, L, L);
-    ctx.strokeStyle = COLOURS.line;
-    ctx.lineWidth = 2;
     const z = t.zoneDepth;
+    const m = L / 2;
+    const c = t.circleRadius;
     const line = (x1, y1, x2, y2) => {
       ctx.beginPath();
       ctx.moveTo(x1, y1);
       ctx.lineTo(x2, y2);
       ctx.stroke();
     };
-    // Edge-zone lines, 120 mm from each rail, rail to rail (004 § 33 (1) 1)).
-    line(0, z, L, z);
-    line(0, L - z, L, L - z);
-    line(z, 0, z, L);
-    line(L - z, 0, L - z, L);
-    // The axis lines: the middle line of each edge zone and the centre circle's cross.
-    const m = L / 2;
-    const c = t.circleRadius;
-    line(m, 0, m, z);
-    line(m, L - z, m, L);
-    line(0, m, z, m);
-    line(L - z, m, L, m);
-    line(m - c, m, m + c, m);
-    line(m, m - c, m, m + c);
-    ctx.beginPath();
-    ctx.arc(m, m, c, 0, 2 * Math.PI);
-    ctx.stroke();
-    ctx.fillStyle = COLOURS.pocket;
-    for (const [px, py] of Object.values(pocketCentres(t))) {
+    const lines = () => {
+      // Edge-zone lines, 120 mm from each rail, rail to rail (004 § 33 (1) 1)).
+      line(0, z, L, z);
+      line(0, L - z, L, L - z);
+      line(z, 0, z, L);
+      line(L - z, 0, L - z, L);
+      // The axis lines: the middle line of each edge zone and the centre circle's cross.
+      line(m, 0, m, z);
+      line(m, L - z, m, L);
+      line(0, m, z, m);
+      line(L - z, m, L, m);
+      line(m - c, m, m + c, m);
+      line(m, m - c, m, m + c);
       ctx.beginPath();
-      ctx.arc(px, py, t.pocketRadius, 0, 2 * Math.PI);
-      ctx.fill();
-    }
+      ctx.arc(m, m, c, 0, 2 * Math.PI);
+      ctx.stroke();
+    };
+    drawBoardLook(ctx, t, COLOURS, lines, Object.values(pocketCentres(t)));
   }
 
   /** Where the striker's centre may go this stroke (004 § 20 (1)), faintly. */
@@ -289,34 +318,12 @@ export class Renderer {
   }
 
   drawDisc(x, y, radius, holeRadius, fill, edge) {
-    const { ctx } = this;
-    // A soft shadow towards the viewer's lower right gives the discs some height.
-    ctx.beginPath();
-    ctx.arc(x + radius * 0.08, y - radius * 0.08, radius, 0, 2 * Math.PI);
-    ctx.fillStyle = "rgba(0,0,0,0.22)";
-    ctx.fill();
-    ctx.beginPath();
-    ctx.arc(x, y, radius, 0, 2 * Math.PI);
-    ctx.fillStyle = fill;
-    ctx.fill();
-    // A turned wooden disc: lighter towards its top face's middle.
-    const sheen = ctx.createRadialGradient(x, y, holeRadius, x, y, radius);
-    sheen.addColorStop(0, "rgba(255,255,255,0.22)");
-    sheen.addColorStop(1, "rgba(255,255,255,0)");
-    ctx.fillStyle = sheen;
-    ctx.fill();
-    ctx.lineWidth = Math.max(1, radius * 0.12);
-    ctx.strokeStyle = edge;
-    ctx.stroke();
-    ctx.beginPath();
-    ctx.arc(x, y, holeRadius, 0, 2 * Math.PI);
-    ctx.fillStyle = COLOURS.surface; // the board seen through the hole
-    ctx.fill();
+    drawDiscLook(this.ctx, x, y, radius, holeRadius, fill, edge, COLOURS.surface, this.down);
   }
 
-  drawPuck(t, p) {
+  drawPuck(t, p, scale = 1) {
     const team = (p.owner ?? 0) % 2;
-    this.drawDisc(p.x, p.y, t.puckRadius, t.puckHoleRadius, COLOURS.team[team], COLOURS.teamEdge[team]);
+    this.drawDisc(p.x, p.y, t.puckRadius * scale, t.puckHoleRadius * scale, COLOURS.team[team], COLOURS.teamEdge[team]);
   }
 
   drawStriker(t, s) {
@@ -358,7 +365,8 @@ export class Renderer {
     ctx.clip();
     ctx.strokeStyle = colour;
     ctx.lineWidth = pv.legal === null ? 2 : 3;
-    ctx.setLineDash(pv.legal === false ? [4, 6] : pv.legal === true ? [] : [10, 8]);
+    const cue = CUES[pv.legal === false ? "foul" : pv.legal === true ? "legal" : "rebound"];
+    ctx.setLineDash(cue.dash);
     ctx.beginPath();
     ctx.moveTo(aim.x + dx * t.strikerRadius, aim.y + dy * t.strikerRadius);
     ctx.lineTo(g.x, g.y);
@@ -368,7 +376,7 @@ export class Renderer {
     ctx.beginPath();
     ctx.arc(g.x, g.y, t.strikerRadius, 0, 2 * Math.PI);
     ctx.stroke();
-    if (pv.legal === false && !ghost) {
+    if (cue.cross && !ghost) {
       // A cross on the spot of the foul.
       const k = t.strikerRadius * 0.5;
       ctx.lineWidth = 4;
@@ -446,4 +454,4 @@ export class Renderer {
   }
 }
 
-export { COLOURS };
+export { COLOURS, CUES, MUST_DIFFER };

@@ -105,6 +105,7 @@ test("every key the pages name (data-i18n, data-i18n-attr) is in each catalog", 
     "../profile.html": "prof.pucks_per_stroke",
     "../leaderboard.html": "board.intro",
     "../rules.html": "rules.lv_note",
+    "../learn.html": "learn.intro",
   };
   for (const [page, sample] of Object.entries(named)) {
     const html = readFileSync(new URL(page, import.meta.url), "utf8");

@@ -1,0 +1,145 @@
+"""Learn to play (server/lessons): every lesson's task can be done and its worked solution
+does it; strokes that miss the task do not; a try is refused as the referee refuses a
+stroke; the HTTP routes answer, refuse bad input with a code, and cite paragraphs the rules
+page has."""
+
+from __future__ import annotations
+
+import json
+import math
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.lessons import LESSONS, LessonRefused, lesson, play_try
+from server.lessons.catalog import UnknownLesson
+from server.rules.cites import parse_cite
+from server.sim import Shot
+from tests.server.test_protocol_doc import sections, undocumented
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("chosen", LESSONS, ids=[x.id for x in LESSONS])
+def test_each_lessons_solution_does_its_task(chosen) -> None:
+    result = play_try(chosen, chosen.solution)
+    assert result.done and result.over
+    assert result.frames[0][0] == 0.0 and result.frames[-1][0] > 0.0
+    # the last frame shows the discs where they came to rest, save those the referee put
+    moved = {spot[0] for spot in (*result.ruling.penalty_placed, *result.ruling.restored)}
+    last = {d["id"]: (d["x"], d["y"]) for d in result.frames[-1][1]}
+    for d in result.discs:
+        if d["id"] not in moved:
+            assert last[d["id"]] == (d["x"], d["y"])
+
+
+def test_a_direct_stroke_at_the_blind_puck_is_a_penalty_and_not_the_task() -> None:
+    # 004 § 21 (1), § 24 (1) 8): the blind lesson's own puck in the centre circle struck directly
+    blind = lesson("blind")
+    p = blind.state.puck(1)
+    shot = Shot(p.x, 60.0, math.pi / 2, 1500.0)
+    result = play_try(blind, [shot])
+    assert not result.done and result.over
+    assert result.ruling.penalty
+    assert any(ln.code == "penalty.direct_own_blind" for ln in result.ruling.lines)
+
+
+def test_a_direct_stroke_in_the_rebound_lesson_is_not_a_rebound() -> None:
+    # 004 § 21 (2): the task is a rebound; straight at the blind puck is a foul
+    rebound = lesson("rebound")
+    result = play_try(rebound, [Shot(540.0, 60.0, math.pi / 2, 1500.0)])
+    assert not result.done and result.ruling.kind == "direct" and result.ruling.penalty
+
+
+def test_the_series_lesson_needs_a_kept_turn_then_a_lost_one() -> None:
+    series = lesson("series")
+    first = play_try(series, series.solution[:1])
+    assert first.ruling.keeps_turn and not first.done and not first.over
+    assert play_try(series, series.solution).done
+
+
+def test_a_try_is_refused_as_the_referee_refuses_a_stroke() -> None:
+    place = lesson("place")
+    # 004 § 20 (2): the striker placed on the opponent's puck in the own zone
+    with pytest.raises(LessonRefused) as e:
+        play_try(place, [Shot(450.0, 60.0, math.pi / 2, 1000.0)])
+    assert e.value.code == "placement_touch" and "20 (2)" in e.value.rule
+    with pytest.raises(LessonRefused) as e:
+        play_try(place, [])
+    assert e.value.code == "bad_field"
+    with pytest.raises(LessonRefused):  # more strokes than the lesson takes
+        play_try(place, [*place.solution, *place.solution])
+    # a stroke after the try is over (the strike right passed)
+    with pytest.raises(LessonRefused) as e:
+        play_try(lesson("series"), [Shot(540.0, 60.0, math.pi / 2, 300.0)] * 2)
+    assert e.value.code == "not_your_turn"
+    with pytest.raises(UnknownLesson):
+        lesson("nope")
+
+
+def test_every_lesson_cites_paragraphs_the_rules_page_has() -> None:
+    anchors = json.dumps(json.loads((ROOT / "web/rules/rules.json").read_text()))
+    for x in LESSONS:
+        for ref in parse_cite(x.cite):
+            assert f'"{ref.anchor}"' in anchors, (x.id, ref.anchor)
+
+
+def _http(url: str, body: Any = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        text = e.read().decode()
+        return e.code, json.loads(text) if text.startswith("{") else text
+
+
+def test_the_routes_list_play_and_refuse(game_server) -> None:
+    base = game_server().url
+    status, listing = _http(f"{base}/api/lessons")
+    assert status == 200
+    assert [x["id"] for x in listing["lessons"]] == [x.id for x in LESSONS]
+    direct = listing["lessons"][1]
+    assert direct["side"] == "S" and direct["seat"] == 0 and direct["discs"]
+    s = lesson("direct").solution[0]
+    shot = {"x": s.x, "y": s.y, "angle": s.angle, "speed": s.speed}
+    status, answer = _http(f"{base}/api/lessons/direct", {"shots": [shot]})
+    assert status == 200 and answer["done"] is True
+    assert answer["lines"][0]["code"] == "stroke.direct" and answer["lines"][0]["cite"]
+    # bad input: a clear refusal with a code, nothing played
+    status, answer = _http(f"{base}/api/lessons/direct", {"shots": [{**shot, "x": "a"}]})
+    assert status == 400 and answer["code"] == "bad_field"
+    status, answer = _http(f"{base}/api/lessons/direct", {"shots": [{**shot, "y": 500.0}]})
+    assert status == 400 and answer["code"] == "placement_zone" and answer["rule"]
+    status, _ = _http(f"{base}/api/lessons/nope", {"shots": [shot]})
+    assert status == 404
+
+
+def test_what_the_routes_send_is_documented(game_server) -> None:
+    base = game_server().url
+    parts = sections()
+    doc = (
+        parts["HTTP"]
+        + parts["ruling"]
+        + parts["The referee's data"]
+        + parts["Discs, frames and the table"]
+    )
+    _, listing = _http(f"{base}/api/lessons")
+    s = lesson("penalty").solution[0]
+    shot = {"x": s.x, "y": s.y, "angle": s.angle, "speed": s.speed}
+    _, answer = _http(f"{base}/api/lessons/penalty", {"shots": [shot]})
+    missing = set(undocumented(listing, doc, "/api/lessons"))
+    missing.update(undocumented(answer, doc, "/api/lessons/{id}"))
+    assert not missing, "sent but not documented: " + ", ".join(sorted(missing))
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "lv"])
+def test_every_lesson_is_worded_in_each_language(lang: str) -> None:
+    catalog = (ROOT / f"web/js/i18n/{lang}.js").read_text()
+    for x in LESSONS:
+        for part in ("title", "task", "after"):
+            assert f'"lesson.{x.id}.{part}":' in catalog, (lang, x.id, part)

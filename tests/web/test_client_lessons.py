@@ -1,0 +1,72 @@
+"""Learn to play (docs/client.md, "Learn to play"): reached from the lobby, a lesson played
+on the table in the browser and judged by the server's referee (server/lessons), in the
+page's language; a missed try says so and starts again."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+from tests.web.webtools import enter, page_xy, place_striker, publish, state, wait_state
+
+TIMEOUT = 30_000
+DIRECT_PUCK = (880.0, 860.0)  # server/lessons/catalog.py: the puck of the "direct" lesson
+
+
+def aim_pot(page: Page, puck: tuple[float, float], pocket: str) -> None:
+    """Click the puck, then again until the aim sends it into `pocket`."""
+    x, y = page_xy(page, *puck)
+    for _ in range(5):
+        page.mouse.click(x, y)
+        if state(page)["aim"]["pocket"] == pocket:
+            return
+    raise AssertionError(f"no aim into {pocket}: {state(page)['aim']}")
+
+
+def power(page: Page, percent: int) -> None:
+    """The power by the keyboard: Shift+↑ adds 5 %."""
+    page.focus("#table")
+    for _ in range(percent // 5):
+        page.keyboard.press("Shift+ArrowUp")
+    assert round(state(page)["aim"]["power"] * 100) == percent
+
+
+def test_a_lesson_is_done_at_the_table_with_the_referees_answer(web_server, new_page, artifacts):
+    page = new_page()
+    enter(page, web_server, "Learner")
+    page.wait_for_selector("#screen-lobby:not([hidden])", timeout=TIMEOUT)
+    page.click("#learn-link")
+    page.wait_for_url("**/learn**")
+    page.wait_for_selector("#lesson-list li", timeout=TIMEOUT)
+    assert page.locator("#lesson-list li").count() == 7
+    page.select_option("#lang", "et")
+    page.click("[data-lesson=direct]")
+    assert page.text_content("#lesson-title") == "2. õppetund: Löö seib otse auku"
+    assert page.get_attribute("#lesson-cite", "href") == "/rules.html#p-21-1"
+
+    # a miss first: the referee's answer, "not yet", and the try starts again
+    wait_state(page, "s.aim !== null", TIMEOUT)
+    power(page, 5)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#answer:not([hidden])", timeout=TIMEOUT)
+    assert page.get_attribute("#verdict", "data-done") == "0"
+    assert "Veel mitte" in page.text_content("#verdict")
+    page.click("#again")
+
+    # the task: place the striker, aim the puck into the NE hole, strike
+    place_striker(page, 180.0)
+    aim_pot(page, DIRECT_PUCK, "NE")
+    assert "vaba" in page.text_content("#aim-note")  # pressing it said it is free
+    power(page, 20)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#verdict[data-done='1']", timeout=TIMEOUT)
+    lines = page.locator("#answer-lines li").all_text_contents()
+    assert any("auku" in line for line in lines), lines  # the referee's words, in Estonian
+    assert "Tehtud" in page.text_content("#announce")
+    assert page.get_attribute("[data-lesson=direct] >> xpath=..", "data-done") == "1"
+    page.screenshot(path=str(artifacts / "learn-done.png"))
+    publish(artifacts / "learn-done.png", "client-learn.png")
+    # remembered: the tick is there after a reload, and the lesson can be replayed
+    page.reload()
+    page.wait_for_selector("#lesson-list li[data-done='1']", timeout=TIMEOUT)
+    assert page.text_content("#lesson-title").startswith("2.")
+    assert page.is_hidden("#answer")

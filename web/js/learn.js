@@ -1,0 +1,239 @@
+// "Learn to play" (/learn): short lessons on a real table, each a set-up position with one
+// task. Strokes go to the server (POST /api/lessons/{id}, docs/protocol.md "Lessons"), which
+// plays the try's strokes through the real physics and the real referee and answers the
+// last one's motion and ruling: the client has no physics, so whether a puck dropped or a
+// rebound was legal can only be the referee's word. The table, aiming, pressing a puck and
+// the ruling's words are the match's own modules (render.js, input.js, rulings.js).
+import { el } from "./dom.js";
+import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
+import { AimController } from "./input.js";
+import { Playback } from "./playback.js";
+import { puckList } from "./puck-list.js";
+import { citeHref } from "./puck-rules.js";
+import { Renderer } from "./render.js";
+import { humanize } from "./rulings.js";
+import { Sounds } from "./sound.js";
+import { ContactSounds } from "./sound-events.js";
+import { COMPETITION } from "./table.js";
+
+const $ = (id) => document.getElementById(id);
+const DONE_KEY = "novuss.lessons.done";
+const CUE_ROOM_MM = 140;
+
+const state = {
+  lessons: [],
+  index: 0,
+  discs: [],
+  shots: [], // the strokes of the try so far: the server replays them from the position
+  answer: null, // the server's answer to the last stroke
+  busy: false,
+  done: new Set(JSON.parse(localStorage.getItem(DONE_KEY) || "[]")),
+};
+const playback = new Playback(0);
+const sounds = new Sounds();
+const contacts = new ContactSounds(COMPETITION);
+const canvas = $("table");
+const renderer = new Renderer(canvas);
+const lesson = () => state.lessons[state.index];
+
+const aimer = new AimController(canvas, {
+  getView: () => renderer.view,
+  onChange: () => {},
+  onStrike: (shot) => strike(shot),
+});
+
+/** The try's strokes to the referee; the answer's motion played, then its ruling shown. */
+async function strike(shot) {
+  const l = lesson();
+  state.busy = true;
+  const shots = [...state.shots, shot];
+  let r;
+  try {
+    r = await fetch(`/api/lessons/${encodeURIComponent(l.id)}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ shots }),
+    });
+  } catch {
+    r = null;
+  }
+  const body = r ? await r.json().catch(() => null) : null;
+  if (!r || !r.ok || !body) {
+    state.busy = false;
+    // The referee's refusals are a refused stroke's reasons; the rest the server's codes.
+    const stroke = body?.code && body.code !== "bad_field" && body.code !== "not_your_turn";
+    const text = body?.code ? refusalText(stroke ? { ...body, code: "bad_stroke", reason: body.code } : body) : t("toast.not_connected");
+    say(text);
+    $("learn-hint").textContent = text;
+    giveStriker();
+    return;
+  }
+  state.shots = shots;
+  const now = performance.now();
+  playback.clear();
+  for (const [time, discs] of body.frames) playback.push(time, discs, now);
+  playback.complete = true;
+  state.pending = body;
+}
+
+/** After the motion: the referee's answer, the lesson's verdict, the striker back if the try goes on. */
+function showAnswer(body) {
+  state.busy = false;
+  state.answer = body;
+  state.discs = body.discs;
+  if (body.done && !state.done.has(lesson().id)) {
+    state.done.add(lesson().id);
+    localStorage.setItem(DONE_KEY, JSON.stringify([...state.done]));
+  }
+  renderAnswer();
+  renderList();
+  const verdict = $("verdict").textContent;
+  say([verdict, ...humanizeLines(body.lines).map((x) => x.text)].join(". "));
+  if (!body.over) giveStriker();
+}
+
+const humanizeLines = (lines) => humanize(lines, { seats: [{ name: t("learn.you") }, { name: t("learn.opponent") }], mode: "singles", me: 0 });
+
+function renderAnswer() {
+  const a = state.answer;
+  $("answer").hidden = !a;
+  if (!a) return;
+  const id = lesson().id;
+  $("verdict").textContent = a.done ? t("learn.done") : a.over ? t("learn.not_yet") : t("learn.go_on");
+  $("verdict").dataset.done = a.done ? "1" : "0";
+  $("answer-lines").replaceChildren(
+    ...humanizeLines(a.lines).map((x) => {
+      const href = citeHref(x.cite);
+      const cite = href ? Object.assign(el("a", { text: x.cite, class: "cite" }), { href, target: "_blank", rel: "noopener" }) : null;
+      return el("li", { class: `line${x.penalty ? " penalty" : ""}` }, x.text, cite ? " " : null, cite);
+    }),
+  );
+  $("lesson-after").textContent = a.done ? t(`lesson.${id}.after`) : "";
+}
+
+function say(text) {
+  $("announce").textContent = text;
+}
+
+function giveStriker() {
+  aimer.start(COMPETITION, lesson().side, state.discs, lesson().seat);
+  renderPucks();
+}
+
+function renderPucks() {
+  const pucks = aimer.enabled ? state.discs : [];
+  puckList($("puck-list"), pucks, lesson()?.seat ?? 0, (p, again) => aimer.enabled && aimer.pressPuck(p, again));
+}
+
+function renderList() {
+  $("lesson-list").replaceChildren(
+    ...state.lessons.map((l, i) => {
+      const b = el("button", { type: "button", class: "link", text: t(`lesson.${l.id}.title`), data: { lesson: l.id } });
+      if (i === state.index) b.setAttribute("aria-current", "step");
+      b.addEventListener("click", () => open(i));
+      const done = state.done.has(l.id);
+      return el("li", { data: { done: done ? 1 : 0 } }, b, done ? el("span", { class: "tick", text: ` ✓ ${t("learn.completed")}` }) : null);
+    }),
+  );
+}
+
+function renderLesson() {
+  const l = lesson();
+  if (!l) return;
+  $("lesson-title").textContent = t("learn.lesson_n", { n: state.index + 1, title: t(`lesson.${l.id}.title`) });
+  $("lesson-task").textContent = t(`lesson.${l.id}.task`);
+  const cite = $("lesson-cite");
+  cite.textContent = t("learn.read_rule", { cite: l.cite });
+  cite.href = citeHref(l.cite) || "/rules.html";
+  $("next").hidden = state.index + 1 >= state.lessons.length;
+  renderAnswer();
+  renderList();
+}
+
+/** Lesson i from its position: a try starts again. */
+function open(i) {
+  state.index = Math.max(0, Math.min(state.lessons.length - 1, i));
+  const l = lesson();
+  state.discs = l.discs;
+  state.shots = [];
+  state.answer = null;
+  state.pending = null;
+  playback.clear();
+  history.replaceState(null, "", `/learn#${l.id}`);
+  renderLesson();
+  giveStriker();
+  say(`${$("lesson-title").textContent}. ${$("lesson-task").textContent}`);
+}
+
+function frame(now) {
+  requestAnimationFrame(frame);
+  if (playback.active && playback.finished(now)) {
+    playback.clear();
+    const body = state.pending;
+    state.pending = null;
+    if (body) showAnswer(body);
+  }
+  if (!lesson()) return;
+  const moving = playback.active;
+  const discs = moving ? playback.sample(now) : state.discs;
+  if (moving) sounds.play(contacts.step(discs, now));
+  else contacts.reset();
+  const mine = aimer.enabled ? aimer.aim : null;
+  renderer.draw({
+    table: COMPETITION,
+    side: lesson().side,
+    below: CUE_ROOM_MM,
+    pucks: discs.filter((d) => d.id !== 0),
+    striker: mine ? { ...mine, illegal: !mine.legal } : discs.find((d) => d.id === 0) || null,
+    aim: mine,
+    blind: !moving && mine ? { side: lesson().side, seat: lesson().seat } : null,
+    players: [{ side: lesson().side, name: t("learn.you"), active: true }],
+    moving,
+    highlights: [],
+    now,
+  });
+  $("learn-power").textContent = mine ? `${Math.round(mine.power * 100)}%` : "–";
+  $("learn-hint").textContent = mine && !mine.legal ? t(mine.reason === "touching" ? "aim.touching" : "aim.outside") : "";
+  const note = $("aim-note");
+  const text = mine?.note && mine.note.until > now ? mine.note.text : "";
+  note.hidden = !text;
+  if (text && note.dataset.text !== text) {
+    note.dataset.text = text;
+    note.textContent = text;
+  }
+}
+
+initLanguage();
+translatePage(document);
+languageMenu($("lang"));
+const soundButton = sounds.bind($("sound"));
+onLanguage(() => {
+  soundButton();
+  renderLesson();
+  renderPucks();
+});
+$("again").addEventListener("click", () => open(state.index));
+$("next").addEventListener("click", () => open(state.index + 1));
+
+fetch("/api/lessons")
+  .then((r) => r.json())
+  .then((body) => {
+    state.lessons = body.lessons;
+    const at = state.lessons.findIndex((l) => `#${l.id}` === location.hash);
+    open(at >= 0 ? at : 0);
+    requestAnimationFrame(frame);
+  });
+
+// For tests and the curious: what the page believes (the aim and side read when asked).
+Object.defineProperties(state, {
+  aim: { enumerable: true, get: () => (aimer.enabled ? { ...aimer.aim } : null) },
+  side: { enumerable: true, get: () => lesson()?.side ?? "S" },
+});
+window.__novuss = {
+  state,
+  toPage(x, y) {
+    const [px, py] = renderer.view.toScreen(x, y);
+    const r = canvas.getBoundingClientRect();
+    return [r.left + px, r.top + py];
+  },
+};
