@@ -234,7 +234,7 @@ def make_app(config: Config) -> web.Application:
     app.router.add_get("/api/matches/{mid}", match_record)
     _replay_routes(app)
     _account_routes(app)
-    add_lesson_routes(app)
+    add_lesson_routes(app, parse_networks(config.trusted_proxy))
     for path, page in PAGES.items():
         app.router.add_get(path, _page(config.web_dir / page))
     app.router.add_get("/{path:.*}", _static(config.web_dir))

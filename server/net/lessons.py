@@ -13,9 +13,15 @@ from aiohttp import web
 from server.lessons import LESSONS, LessonRefused, lesson, play_try
 from server.lessons.catalog import SEAT, UnknownLesson
 from server.lessons.play import rest_discs
+from server.net.limits import KeyedBuckets
+from server.net.proxy import Network, client_address
 from server.sim import Shot
 
 SHOT_FIELDS = ("x", "y", "angle", "speed")
+# a try is simulated and judged on the event loop (up to 8 strokes, a few ms): tries per
+# client address, as a learner strikes (a stroke every few seconds), not as a flood would
+TRY_RATE = 2.0  # a second, sustained
+TRY_BURST = 10.0
 
 
 def _refuse(code: str, message: str, rule: str = "") -> web.HTTPBadRequest:
@@ -64,8 +70,32 @@ async def list_lessons(request: web.Request) -> web.Response:
     )
 
 
+class Tries:
+    """The lesson tries each client address may ask for (docs/reliability.md, "The limits")."""
+
+    def __init__(self, trusted: tuple[Network, ...]):
+        self.trusted = trusted
+        self.buckets = KeyedBuckets(TRY_RATE, TRY_BURST)
+
+    def admit(self, request: web.Request) -> None:
+        """Allow one try from the request's address, or refuse it with 429."""
+        address = client_address(request.remote or "", request.headers, self.trusted)
+        if not self.buckets.take(address):
+            raise web.HTTPTooManyRequests(
+                text=web.json_response(
+                    {"code": "rate_limited", "message": "Too many tries: slow down."}
+                ).text,
+                content_type="application/json",
+                headers={"Retry-After": "1"},
+            )
+
+
+TRIES = web.AppKey("lesson_tries", Tries)
+
+
 async def play(request: web.Request) -> web.Response:
     """One try's strokes played; the last one's ruling, motion, discs, done and over."""
+    request.app[TRIES].admit(request)
     try:
         chosen = lesson(request.match_info["lesson"])
     except UnknownLesson:
@@ -81,7 +111,8 @@ async def play(request: web.Request) -> web.Response:
     return web.json_response(result.to_dict())
 
 
-def add_routes(app: web.Application) -> None:
-    """The lessons' two routes."""
+def add_routes(app: web.Application, trusted: tuple[Network, ...]) -> None:
+    """The lessons' two routes (`trusted`: the proxies whose forwarded address is believed)."""
+    app[TRIES] = Tries(trusted)
     app.router.add_get("/api/lessons", list_lessons)
     app.router.add_post("/api/lessons/{lesson}", play)

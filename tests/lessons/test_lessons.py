@@ -119,6 +119,19 @@ def test_the_routes_list_play_and_refuse(game_server) -> None:
     assert status == 404
 
 
+def test_tries_from_one_address_are_limited(game_server) -> None:
+    # each try is simulated and judged on the server's event loop: a flood is refused
+    base = game_server().url
+    s = lesson("direct").solution[0]
+    shot = {"x": s.x, "y": s.y, "angle": s.angle, "speed": s.speed}
+    statuses = [_http(f"{base}/api/lessons/direct", {"shots": [shot]}) for _ in range(14)]
+    codes = [status for status, _ in statuses]
+    assert codes[:10] == [200] * 10, "a burst of 10 is played"
+    assert 429 in codes[10:], codes
+    refused = next(answer for status, answer in statuses if status == 429)
+    assert refused["code"] == "rate_limited"
+
+
 def test_what_the_routes_send_is_documented(game_server) -> None:
     base = game_server().url
     parts = sections()
