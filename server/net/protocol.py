@@ -29,6 +29,8 @@ TOKEN_MAX = 64
 SETS_MAX = 8
 CLOCK_MIN, CLOCK_MAX = 5.0, 300.0
 REF_MAX = 2**31 - 1
+LEVELS = 5  # the computer's levels, 1 (a beginner) to 5 (docs/bot.md)
+COMPUTER_WAIT_MIN, COMPUTER_WAIT_MAX = 5.0, 600.0  # quick match: the computer after so long
 DEFAULT_MAX_SPEED = 8000.0
 
 
@@ -103,6 +105,32 @@ class Watch:
 class Quick:
     mode: Mode
     game: str = "novuss"
+    computer_after: float | None = None  # seconds; then the computer at `level` plays
+    level: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Computer:
+    """Play the computer: a Novuss room with the computer in some seats (docs/protocol.md)."""
+
+    mode: Mode
+    level: int
+    sets: int
+    clock: float
+    partner: bool = False
+    opponents: bool = True
+    practice: bool = False
+    private: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +198,9 @@ ClientMessage = (
     | Join
     | Watch
     | Quick
+    | Computer
+    | Hint
+    | TakeBack
     | Ready
     | Aim
     | Strike
@@ -369,7 +400,32 @@ def _watch(f: _Fields) -> Watch:
 
 
 def _quick(f: _Fields) -> Quick:
-    return Quick(mode=f.choice("mode", MODES), game=f.choice("game", GAMES, False) or "novuss")
+    game = f.choice("game", GAMES, False) or "novuss"
+    after = None
+    if f.get("computer_after", False) is not None:
+        if game != "novuss":
+            raise f.fail("computer_after", "the computer plays Novuss only")
+        after = f.number("computer_after", COMPUTER_WAIT_MIN, COMPUTER_WAIT_MAX)
+    level = f.integer("level", 1, LEVELS, False) or 1
+    return Quick(mode=f.choice("mode", MODES), game=game, computer_after=after, level=level)
+
+
+def _computer(f: _Fields) -> Computer:
+    msg = Computer(
+        mode=f.choice("mode", MODES),
+        level=f.integer("level", 1, LEVELS),
+        sets=f.integer("sets", 1, SETS_MAX),
+        clock=f.number("clock", CLOCK_MIN, CLOCK_MAX),
+        partner=f.flag("partner", False),
+        opponents=f.flag("opponents", True),
+        practice=f.flag("practice", False),
+        private=f.flag("private", False),
+    )
+    if msg.partner and msg.mode != "doubles":
+        raise f.fail("partner", "a partner is for doubles")
+    if not (msg.partner or msg.opponents):
+        raise f.fail("opponents", "the computer must fill at least one seat")
+    return msg
 
 
 def _ready(f: _Fields) -> Ready:
@@ -413,6 +469,9 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "join": _join,
     "watch": _watch,
     "quick": _quick,
+    "computer": _computer,
+    "hint": lambda f: Hint(),
+    "takeback": lambda f: TakeBack(),
     "ready": _ready,
     "aim": _aim,
     "pass": lambda f: Pass(),

@@ -1,0 +1,83 @@
+"""The computer's thinking, in worker processes: a search runs for up to a second and a half of
+pure Python over the Cython core, which holds the GIL, so a thread would stall the event loop
+and every room of the process with it (docs/bot.md, "In the product").
+
+One `concurrent.futures.ProcessPoolExecutor`, started on the first decision (a server nobody
+plays the computer on starts no process). A decision that outlives its time, or a worker that
+dies, costs the pool: it is killed and replaced, and whoever was waiting asks again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+log = logging.getLogger("novuss.thinker")
+
+T = TypeVar("T")
+
+
+class Thinkers:
+    """A lazily started pool of worker processes, replaced whole when one dies or hangs."""
+
+    def __init__(self, workers: int):
+        self.workers = max(1, workers)
+        self.pool: ProcessPoolExecutor | None = None
+        self.replaced = 0  # pools killed and replaced (a worker died or a decision hung)
+        self.asked = 0
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            # spawn, not fork: the server's process has threads (Redis, the loop) a fork
+            # would copy mid-lock; the workers import only the pure search
+            context = multiprocessing.get_context("spawn")
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self.pool
+
+    def ask(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Run fn(*args) in a worker; the answer as an asyncio future (a broken pool is
+        replaced first, so this never raises for a worker that died earlier)."""
+        self.asked += 1
+        try:
+            future: Future[T] = self._pool().submit(fn, *args)
+        except BrokenProcessPool:
+            self.replace("broken")
+            future = self._pool().submit(fn, *args)
+        return asyncio.wrap_future(future)
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (empty before the first decision)."""
+        if self.pool is None:
+            return []
+        # the executor keeps its processes in a private map: the only way to their pids
+        processes = getattr(self.pool, "_processes", None) or {}
+        return sorted(p.pid for p in processes.values() if p.pid is not None)
+
+    def replace(self, why: str) -> None:
+        """Kill every worker and start afresh on the next decision: a hung search cannot be
+        cancelled otherwise, and a dead worker has already broken the pool."""
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        log.warning("replacing the computer's worker processes (%s)", why)
+        self.replaced += 1
+        processes = getattr(pool, "_processes", None) or {}
+        for process in list(processes.values()):
+            if process.is_alive():
+                process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def stop(self) -> None:
+        """Stop the workers at shutdown (their decisions are not needed any more)."""
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def view(self) -> dict[str, Any]:
+        """For /healthz."""
+        return {"workers": self.pids(), "asked": self.asked, "replaced": self.replaced}
