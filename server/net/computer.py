@@ -87,7 +87,7 @@ class Waiting:
     entry: tuple[str, QueueEntry]
     at: float
     level: int
-    mode: str
+    mode: p.Mode
     wait: float
 
 

@@ -127,7 +127,7 @@ class Hub:
             settings.table.max_speed,
         )
         self.computer = Computer(self.lobby, self.runtime, self.service, config)
-        practice = Practice(self.lobby, self.runtime, self.computer.thinkers)
+        practice = Practice(self.lobby, self.runtime, self.computer.thinkers, self.computer.budget)
         table.struck.append(practice.struck)
         self.dispatcher.routes.update(self.computer.routes(practice))
         self.gateway = Gateway(

@@ -35,14 +35,21 @@ class PracticeError(LobbyError):
 class Practice:
     """Hints and take-backs in practice rooms."""
 
-    def __init__(self, lobby: Lobby, runtime: RoomRuntime, thinkers: Thinkers):
+    def __init__(
+        self, lobby: Lobby, runtime: RoomRuntime, thinkers: Thinkers, budget: float | None
+    ):
         self.lobby = lobby
+        self.budget = budget
         self.runtime = runtime
         self.thinkers = thinkers
         # room -> (match id, the position before each of its players' strokes), newest last
         self.before: dict[str, deque[tuple[str, MatchState]]] = {}
         self.thinking: set[str] = set()  # rooms with a hint being worked out
-        runtime.on_forget.append(lambda rid: self.before.pop(rid, None))
+        runtime.on_forget.append(self.forget)
+
+    def forget(self, rid: str) -> None:
+        """A room closed or moved to another process."""
+        self.before.pop(rid, None)
 
     def _room(self, conn: Member) -> tuple[Room, int]:
         assert conn.session is not None  # the dispatcher checks hello first
@@ -78,7 +85,7 @@ class Practice:
         state = m.state
         self.thinking.add(room.id)
         try:
-            choice = await self.thinkers.ask(hint, state, seat, secrets.randbits(32))
+            choice = await self.thinkers.ask(hint, state, seat, secrets.randbits(32), self.budget)
         finally:
             self.thinking.discard(room.id)
         conn.send(hint_message(seat, choice, room.match is m and m.state is state))
@@ -117,6 +124,6 @@ def hint_message(seat: int, choice: Choice, current: bool) -> dict[str, Any]:
         "angle": shot.angle,
         "speed": shot.speed,
         "target": choice.target,
-        "pocket": choice.pocket,
+        "pocket": choice.pocket_name,
         "current": current,
     }

@@ -33,16 +33,38 @@ def test_the_computers_messages_decode():
         ({"t": "computer", "mode": "singles", "level": 0, "sets": 1, "clock": 30}, "level"),
         ({"t": "computer", "mode": "singles", "level": 6, "sets": 1, "clock": 30}, "level"),
         ({"t": "computer", "mode": "singles", "sets": 1, "clock": 30}, "level"),
-        ({"t": "computer", "mode": "singles", "level": 1, "sets": 1, "clock": 30,
-          "partner": True}, "partner"),  # fmt: skip
-        ({"t": "computer", "mode": "doubles", "level": 1, "sets": 1, "clock": 30,
-          "opponents": False}, "opponents"),  # fmt: skip
-        ({"t": "computer", "mode": "singles", "level": 1, "sets": 1, "clock": 30,
-          "rated": True}, "rated"),  # fmt: skip: a computer match is never rated
+        (
+            {
+                "t": "computer",
+                "mode": "singles",
+                "level": 1,
+                "sets": 1,
+                "clock": 30,
+                "partner": True,
+            },
+            "partner",
+        ),
+        (
+            {
+                "t": "computer",
+                "mode": "doubles",
+                "level": 1,
+                "sets": 1,
+                "clock": 30,
+                "opponents": False,
+            },
+            "opponents",
+        ),
+        (
+            {"t": "computer", "mode": "singles", "level": 1, "sets": 1, "clock": 30, "rated": True},
+            "rated",
+        ),  # a computer match is never rated
         ({"t": "quick", "mode": "singles", "computer_after": 1}, "computer_after"),
         ({"t": "quick", "mode": "singles", "computer_after": 30, "level": 9}, "level"),
-        ({"t": "quick", "mode": "singles", "game": "crokinole", "computer_after": 30},
-         "computer_after"),  # fmt: skip
+        (
+            {"t": "quick", "mode": "singles", "game": "crokinole", "computer_after": 30},
+            "computer_after",
+        ),
         ({"t": "hint", "seat": 1}, "seat"),
     ],
 )
