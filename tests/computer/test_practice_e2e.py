@@ -9,6 +9,7 @@ import asyncio
 from tests.computer.test_computer_e2e import FAST, play_computer
 from tests.conftest import GameServer
 from tests.server.server_client import Client, Msg, connected, get_json
+from tests.server.test_protocol_doc import sections, undocumented
 from tests.server.test_server_match_e2e import seat_singles
 
 
@@ -107,3 +108,37 @@ async def test_a_hint_is_for_the_players_own_stroke(game_server):
                 continue
             await c.inbox.get()
     assert (await refused(c, "hint"))["code"] == "not_your_turn"
+
+
+async def test_every_field_of_the_computers_messages_is_documented(game_server):
+    srv = game_server(**{**FAST, "bot_delay": 3})
+    c = await play_computer(srv, level=1, practice=True)
+    (watcher,) = await connected_watcher(srv, c.current_room["id"])
+    (lobby,) = await connected(srv.ws_url, "Lobby")
+    await lobby.send("lobby", on=True)
+    await lobby.expect("lobby")
+    await my_turn_at_rest(c)
+    await c.send("hint")
+    await c.expect("hint", timeout=30)
+    await c.strike_once("singles")
+    await c.expect("ruling")
+    await c.send("takeback")
+    await c.expect("room")
+    (lone,) = await connected(srv.ws_url, "Lone")
+    await lone.send("quick", mode="singles", computer_after=5, level=2)
+    await lone.expect("computer", timeout=30)
+    await lone.expect("room")
+    await asyncio.sleep(1)  # the lobby push of the computer's rooms
+    parts = sections()
+    referee = parts["The referee's data"] + parts["Discs, frames and the table"]
+    missing = set()
+    for msg in [m for x in (c, watcher, lobby, lone) for m in x.seen]:
+        section = parts.get(msg["t"])
+        assert section is not None, f"no section for {msg['t']!r}"
+        if msg["t"] == "room":  # its last_ruling is "the data of the last ruling"
+            section += parts["ruling"]
+        missing.update(undocumented(msg, section + referee, msg["t"]))
+    missing.update(undocumented(get_json(srv.url + "/healthz"), parts["HTTP"], "/healthz"))
+    assert not missing, "sent but not documented: " + ", ".join(sorted(missing))
+    kinds = {m["t"] for m in c.seen + lone.seen + lobby.seen}
+    assert {"hint", "takeback", "computer", "room", "lobby"} <= kinds
