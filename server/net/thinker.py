@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -20,6 +21,7 @@ from typing import Any, TypeVar
 log = logging.getLogger("novuss.thinker")
 
 T = TypeVar("T")
+NICE = 10  # the workers' niceness over the server's
 
 
 class Thinkers:
@@ -36,7 +38,10 @@ class Thinkers:
             # spawn, not fork: the server's process has threads (Redis, the loop) a fork
             # would copy mid-lock; the workers import only the pure search
             context = multiprocessing.get_context("spawn")
-            self.pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            # below the server's own priority: thinking waits, serving people does not
+            self.pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=os.nice, initargs=(NICE,)
+            )
         return self.pool
 
     def ask(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
