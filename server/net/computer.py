@@ -229,12 +229,13 @@ class Computer:
                     changed = True
         if changed:
             await self.runtime.flush(room)
-        if not isinstance(m, Match) or m.phase != "play" or m.turn not in mine:
+        turn = m.turn if isinstance(m, Match) and m.phase == "play" else None
+        if not isinstance(m, Match) or turn is None or turn not in mine:
             thought = self.thoughts.pop(room.id, None)
             if thought is not None:
                 thought.future.cancel()
             return
-        await self._turn(room, m.state, mine[mine.index(m.turn)], now)
+        await self._turn(room, m.state, turn, now)
 
     async def _leave(self, room: Room, mine: list[int], now: float) -> None:
         try:
