@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import math
 
-from server.bot.candidates import path_clear, pocket_at
+from server.bot.candidates import path_clear
 from server.rules.check import sim_discs
-from server.rules.geometry import striking_field, to_local
+from server.rules.geometry import striking_field, to_local, to_world
 from server.rules.judge import blind_for, judge
 from server.rules.ruling import Ruling
 from server.rules.state import MatchState, team_of
 from server.sim import simulate
-from server.sim.types import POCKETS, Shot
+from server.sim.types import Shot
 
 PUCK = 10.0
 """One puck nearer the end of the set (pocketed, or one penalty puck fewer owed)."""
@@ -50,14 +50,14 @@ def open_pots(state: MatchState, seat: int) -> int:
     team = team_of(seat)
     u0, u1, _, v1 = striking_field(table)
     reach = table.puck_radius + table.striker_radius
+    pucks = state.on_table()
+    holes = [to_local(side, x, y, table.size) for _, x, y in table.pocket_centres()]
     found = 0
-    for p in state.on_table():
+    for p in pucks:
         if team_of(p.owner) != team or blind_for(state, side, p):
             continue
         pu, pv = to_local(side, p.x, p.y, table.size)
-        for pocket in POCKETS:
-            c = pocket_at(state, pocket)
-            cu, cv = to_local(side, c[0], c[1], table.size)
+        for cu, cv in holes:
             du, dv = pu - cu, pv - cv
             if dv <= 1e-6:
                 continue  # the puck must travel away from the striker's rail
@@ -66,8 +66,8 @@ def open_pots(state: MatchState, seat: int) -> int:
             u = gu + du / dv * (v1 - gv)  # where the line crosses the zone's depth
             if not u0 <= u <= u1:
                 continue
-            skip = frozenset({p.id})
-            if path_clear(state, (p.x, p.y), c, 2 * table.puck_radius, skip):
+            c = to_world(side, cu, cv, table.size)
+            if path_clear(pucks, (p.x, p.y), c, 2 * table.puck_radius, frozenset({p.id})):
                 found += 1
                 break
         if found >= 3:
@@ -75,36 +75,55 @@ def open_pots(state: MatchState, seat: int) -> int:
     return found
 
 
-def value(before: MatchState, seat: int, ruling: Ruling) -> float:
-    """The ruling's worth to `seat`'s side: pucks and debts gained, the set or match
-    decided, the strike right kept or handed over with what it can pocket."""
-    team = team_of(seat)
-    if ruling.match_result is not None:
-        w = ruling.match_result["winner"]
-        return 0.0 if w is None else MATCH if w == team else -MATCH
-    if ruling.set_result is not None:
-        w = ruling.set_result["winner"]
-        return 0.0 if w is None else SET if w == team else -SET
-    after = ruling.state
+def remaining(state: MatchState) -> tuple[int, int]:
+    """Pucks each team still has to pocket: on the table plus penalty pucks owed."""
+    left = [0, 0]
+    for p in state.pucks:
+        if p.where == "table":
+            left[p.owner % 2] += 1  # the owner's team (team_of)
+    for s, d in enumerate(state.debt):
+        left[team_of(s)] += d
+    return left[0], left[1]
 
-    def left(s: MatchState, t: int) -> int:
-        return sum(1 for p in s.on_table() if team_of(p.owner) == t) + s.team_debt(t)
 
-    gained = (left(before, team) - left(after, team)) - (
-        left(before, 1 - team) - left(after, 1 - team)
-    )
-    score = PUCK * gained
-    if ruling.penalty:
-        score -= PENALTY
-    nxt = after.turn_seat
-    if nxt is None:
-        return score
-    threat = TURN + OPEN_POT * open_pots(after, nxt)
-    if team_of(nxt) == team:
-        return score + threat
-    blind = sum(
-        1
-        for p in after.on_table()
-        if team_of(p.owner) == team_of(nxt) and blind_for(after, after.side_of(nxt), p)
-    )
-    return score - threat + BLIND * blind
+class Scorer:
+    """The worth of strokes played by `seat` from `state` (the before is read once)."""
+
+    def __init__(self, state: MatchState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.team = team_of(seat)
+        self.before = remaining(state)
+        self.sims = 0
+
+    def worth(self, shot: Shot) -> float:
+        """The worth of the referee's ruling on `shot` (one simulation)."""
+        self.sims += 1
+        return self.value(outcome(self.state, self.seat, shot))
+
+    def value(self, ruling: Ruling) -> float:
+        """The ruling's worth to the striker's side: pucks and debts gained, the set or
+        match decided, the strike right kept or handed over with what it can pocket."""
+        team = self.team
+        if ruling.match_result is not None:
+            w = ruling.match_result["winner"]
+            return 0.0 if w is None else MATCH if w == team else -MATCH
+        if ruling.set_result is not None:
+            w = ruling.set_result["winner"]
+            return 0.0 if w is None else SET if w == team else -SET
+        after = ruling.state
+        left = remaining(after)
+        mine = self.before[team] - left[team]
+        theirs = self.before[1 - team] - left[1 - team]
+        score = PUCK * (mine - theirs) - (PENALTY if ruling.penalty else 0.0)
+        nxt = after.turn_seat
+        if nxt is None:
+            return score
+        threat = TURN + OPEN_POT * open_pots(after, nxt)
+        if team_of(nxt) == team:
+            return score + threat
+        side = after.side_of(nxt)
+        blind = sum(
+            1 for p in after.on_table() if team_of(p.owner) != team and blind_for(after, side, p)
+        )
+        return score - threat + BLIND * blind

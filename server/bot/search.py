@@ -9,13 +9,13 @@ will stray (no future dice).
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from server.bot.candidates import Candidate, Generator
-from server.bot.evaluate import outcome, value
+from server.bot.candidates import Candidate, Generator, legal, variations
+from server.bot.evaluate import Scorer
 from server.bot.levels import BotError, Level
 from server.bot.noise import stray
 from server.rules.check import require_turn
@@ -41,68 +41,74 @@ def check_seat(state: MatchState, seat: int) -> None:
         raise BotError(f"seat {seat} may not strike now: {e.message}") from e
 
 
-def spread_of(level: Level) -> int:
-    """Placements tried per aim: more for a bigger budget."""
-    return max(2, min(8, level.budget // 300))
+REFINE = 0.25
+"""The share of the first look spent on variations of its best strokes."""
+REFINED = 8
+"""How many of the first look's best strokes are varied."""
 
 
-def ordered(found: Iterable[Candidate], rng: random.Random) -> list[Candidate]:
-    """The candidates in the order the search tries them: one of each idea (kind,
-    puck, pocket) in turn, kinds in their order of promise, so a small budget still
-    looks at every puck before it looks at any twice."""
-    groups: dict[tuple[str, int | None, str | None], list[Candidate]] = {}
-    for c in found:
-        groups.setdefault((c.kind, c.target, c.pocket), []).append(c)
-    for g in groups.values():
-        rng.shuffle(g)
+def score_all(
+    scorer: Scorer, tries: list[Candidate], deadline: float | None
+) -> list[tuple[float, Candidate]]:
+    """Each candidate with the worth of the referee's ruling on it, until the deadline."""
+    out: list[tuple[float, Candidate]] = []
+    for cand in tries:
+        if deadline is not None and out and time.perf_counter() > deadline:
+            break
+        out.append((scorer.worth(cand.shot), cand))
+    return out
+
+
+def nudged(
+    state: MatchState, seat: int, best: list[Candidate], count: int, rng: random.Random
+) -> list[Candidate]:
+    """`count` small variations in aim and speed of the strokes in `best`."""
     out: list[Candidate] = []
-    depth = 0
-    while len(out) < sum(len(g) for g in groups.values()):
-        for g in groups.values():
-            if depth < len(g):
-                out.append(g[depth])
-        depth += 1
+    for k in range(count * 2):
+        if len(out) >= count:
+            break
+        c = best[k % len(best)]
+        s = c.shot
+        shot = Shot(
+            s.x, s.y, s.angle + rng.gauss(0.0, 0.01), s.speed * math.exp(rng.gauss(0.0, 0.1))
+        )
+        if legal(state, seat, shot):
+            out.append(Candidate(shot, c.kind, c.target, c.pocket))
     return out
 
 
 def think(
     state: MatchState, seat: int, level: Level, rng: random.Random, deadline: float | None
 ) -> Thought:
-    """The best stroke `level` finds within its budget (and the deadline, if any)."""
-    gen = Generator(state, seat, rng)
-    spread = spread_of(level)
-    found = [
-        *gen.pots(spread),
-        *gen.combos(max(1, spread // 2)),
-        *gen.rebounds(max(1, spread // 2)),
-        *gen.touches(spread),
-    ]
-    tries = ordered(found, rng) or [gen.any_stroke()]
+    """The best stroke `level` finds within its budget (and the deadline, if any): a
+    broad first look, variations of its best, then the best replayed under noise."""
+    gen = Generator(state, seat)
     first = max(1, level.budget - level.shortlist * level.replays)
-    sims = 0
-    scored: list[tuple[float, int, Candidate]] = []
-    for k, cand in enumerate(tries[:first]):
-        if deadline is not None and scored and time.perf_counter() > deadline:
-            break
-        scored.append((value(state, seat, outcome(state, seat, cand.shot)), k, cand))
-        sims += 1
-    scored.sort(key=lambda t: (-t[0], t[1]))
-    best_score, _, best = scored[0]
+    refine = int(first * REFINE) if level.replays else 0
+    tries = variations(gen.ideas(), rng, first - refine) or [gen.any_stroke()]
+    scorer = Scorer(state, seat)
+    scored = score_all(scorer, tries, deadline)
+    rank = sorted(range(len(scored)), key=lambda i: -scored[i][0])
+    if refine:
+        top = [scored[i][1] for i in rank[:REFINED]]
+        scored += score_all(scorer, nudged(state, seat, top, refine, rng), deadline)
+        rank = sorted(range(len(scored)), key=lambda i: -scored[i][0])
+    best_score, best = scored[rank[0]]
     if level.replays == 0:
-        return Thought(best, best_score, sims)
-    robust: list[tuple[float, int, Candidate]] = []
-    for exact, k, cand in scored[: level.shortlist]:
+        return Thought(best, best_score, scorer.sims)
+    robust: list[tuple[float, int]] = []
+    for i in rank[: level.shortlist]:
         if deadline is not None and robust and time.perf_counter() > deadline:
             break
+        exact, cand = scored[i]
         total = exact
         for _ in range(level.replays):
             shot = stray(state, seat, cand.shot, level, rng)
-            total += value(state, seat, outcome(state, seat, shot))
-            sims += 1
-        robust.append((total / (level.replays + 1), k, cand))
-    robust.sort(key=lambda t: (-t[0], t[1]))
-    best_score, _, best = robust[0]
-    return Thought(best, best_score, sims)
+            total += scorer.worth(shot)
+        robust.append((total / (level.replays + 1), i))
+    robust.sort(key=lambda t: -t[0])
+    best_score, i = robust[0]
+    return Thought(scored[i][1], best_score, scorer.sims)
 
 
 def streams(seed: int) -> tuple[random.Random, random.Random]:

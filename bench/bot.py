@@ -1,0 +1,172 @@
+"""The computer's strength and speed: whole matches between its levels and against the
+scripted club player of server.rules.play, through the real core and referee.
+
+    python -m bench.bot [--matches N] [--sets S] [--levels 1,2,3,4,5] [--seed S]
+
+Each pairing plays N singles matches of S sets, the first strike drawn by the match's
+seed (so each side opens about half). A drawn match counts half a win. Decisions are
+timed one at a time in this process (one core). Prints per pairing the win rate, per
+level own pucks pocketed per stroke, penalty pucks per set, decision time p50/p99 and
+strokes simulated per decision; the last line is machine-readable:
+
+    top_vs_l1=0.98 step_min=0.78 top_p99_s=1.1 top_pucks_per_stroke=0.62
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from server.bot import LEVELS, choose
+from server.rules.check import sim_discs
+from server.rules.judge import judge
+from server.rules.play import scripted_shot
+from server.rules.state import MatchConfig, MatchState, new_match, team_of
+from server.sim import simulate
+from server.sim.types import Shot
+
+SCRIPTED = 0
+"""The scripted club player's number among the players (levels are 1..5)."""
+MAX_STROKES = 600
+"""A match stopped after this many strokes counts as drawn (never seen in practice)."""
+
+
+@dataclass
+class Stats:
+    """What one player did over the bench."""
+
+    strokes: int = 0
+    own_pocketed: int = 0
+    penalties: int = 0
+    sets: int = 0
+    times: list[float] = field(default_factory=list)
+    sims: list[int] = field(default_factory=list)
+
+
+Player = Callable[[MatchState, int, int], Shot]
+
+
+def player(number: int, stats: Stats) -> Player:
+    """A player: the scripted one (0) or a computer level, recording into `stats`."""
+    if number == SCRIPTED:
+
+        def scripted(state: MatchState, seat: int, seed: int) -> Shot:
+            return scripted_shot(state, seat, random.Random(seed))
+
+        return scripted
+
+    def computer(state: MatchState, seat: int, seed: int) -> Shot:
+        t0 = time.perf_counter()
+        c = choose(state, seat, number, seed)
+        stats.times.append(time.perf_counter() - t0)
+        stats.sims.append(c.candidates)
+        return c.shot
+
+    return computer
+
+
+def match(a: int, b: int, sets: int, seed: int, stats: dict[int, Stats]) -> float:
+    """One singles match, player `a` at seat 0 and `b` at seat 1; a's score (1, ½, 0)."""
+    rng = random.Random(seed)
+    state = new_match(MatchConfig(sets=sets), first_team=rng.randrange(2))
+    who = {0: a, 1: b}
+    players = {s: player(who[s], stats[who[s]]) for s in (0, 1)}
+    while not state.finished and state.strokes < MAX_STROKES:
+        seat = state.turn_seat
+        assert seat is not None
+        shot = players[seat](state, seat, rng.randrange(2**32))
+        ruling = judge(state, seat, shot, simulate(state.table, sim_discs(state), shot))
+        st = stats[who[seat]]
+        st.strokes += 1
+        st.own_pocketed += sum(
+            1 for pid in ruling.pocketed if team_of(state.puck(pid).owner) == team_of(seat)
+        )
+        st.penalties += int(ruling.penalty)
+        if ruling.set_result is not None and ruling.set_result["outcome"] in ("won", "lost"):
+            stats[a].sets += 1
+            stats[b].sets += 1
+        state = ruling.state
+    if state.match_result is None or state.match_result["winner"] is None:
+        return 0.5
+    return 1.0 if state.match_result["winner"] == 0 else 0.0
+
+
+def pairing(a: int, b: int, matches: int, sets: int, seed: int, stats: dict[int, Stats]) -> float:
+    """a's win rate over `matches` matches against b, seats alternating."""
+    won = 0.0
+    for k in range(matches):
+        s = seed * 1000 + k
+        if k % 2 == 0:
+            won += match(a, b, sets, s, stats)
+        else:
+            won += 1.0 - match(b, a, sets, s, stats)
+    return won / matches
+
+
+def quantile(xs: list[float], q: float) -> float:
+    """The q-quantile (nearest rank) of xs; 0 for none."""
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, round(q * len(s) + 0.5) - 1))]
+
+
+def name(n: int) -> str:
+    """A player's name in the report."""
+    return "scripted" if n == SCRIPTED else f"L{n}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=20, help="matches per pairing")
+    ap.add_argument("--sets", type=int, default=2, help="sets per match")
+    ap.add_argument("--levels", default=",".join(map(str, LEVELS)), help="levels to play")
+    ap.add_argument("--no-scripted", action="store_true", help="skip the scripted pairings")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    levels = sorted(int(x) for x in args.levels.split(","))
+    stats = {n: Stats() for n in (SCRIPTED, *levels)}
+    rates: dict[tuple[int, int], float] = {}
+    pairs = [(levels[i], levels[i - 1]) for i in range(1, len(levels))]
+    if len(levels) > 2:
+        pairs.append((levels[-1], levels[0]))
+    if not args.no_scripted:
+        pairs += [(lv, SCRIPTED) for lv in levels]
+    for k, (a, b) in enumerate(pairs):
+        t0 = time.perf_counter()
+        rates[(a, b)] = pairing(a, b, args.matches, args.sets, args.seed + k, stats)
+        print(
+            f"{name(a)} vs {name(b)}: wins {rates[(a, b)]:.2f} "
+            f"({args.matches} matches of {args.sets} sets, {time.perf_counter() - t0:.0f} s)",
+            flush=True,
+        )
+    print("level  pucks/stroke  penalties/set  p50_s  p99_s  sims/decision  decisions")
+    for n in (*levels, SCRIPTED):
+        st = stats[n]
+        if not st.strokes:
+            continue
+        sims = sum(st.sims) / len(st.sims) if st.sims else 0.0
+        print(
+            f"{name(n):8} {st.own_pocketed / st.strokes:8.2f} "
+            f"{st.penalties / max(1, st.sets):12.2f} {quantile(st.times, 0.5):8.3f} "
+            f"{quantile(st.times, 0.99):6.3f} {sims:10.0f} {len(st.times):10}"
+        )
+    top, low = levels[-1], levels[0]
+    steps = [rates[p] for p in pairs[: len(levels) - 1]]
+    top_st = stats[top]
+    print(
+        f"top_vs_l{low}={rates.get((top, low), float('nan')):.2f} "
+        f"step_min={min(steps) if steps else float('nan'):.2f} "
+        f"top_p99_s={quantile(top_st.times, 0.99):.2f} "
+        f"top_pucks_per_stroke={top_st.own_pocketed / max(1, top_st.strokes):.2f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
