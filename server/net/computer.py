@@ -326,7 +326,7 @@ class Computer:
         times = sorted(self.think_ms)
         return {
             "rooms": len(self.rooms),
-            "thinking": sum(not t.done for t in self.thoughts.values()),
+            "thinking": sum(not t.future.done() for t in self.thoughts.values()),
             "decisions": self.decisions,
             "given_up": self.given_up,
             "decision_ms_p50": round(times[len(times) // 2], 1) if times else None,
