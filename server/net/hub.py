@@ -127,7 +127,10 @@ class Hub:
             settings.table.max_speed,
         )
         self.computer = Computer(self.lobby, self.runtime, self.service, config)
-        practice = Practice(self.lobby, self.runtime, self.computer.thinkers, self.computer.budget)
+        practice = Practice(
+            self.lobby, self.runtime, self.computer.thinkers, self.computer.budget,
+            self.computer.timeout,
+        )  # fmt: skip
         table.struck.append(practice.struck)
         self.dispatcher.routes.update(self.computer.routes(practice))
         self.gateway = Gateway(

@@ -10,12 +10,14 @@ takeover the earlier strokes can no longer be taken back (the match goes on).
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections import deque
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from server.bot import Choice, hint
+from server.bot import BotError, Choice, hint
 from server.lobby.lobby import Lobby
 from server.lobby.members import Member
 from server.lobby.room import LobbyError, Room
@@ -36,10 +38,16 @@ class Practice:
     """Hints and take-backs in practice rooms."""
 
     def __init__(
-        self, lobby: Lobby, runtime: RoomRuntime, thinkers: Thinkers, budget: float | None
+        self,
+        lobby: Lobby,
+        runtime: RoomRuntime,
+        thinkers: Thinkers,
+        budget: float | None,
+        timeout: float,
     ):
         self.lobby = lobby
         self.budget = budget
+        self.timeout = timeout
         self.runtime = runtime
         self.thinkers = thinkers
         # room -> (match id, the position before each of its players' strokes), newest last
@@ -85,7 +93,13 @@ class Practice:
         state = m.state
         self.thinking.add(room.id)
         try:
-            choice = await self.thinkers.ask(hint, state, seat, secrets.randbits(32), self.budget)
+            asked = self.thinkers.ask(hint, state, seat, secrets.randbits(32), self.budget)
+            choice = await asyncio.wait_for(asked, self.timeout)
+        except (BrokenProcessPool, TimeoutError):  # as for the computer's own decisions
+            self.thinkers.replace("a hint's worker died or hung")
+            raise PracticeError("not_now", "The computer could not think just now.") from None
+        except BotError as e:
+            raise PracticeError("not_now", str(e)) from None
         finally:
             self.thinking.discard(room.id)
         conn.send(hint_message(seat, choice, room.match is m and m.state is state))
