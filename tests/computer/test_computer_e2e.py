@@ -161,3 +161,21 @@ async def test_the_room_closes_when_its_last_person_leaves(game_server):
     await other.send("watch", room=rid)
     refused = await other.expect("error")
     assert refused["code"] == "no_room"
+
+
+async def test_a_computer_that_never_answers_in_time_loses_its_strokes_to_the_clock(game_server):
+    # every search outlives --bot-timeout: its workers are replaced, the decision asked again,
+    # then given up; the stroke clock (5 s) runs out and the referee rules it, as for anybody
+    srv = game_server(**{**FAST, "bot_budget": 5.0, "bot_timeout": 0.3})
+    c = await play_computer(srv, level=5, clock=5)
+    async with asyncio.timeout(90):
+        while True:
+            if c.my_turn():
+                await c.strike_once("singles")
+                continue
+            msg = await c.inbox.get()
+            if msg["t"] == "ruling" and msg["cause"] == "clock" and msg["seat"] == 1:
+                break
+    health = get_json(srv.url + "/healthz")["computer"]
+    assert health["given_up"] >= 1 and health["replaced"] >= 3
+    assert health["decisions"] == 0 and not computer_strokes(c)
