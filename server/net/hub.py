@@ -132,6 +132,7 @@ class Hub:
             self.computer.timeout,
         )  # fmt: skip
         table.struck.append(practice.struck)
+        # computer, hint, takeback; and quick, which gains the wait for the computer
         self.dispatcher.routes.update(self.computer.routes(practice))
         self.gateway = Gateway(
             self.conns,
