@@ -179,3 +179,29 @@ async def test_a_computer_that_never_answers_in_time_loses_its_strokes_to_the_cl
     health = get_json(srv.url + "/healthz")["computer"]
     assert health["given_up"] >= 1 and health["replaced"] >= 3
     assert health["decisions"] == 0 and not computer_strokes(c)
+
+
+async def test_another_process_takes_over_a_computer_room_and_its_computer_plays_on(
+    game_cluster,
+):
+    owner, other = game_cluster(2, **FAST, grace_seconds=30, lease_seconds=3)
+    c = await play_computer(owner, level=3)
+    await c.play("singles", strokes=3)
+    rid, token = c.current_room["id"], c.token
+    owner.kill()
+    await c.close()
+    async with asyncio.timeout(30):
+        while get_json(other.url + "/healthz")["rooms"] != 1:  # taken over
+            await asyncio.sleep(0.1)
+    back = Client("Mari")
+    await back.connect(other.ws_url, token=token)
+    await back.send("resume", room=rid, since=0)
+    await back.expect("room")
+    seen = len(computer_strokes(back))
+    async with asyncio.timeout(60):
+        while len(computer_strokes(back)) == seen:
+            if back.my_turn():
+                await back.strike_once("singles")
+                continue
+            await back.inbox.get()
+    assert get_json(other.url + "/healthz")["computer"]["rooms"] == 1
