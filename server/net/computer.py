@@ -8,7 +8,7 @@ server/net/thinker.py) for a stroke, shows its placement and aim as any player's
 and strikes through the room and its match after a human-like delay, as a person's strike
 goes (server/net/play.py): the referee and the stroke clock apply. A decision that fails
 (its worker died or hung) is asked again; one that keeps failing is given up, and the
-stroke clock runs out as for anybody (004 § 24 (1) 8)): never a hung room.
+stroke clock runs out as for anybody (004 § 26 (4), § 24 (1) 18)): never a hung room.
 """
 
 from __future__ import annotations
@@ -296,7 +296,7 @@ class Computer:
         self.thoughts[room.id] = again
 
     def _give_up(self, thought: Thought) -> None:
-        # the stroke clock runs on and is judged as anybody's (004 § 24 (1) 8))
+        # the stroke clock runs on and is judged as anybody's (004 § 26 (4), § 24 (1) 18))
         thought.done = True
         self.given_up += 1
 

@@ -166,6 +166,7 @@ async def test_the_room_closes_when_its_last_person_leaves(game_server):
 async def test_a_computer_that_never_answers_in_time_loses_its_strokes_to_the_clock(game_server):
     # every search outlives --bot-timeout: its workers are replaced, the decision asked again,
     # then given up; the stroke clock (5 s) runs out and the referee rules it, as for anybody
+    # (004 § 26 (4), § 24 (1) 18))
     srv = game_server(**{**FAST, "bot_budget": 5.0, "bot_timeout": 0.3})
     c = await play_computer(srv, level=5, clock=5)
     async with asyncio.timeout(90):
