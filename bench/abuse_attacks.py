@@ -18,7 +18,10 @@ from dataclasses import dataclass
 import aiohttp
 import msgpack
 
+from server.config import Config
+
 WORKERS = 16  # concurrent attacking loops per attack
+SNAPSHOT_RATE = Config().snapshot_rate  # watch requests a connection may send a second
 
 
 @dataclass
@@ -227,7 +230,8 @@ def _open(s: socket.socket) -> bool:
 
 async def stalled_readers(ctx: Context) -> str:
     """Watchers of the honest room that never read, from every address, asking for full
-    snapshots (each `watch` is answered by one) until the server drops them."""
+    snapshots (each `watch` is answered by one) at the rate the server allows (a client
+    asking faster is refused, then closed as abusive) until the server drops them."""
     socks: list[socket.socket] = []
     for k in range(min(512, 32 * len(ctx.addresses))):
         with contextlib.suppress(OSError):
@@ -246,7 +250,7 @@ async def stalled_readers(ctx: Context) -> str:
                 s.setblocking(False)
                 _frame(s, {"t": "watch", "room": ctx.rid})
                 asked += 1
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(1 / SNAPSHOT_RATE)
     dropped = sum(1 for s in socks if not _open(s))
     for s in socks:
         s.close()
