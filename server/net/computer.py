@@ -20,6 +20,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -70,9 +71,8 @@ class Thought:
 
     state: MatchState
     seat: int
-    future: asyncio.Future[Choice]
+    future: Future[Choice]
     asked: float
-    deadline: float
     strike_at: float
     tries: int = 1
     shown: bool = False  # its placement and aim previewed
@@ -98,10 +98,9 @@ class Computer:
         self.lobby = lobby
         self.runtime = runtime
         self.service = service
-        self.thinkers = Thinkers(config.bot_workers)
+        self.thinkers = Thinkers(config.bot_workers, config.bot_timeout)
         self.delay = config.bot_delay
         self.budget = config.bot_budget or None
-        self.timeout = config.bot_timeout
         self.tick_seconds = config.tick_seconds
         self.rooms: dict[str, Room] = {}
         self.thoughts: dict[str, Thought] = {}
@@ -198,6 +197,7 @@ class Computer:
         """Offer the computer to those who waited; play each computer seat's turn."""
         if self.waiting:
             await self._quick_due(now)
+        self.thinkers.watch(now)  # a hung search: its pool replaced, its waiters ask again
         if now - self._scanned >= SCAN:  # rooms reloaded, taken over, or closed
             self._scanned = now
             self.rooms = {r.id: r for r in self.lobby.rooms.values() if computer_seats(r)}
@@ -257,14 +257,11 @@ class Computer:
         if thought.done:
             return
         if not thought.future.done():
-            if now > thought.deadline:  # hung: a search cannot be stopped but by its process
-                self.thinkers.replace("a decision ran out of time")
-                self._again(room, thought, now)
             return
         try:
             choice = thought.future.result()
-        except (BrokenProcessPool, asyncio.CancelledError):  # a worker died (or was killed)
-            self.thinkers.replace("a worker died")
+        except (BrokenProcessPool, CancelledError):  # its worker died, or hung and was killed
+            self.thinkers.replace("a worker died")  # (done already if it hung)
             self._again(room, thought, now)
             return
         except Exception:
@@ -285,7 +282,7 @@ class Computer:
         seed = secrets.randbits(32)  # the level's dice, thrown now: no future is seen
         future = self.thinkers.ask(choose, state, seat, s.computer, seed, self.budget)
         delay = self.delay * random.uniform(1.0, 2.0)  # a person's pause, not a metronome
-        return Thought(state, seat, future, now, now + self.timeout, now + delay, tries)
+        return Thought(state, seat, future, now, now + delay, tries)
 
     def _again(self, room: Room, thought: Thought, now: float) -> None:
         if thought.tries >= TRIES:

@@ -127,10 +127,7 @@ class Hub:
             settings.table.max_speed,
         )
         self.computer = Computer(self.lobby, self.runtime, self.service, config)
-        practice = Practice(
-            self.lobby, self.runtime, self.computer.thinkers, self.computer.budget,
-            self.computer.timeout,
-        )  # fmt: skip
+        practice = Practice(self.lobby, self.runtime, self.computer.thinkers, self.computer.budget)
         table.struck.append(practice.struck)
         # computer, hint, takeback; and quick, which gains the wait for the computer
         self.dispatcher.routes.update(self.computer.routes(practice))

@@ -14,6 +14,7 @@ import asyncio
 import secrets
 import time
 from collections import deque
+from concurrent.futures import CancelledError
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
@@ -28,6 +29,8 @@ from server.net.thinker import Thinkers
 from server.rules import MatchState
 
 KEPT = 64  # strokes that can be taken back, per room
+POLL = 0.05  # seconds between looks at a hint being worked out (polled: a pool replaced
+# cancels what it had queued, which awaited as an asyncio future would cancel this handler)
 
 
 class PracticeError(LobbyError):
@@ -43,11 +46,9 @@ class Practice:
         runtime: RoomRuntime,
         thinkers: Thinkers,
         budget: float | None,
-        timeout: float,
     ):
         self.lobby = lobby
         self.budget = budget
-        self.timeout = timeout
         self.runtime = runtime
         self.thinkers = thinkers
         # room -> (match id, the position before each of its players' strokes), newest last
@@ -94,9 +95,11 @@ class Practice:
         self.thinking.add(room.id)
         try:
             asked = self.thinkers.ask(hint, state, seat, secrets.randbits(32), self.budget)
-            choice = await asyncio.wait_for(asked, self.timeout)
-        except (BrokenProcessPool, TimeoutError):  # as for the computer's own decisions
-            self.thinkers.replace("a hint's worker died or hung")
+            while not asked.done():  # a hung one is caught by Thinkers.watch, every tick
+                await asyncio.sleep(POLL)
+            choice = asked.result()
+        except (BrokenProcessPool, CancelledError):  # its worker died, or hung and was killed
+            self.thinkers.replace("a worker died")
             raise PracticeError("not_now", "The computer could not think just now.") from None
         except BotError as e:
             raise PracticeError("not_now", str(e)) from None

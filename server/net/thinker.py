@@ -1,15 +1,14 @@
 """The computer's thinking, in worker processes: a search runs for up to a second and a half of
 pure Python over the Cython core, which holds the GIL, so a thread would stall the event loop
-and every room of the process with it (docs/bot.md, "In the product").
+and every room of the process with it (docs/computer.md).
 
 One `concurrent.futures.ProcessPoolExecutor`, started on the first decision (a server nobody
-plays the computer on starts no process). A decision that outlives its time, or a worker that
-dies, costs the pool: it is killed and replaced, and whoever was waiting asks again.
+plays the computer on starts no process). A search that runs longer than its time, or a worker
+that dies, costs the pool: it is killed and replaced, and whoever was waiting asks again.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import multiprocessing
 import os
@@ -27,10 +26,13 @@ NICE = 10  # the workers' niceness over the server's
 class Thinkers:
     """A lazily started pool of worker processes, replaced whole when one dies or hangs."""
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, timeout: float):
         self.workers = max(1, workers)
+        self.timeout = timeout
         self.pool: ProcessPoolExecutor | None = None
-        self.replaced = 0  # pools killed and replaced (a worker died or a decision hung)
+        # what was asked and not answered -> when it was first seen running (None: queued)
+        self.flight: dict[Future[Any], float | None] = {}
+        self.replaced = 0  # pools killed and replaced (a worker died or a search hung)
         self.asked = 0
 
     def _pool(self) -> ProcessPoolExecutor:
@@ -44,16 +46,31 @@ class Thinkers:
             )
         return self.pool
 
-    def ask(self, fn: Callable[..., T], *args: Any) -> asyncio.Future[T]:
-        """Run fn(*args) in a worker; the answer as an asyncio future (a broken pool is
-        replaced first, so this never raises for a worker that died earlier)."""
+    def ask(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """Run fn(*args) in a worker (a broken pool is replaced first, so this never raises
+        for a worker that died earlier). The future fails with BrokenProcessPool if its
+        worker dies or the pool is replaced, or is cancelled if the pool goes first."""
         self.asked += 1
         try:
             future: Future[T] = self._pool().submit(fn, *args)
         except BrokenProcessPool:
-            self.replace("broken")
+            self.replace("a worker died")
             future = self._pool().submit(fn, *args)
-        return asyncio.wrap_future(future)
+        self.flight[future] = None
+        return future
+
+    def watch(self, now: float) -> None:
+        """Called every tick: a search running longer than `timeout` is hung (the time in the
+        queue, behind other searches, is not counted: a busy pool is not a hung one), and a
+        search cannot be stopped but with its process: the pool is replaced."""
+        for future, since in list(self.flight.items()):
+            if future.done():  # answered, failed or cancelled: its waiter sees which
+                del self.flight[future]
+            elif since is None and future.running():
+                self.flight[future] = now
+            elif since is not None and now - since > self.timeout:
+                self.replace("a search ran out of time")
+                return
 
     def pids(self) -> list[int]:
         """The worker processes' ids (empty before the first decision)."""
@@ -65,7 +82,8 @@ class Thinkers:
 
     def replace(self, why: str) -> None:
         """Kill every worker and start afresh on the next decision: a hung search cannot be
-        cancelled otherwise, and a dead worker has already broken the pool."""
+        cancelled otherwise, and a dead worker has already broken the pool. Every search in
+        flight fails (BrokenProcessPool, or cancelled if still queued)."""
         pool, self.pool = self.pool, None
         if pool is None:
             return
@@ -76,6 +94,7 @@ class Thinkers:
             if process.is_alive():
                 process.kill()
         pool.shutdown(wait=False, cancel_futures=True)
+        self.flight.clear()
 
     def stop(self) -> None:
         """Stop the workers at shutdown (their decisions are not needed any more)."""

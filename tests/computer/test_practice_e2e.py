@@ -21,7 +21,7 @@ async def refused(c: Client, t: str) -> Msg:
 
 async def my_turn_at_rest(c: Client) -> None:
     """Wait until the player is to strike."""
-    async with asyncio.timeout(60):
+    async with asyncio.timeout(120):
         while not c.my_turn():
             await c.inbox.get()
 
@@ -47,7 +47,7 @@ async def test_a_hint_in_practice_is_the_players_alone_and_can_be_struck(game_se
     (watcher,) = await connected_watcher(srv, room["id"])
     await my_turn_at_rest(c)
     await c.send("hint")
-    tip = await c.expect("hint", timeout=30)
+    tip = await c.expect("hint", timeout=90)
     assert tip["seat"] == c.own_seat and tip["current"] is True
     assert tip["target"] is None or any(d["id"] == tip["target"] for d in c.discs)
     assert tip["pocket"] in (None, "SW", "SE", "NE", "NW")
@@ -101,7 +101,7 @@ async def test_a_take_back_restores_the_position_before_the_players_stroke(game_
 async def test_a_hint_is_for_the_players_own_stroke(game_server):
     srv = game_server(**{**FAST, "bot_delay": 3})
     c = await play_computer(srv, level=1, practice=True)
-    async with asyncio.timeout(60):
+    async with asyncio.timeout(120):
         while c.my_turn() or c.phase != "play":  # the computer's turn, at rest
             if c.my_turn():
                 await c.strike_once("singles")
@@ -119,14 +119,14 @@ async def test_every_field_of_the_computers_messages_is_documented(game_server):
     await lobby.expect("lobby")
     await my_turn_at_rest(c)
     await c.send("hint")
-    await c.expect("hint", timeout=30)
+    await c.expect("hint", timeout=90)
     await c.strike_once("singles")
     await c.expect("ruling")
     await c.send("takeback")
     await c.expect("room")
     (lone,) = await connected(srv.ws_url, "Lone")
     await lone.send("quick", mode="singles", computer_after=5, level=2)
-    await lone.expect("computer", timeout=30)
+    await lone.expect("computer", timeout=90)
     await lone.expect("room")
     await asyncio.sleep(1)  # the lobby push of the computer's rooms
     parts = sections()

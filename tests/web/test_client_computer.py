@@ -27,7 +27,7 @@ def test_play_the_computer_ask_a_hint_see_it_drawn_strike(game_server, new_page,
     assert "Computer (level 1)" in page.inner_text("#players")
 
     mine = "s.phase === 'play' && !s.moving && s.held === 0 && s.turn === s.room.you.seat"
-    wait_state(page, mine + " && s.aim !== null", timeout=90_000)
+    wait_state(page, mine + " && s.aim !== null", timeout=180_000)
     assert page.is_visible("#hint-btn") and page.is_visible("#takeback-btn")
     before = page.screenshot(path=str(artifacts / "computer-before-hint.png"))
     assert before
@@ -35,7 +35,7 @@ def test_play_the_computer_ask_a_hint_see_it_drawn_strike(game_server, new_page,
     discs = sorted((d["id"], d["x"], d["y"]) for d in state(page)["discs"])
 
     page.click("#hint-btn")
-    hint = wait_state(page, "s.hint !== null", timeout=60_000)["hint"]
+    hint = wait_state(page, "s.hint !== null", timeout=120_000)["hint"]
     page.wait_for_timeout(200)  # a display frame or two
     page.screenshot(path=str(artifacts / "computer-hint.png"))
     assert HINT_BLUE in colours_in(page, artifacts / "computer-hint.png", TABLE_BOX)
