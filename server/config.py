@@ -70,7 +70,9 @@ class Config:
     event_loop: str = "uvloop"  # uvloop (libuv, in C) or Python's own asyncio loop
     bot_workers: int = 1  # processes the computer thinks in (docs/bot.md, "In the product")
     bot_delay: float = 1.5  # seconds the computer waits at least before it strikes
-    bot_budget: float = 0.0  # seconds a decision may search (0: the level's own budget)
+    # seconds a decision may search at most (0: no limit but the level's own budget of
+    # simulations, which ends it sooner on an idle core; the limit holds on a busy one)
+    bot_budget: float = 2.0
     bot_timeout: float = 10.0  # seconds after which a decision is hung: its worker replaced
 
 
@@ -124,7 +126,7 @@ _HELP = {
     "event_loop": "uvloop (the default: sockets and timers in C) or asyncio",
     "bot_workers": "worker processes the computer opponent thinks in (started when needed)",
     "bot_delay": "seconds the computer pauses before striking (between this and twice it)",
-    "bot_budget": "seconds a computer decision may search (0: its level's budget)",
+    "bot_budget": "seconds a computer decision may search at most (0: only its level's budget)",
     "bot_timeout": "seconds after which a computer decision's worker is replaced",
 }
 EVENT_LOOPS = ("uvloop", "asyncio")

@@ -32,6 +32,7 @@ class Thinkers:
         self.pool: ProcessPoolExecutor | None = None
         # what was asked and not answered -> when it was first seen running (None: queued)
         self.flight: dict[Future[Any], float | None] = {}
+        self.progress = 0.0  # when a search in flight was last seen answered
         self.replaced = 0  # pools killed and replaced (a worker died or a search hung)
         self.asked = 0
 
@@ -60,15 +61,18 @@ class Thinkers:
         return future
 
     def watch(self, now: float) -> None:
-        """Called every tick: a search running longer than `timeout` is hung (the time in the
-        queue, behind other searches, is not counted: a busy pool is not a hung one), and a
-        search cannot be stopped but with its process: the pool is replaced."""
+        """Called every tick: a search running longer than `timeout` is hung, and a search
+        cannot be stopped but with its process: the pool is replaced. The time spent queued
+        behind other searches is not counted (a busy pool is not a hung one): the executor
+        marks a search running as it hands it to a worker's queue, one ahead of what the
+        workers run, so a search counts from the later of that and the last answer."""
         for future, since in list(self.flight.items()):
             if future.done():  # answered, failed or cancelled: its waiter sees which
                 del self.flight[future]
+                self.progress = now
             elif since is None and future.running():
                 self.flight[future] = now
-            elif since is not None and now - since > self.timeout:
+            elif since is not None and now - max(since, self.progress) > self.timeout:
                 self.replace("a search ran out of time")
                 return
 
