@@ -5,7 +5,8 @@ scripted club player of server.rules.play, through the real core and referee.
 
 Each pairing plays N singles matches of S sets, the first strike drawn by the match's
 seed (so each side opens about half). A drawn match counts half a win. Decisions are
-timed one at a time in this process (one core). Prints per pairing the win rate, per
+timed one at a time in this process: CPU seconds of this process (one core, whatever
+else the machine runs), with the wall-clock p99 beside it. Prints per pairing the win rate, per
 level own pucks pocketed per stroke, penalty pucks per set, decision time p50/p99 and
 strokes simulated per decision; the last line is machine-readable:
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,7 +45,8 @@ class Stats:
     own_pocketed: int = 0
     penalties: int = 0
     sets: int = 0
-    times: list[float] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)  # CPU seconds of this process
+    walls: list[float] = field(default_factory=list)  # wall-clock seconds
     sims: list[int] = field(default_factory=list)
 
 
@@ -60,17 +63,19 @@ def player(number: int, stats: Stats) -> Player:
         return scripted
 
     def computer(state: MatchState, seat: int, seed: int) -> Shot:
-        t0 = time.perf_counter()
+        t0, w0 = time.process_time(), time.perf_counter()
         c = choose(state, seat, number, seed)
-        stats.times.append(time.perf_counter() - t0)
+        stats.times.append(time.process_time() - t0)
+        stats.walls.append(time.perf_counter() - w0)
         stats.sims.append(c.candidates)
         return c.shot
 
     return computer
 
 
-def match(a: int, b: int, sets: int, seed: int, stats: dict[int, Stats]) -> float:
-    """One singles match, player `a` at seat 0 and `b` at seat 1; a's score (1, ½, 0)."""
+def match(a: int, b: int, sets: int, seed: int, stats: dict[int, Stats]) -> tuple[float, int, int]:
+    """One singles match, player `a` at seat 0 and `b` at seat 1: a's score (1, ½, 0)
+    and the sets each won."""
     rng = random.Random(seed)
     state = new_match(MatchConfig(sets=sets), first_team=rng.randrange(2))
     who = {0: a, 1: b}
@@ -90,21 +95,54 @@ def match(a: int, b: int, sets: int, seed: int, stats: dict[int, Stats]) -> floa
             stats[a].sets += 1
             stats[b].sets += 1
         state = ruling.state
+    won_a, won_b = state.sets_won
     if state.match_result is None or state.match_result["winner"] is None:
-        return 0.5
-    return 1.0 if state.match_result["winner"] == 0 else 0.0
+        return 0.5, won_a, won_b
+    return (1.0 if state.match_result["winner"] == 0 else 0.0), won_a, won_b
 
 
-def pairing(a: int, b: int, matches: int, sets: int, seed: int, stats: dict[int, Stats]) -> float:
-    """a's win rate over `matches` matches against b, seats alternating."""
+def pairing(
+    a: int, b: int, matches: int, sets: int, seed: int, stats: dict[int, Stats]
+) -> tuple[float, float]:
+    """a's win rate over `matches` matches against b, seats alternating, and a's share
+    of the sets won."""
     won = 0.0
+    sets_a = sets_b = 0
     for k in range(matches):
         s = seed * 1000 + k
         if k % 2 == 0:
-            won += match(a, b, sets, s, stats)
+            score, x, y = match(a, b, sets, s, stats)
         else:
-            won += 1.0 - match(b, a, sets, s, stats)
-    return won / matches
+            score, y, x = match(b, a, sets, s, stats)
+            score = 1.0 - score
+        won += score
+        sets_a += x
+        sets_b += y
+    return won / matches, sets_a / max(1, sets_a + sets_b)
+
+
+def gil_speedup(strokes: int) -> float:
+    """Wall time of `strokes` simulations of a break in one thread over the same work
+    split between two threads: about 2 if the core released the GIL (on two idle
+    cores), about 1 if it holds it."""
+    state = new_match(MatchConfig(), first_team=0)
+    shot = scripted_shot(state, 0, random.Random(1))
+    discs = sim_discs(state)
+
+    def work(n: int) -> None:
+        for _ in range(n):
+            simulate(state.table, discs, shot)
+
+    t0 = time.perf_counter()
+    work(strokes)
+    serial = time.perf_counter() - t0
+    threads = [threading.Thread(target=work, args=(strokes // 2,)) for _ in range(2)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return serial / (time.perf_counter() - t0)
 
 
 def quantile(xs: list[float], q: float) -> float:
@@ -128,7 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--levels", default=",".join(map(str, LEVELS)), help="levels to play")
     ap.add_argument("--no-scripted", action="store_true", help="skip the scripted pairings")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--gil", type=int, default=0, metavar="N", help="only time N strokes in 1 vs 2 threads"
+    )
     args = ap.parse_args(argv)
+    if args.gil:
+        print(f"gil_speedup={gil_speedup(args.gil):.2f} (2 threads over 1; ~1 = the GIL is held)")
+        return 0
     levels = sorted(int(x) for x in args.levels.split(","))
     stats = {n: Stats() for n in (SCRIPTED, *levels)}
     rates: dict[tuple[int, int], float] = {}
@@ -139,13 +183,13 @@ def main(argv: list[str] | None = None) -> int:
         pairs += [(lv, SCRIPTED) for lv in levels]
     for k, (a, b) in enumerate(pairs):
         t0 = time.perf_counter()
-        rates[(a, b)] = pairing(a, b, args.matches, args.sets, args.seed + k, stats)
+        rates[(a, b)], set_share = pairing(a, b, args.matches, args.sets, args.seed + k, stats)
         print(
-            f"{name(a)} vs {name(b)}: wins {rates[(a, b)]:.2f} "
+            f"{name(a)} vs {name(b)}: wins {rates[(a, b)]:.2f}, sets {set_share:.2f} "
             f"({args.matches} matches of {args.sets} sets, {time.perf_counter() - t0:.0f} s)",
             flush=True,
         )
-    print("level  pucks/stroke  penalties/set  p50_s  p99_s  sims/decision  decisions")
+    print("level  pucks/stroke  penalties/set  p50_s  p99_s  wall_p99_s  sims/decision  decisions")
     for n in (*levels, SCRIPTED):
         st = stats[n]
         if not st.strokes:
@@ -154,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{name(n):8} {st.own_pocketed / st.strokes:8.2f} "
             f"{st.penalties / max(1, st.sets):12.2f} {quantile(st.times, 0.5):8.3f} "
-            f"{quantile(st.times, 0.99):6.3f} {sims:10.0f} {len(st.times):10}"
+            f"{quantile(st.times, 0.99):6.3f} {quantile(st.walls, 0.99):10.3f} "
+            f"{sims:12.0f} {len(st.times):10}"
         )
     top, low = levels[-1], levels[0]
     steps = [rates[p] for p in pairs[: len(levels) - 1]]

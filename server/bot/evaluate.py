@@ -105,12 +105,14 @@ class Scorer:
         """The ruling's worth to the striker's side: pucks and debts gained, the set or
         match decided, the strike right kept or handed over with what it can pocket."""
         team = self.team
-        if ruling.match_result is not None:
-            w = ruling.match_result["winner"]
-            return 0.0 if w is None else MATCH if w == team else -MATCH
         if ruling.set_result is not None:
             w = ruling.set_result["winner"]
-            return 0.0 if w is None else SET if w == team else -SET
+            score = 0.0 if w is None else SET if w == team else -SET
+            if ruling.match_result is not None:
+                # a drawn match is still a set lost or won (004 § 32 (1))
+                m = ruling.match_result["winner"]
+                score += 0.0 if m is None else MATCH if m == team else -MATCH
+            return score
         after = ruling.state
         left = remaining(after)
         mine = self.before[team] - left[team]

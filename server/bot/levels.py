@@ -39,10 +39,10 @@ class Level:
 
 LEVEL_TABLE: dict[int, Level] = {
     1: Level(1, "beginner", 40, 0, 0, 0.045, 0.25),
-    2: Level(2, "casual", 150, 4, 3, 0.018, 0.12),
-    3: Level(3, "club", 500, 8, 5, 0.008, 0.07),
-    4: Level(4, "expert", 1200, 12, 8, 0.0035, 0.04),
-    5: Level(5, "master", 2600, 16, 12, 0.0012, 0.02),
+    2: Level(2, "casual", 150, 4, 3, 0.022, 0.13),
+    3: Level(3, "club", 500, 8, 5, 0.011, 0.08),
+    4: Level(4, "expert", 1000, 12, 8, 0.005, 0.05),
+    5: Level(5, "master", 2400, 16, 12, 0.0012, 0.02),
 }
 
 LEVELS: tuple[int, ...] = tuple(LEVEL_TABLE)
