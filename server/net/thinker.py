@@ -1,6 +1,6 @@
 """The computer's thinking, in worker processes: a search runs for up to a second and a half of
 pure Python over the Cython core, which holds the GIL, so a thread would stall the event loop
-and every room of the process with it (docs/computer.md).
+and every room of the process with it (docs/bot.md, "In the product").
 
 One `concurrent.futures.ProcessPoolExecutor`, started on the first decision (a server nobody
 plays the computer on starts no process). A search that runs longer than its time, or a worker

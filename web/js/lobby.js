@@ -61,7 +61,7 @@ export function roomPage(game, id, watching, invite = null) {
   return `/crokinole/?room=${encodeURIComponent(id)}${extra}`;
 }
 
-/** A practice room against the computer (docs/computer.md): never rated, hints allowed. */
+/** A practice room against the computer (docs/bot.md, "In the product"): never rated, hints allowed. */
 function practiceBadge(r) {
   return r.options?.practice ? [el("span", { class: "badge practice", text: t("computer.practice_badge") })] : [];
 }
