@@ -19,6 +19,7 @@ def test_play_the_computer_ask_a_hint_see_it_drawn_strike(game_server, new_page,
     enter(page, base, "Maret")
     page.wait_for_selector("#screen-lobby:not([hidden])")
     page.screenshot(path=str(artifacts / "computer-lobby.png"))
+    page.click("#computer-details summary")  # the card opens
     page.select_option("#computer-level", "1")
     page.check("#computer-form input[name=practice]")
     page.click("#computer-play")
