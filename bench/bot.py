@@ -34,7 +34,7 @@ from server.sim.types import Shot
 SCRIPTED = 0
 """The scripted club player's number among the players (levels are 1..5)."""
 MAX_STROKES = 600
-"""A match stopped after this many strokes counts as drawn (never seen in practice)."""
+"""By default a match stopped after this many strokes counts as drawn (never seen)."""
 
 
 @dataclass
@@ -73,14 +73,16 @@ def player(number: int, stats: Stats) -> Player:
     return computer
 
 
-def match(a: int, b: int, sets: int, seed: int, stats: dict[int, Stats]) -> tuple[float, int, int]:
+def match(
+    a: int, b: int, sets: int, seed: int, stats: dict[int, Stats], cap: int = MAX_STROKES
+) -> tuple[float, int, int]:
     """One singles match, player `a` at seat 0 and `b` at seat 1: a's score (1, ½, 0)
     and the sets each won."""
     rng = random.Random(seed)
     state = new_match(MatchConfig(sets=sets), first_team=rng.randrange(2))
     who = {0: a, 1: b}
     players = {s: player(who[s], stats[who[s]]) for s in (0, 1)}
-    while not state.finished and state.strokes < MAX_STROKES:
+    while not state.finished and state.strokes < cap:
         seat = state.turn_seat
         assert seat is not None
         shot = players[seat](state, seat, rng.randrange(2**32))
@@ -102,7 +104,7 @@ def match(a: int, b: int, sets: int, seed: int, stats: dict[int, Stats]) -> tupl
 
 
 def pairing(
-    a: int, b: int, matches: int, sets: int, seed: int, stats: dict[int, Stats]
+    a: int, b: int, matches: int, sets: int, seed: int, stats: dict[int, Stats], cap: int
 ) -> tuple[float, float]:
     """a's win rate over `matches` matches against b, seats alternating, and a's share
     of the sets won."""
@@ -111,9 +113,9 @@ def pairing(
     for k in range(matches):
         s = seed * 1000 + k
         if k % 2 == 0:
-            score, x, y = match(a, b, sets, s, stats)
+            score, x, y = match(a, b, sets, s, stats, cap)
         else:
-            score, y, x = match(b, a, sets, s, stats)
+            score, y, x = match(b, a, sets, s, stats, cap)
             score = 1.0 - score
         won += score
         sets_a += x
@@ -167,6 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-scripted", action="store_true", help="skip the scripted pairings")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
+        "--max-strokes", type=int, default=MAX_STROKES, help="a match stopped here is drawn"
+    )
+    ap.add_argument(
         "--gil", type=int, default=0, metavar="N", help="only time N strokes in 1 vs 2 threads"
     )
     args = ap.parse_args(argv)
@@ -183,7 +188,9 @@ def main(argv: list[str] | None = None) -> int:
         pairs += [(lv, SCRIPTED) for lv in levels]
     for k, (a, b) in enumerate(pairs):
         t0 = time.perf_counter()
-        rates[(a, b)], set_share = pairing(a, b, args.matches, args.sets, args.seed + k, stats)
+        rates[(a, b)], set_share = pairing(
+            a, b, args.matches, args.sets, args.seed + k, stats, args.max_strokes
+        )
         print(
             f"{name(a)} vs {name(b)}: wins {rates[(a, b)]:.2f}, sets {set_share:.2f} "
             f"({args.matches} matches of {args.sets} sets, {time.perf_counter() - t0:.0f} s)",

@@ -34,6 +34,21 @@ PENALTY = 3.0
 """A penalty beyond the puck it costs: the strike right lost is counted apart."""
 BLIND = 1.0
 """Each of the opponent's pucks left blind (in the centre circle or his own zone)."""
+TRAPPED = 15.0
+"""A puck in a corner behind its pocket: no striker reaches it without its centre
+passing over the hole (the hole's edge is 20 mm from the rails, the striker's centre
+never nearer a rail than 24 mm), so its owner can only concede penalties for it."""
+
+
+def trapped(state: MatchState, team: int) -> int:
+    """How many of `team`'s pucks lie in a corner behind a pocket."""
+    inset = state.table.pocket_inset
+    far = state.table.size - inset
+    return sum(
+        1
+        for p in state.on_table()
+        if team_of(p.owner) == team and (p.x < inset or p.x > far) and (p.y < inset or p.y > far)
+    )
 
 
 def outcome(state: MatchState, seat: int, shot: Shot) -> Ruling:
@@ -118,6 +133,7 @@ class Scorer:
         mine = self.before[team] - left[team]
         theirs = self.before[1 - team] - left[1 - team]
         score = PUCK * (mine - theirs) - (PENALTY if ruling.penalty else 0.0)
+        score -= TRAPPED * (trapped(after, team) - trapped(after, 1 - team))
         nxt = after.turn_seat
         if nxt is None:
             return score

@@ -42,7 +42,7 @@ LEVEL_TABLE: dict[int, Level] = {
     2: Level(2, "casual", 150, 4, 3, 0.022, 0.13),
     3: Level(3, "club", 500, 8, 5, 0.011, 0.08),
     4: Level(4, "expert", 1000, 12, 8, 0.005, 0.05),
-    5: Level(5, "master", 2400, 16, 12, 0.0012, 0.02),
+    5: Level(5, "master", 2000, 16, 12, 0.0012, 0.02),
 }
 
 LEVELS: tuple[int, ...] = tuple(LEVEL_TABLE)

@@ -15,6 +15,7 @@ from server.bot.levels import LEVEL_TABLE
 from server.rules.check import check_stroke
 from server.rules.state import MatchConfig, new_match
 from tests.bot.positions import random_state
+from tests.rules.helpers import arrange, singles
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -62,7 +63,7 @@ def test_the_same_seed_gives_the_same_choice_and_another_seed_strays_otherwise()
 
 
 def test_the_played_stroke_strays_from_the_meant_one_but_a_hint_does_not():
-    state = new_match(MatchConfig(), first_team=0)
+    state = arrange(singles(), {2: (300.0, 700.0), 5: (800.0, 820.0), 10: (540.0, 300.0)}, turn=0)
     played = choose(state, 0, 1, seed=4)
     assert played.shot != played.intended
     assert (played.shot.x, played.shot.y) == (played.intended.x, played.intended.y)
