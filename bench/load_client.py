@@ -28,6 +28,7 @@ import msgpack
 import uvloop
 
 from bench.load_aim import choose
+from bench.load_bots import start_computer_match
 
 Msg = dict[str, Any]
 PING_EVERY = 10.0  # as the web client: the server closes connections silent for a minute
@@ -64,6 +65,8 @@ class Plan:
     # thousands of sockets. Empty when one process does both: it seats the spectators itself.
     watch_queues: list[Any] = field(default_factory=list)
     rooms_in: Any = None  # a spectators' process: its queue of tables to watch
+    bots: int = 0  # matches against the computer (bench/load_bots.py)
+    bot_level: int = 0  # their level (0: each level in turn)
 
 
 class Histogram:
@@ -502,6 +505,12 @@ class Worker:
                 self.start_match(i, d, ramp * i / max(1, len(tables)), per_table[i])
             )
             for i, d in enumerate(tables)
+        ]
+        starts += [
+            asyncio.ensure_future(
+                start_computer_match(self, i, ramp * i / max(1, plan.bots), plan.bot_level)
+            )
+            for i in range(plan.bots)
         ]
         if plan.rooms_in is not None:
             starts.append(asyncio.ensure_future(self.watch_handed()))

@@ -40,6 +40,8 @@ ERROR_CODES: tuple[str, ...] = (
     "abuse",
     "too_many_connections",
     "idle",
+    "practice_only",
+    "nothing_to_take_back",
 )
 """`error.code`: docs/protocol.md, "error"."""
 

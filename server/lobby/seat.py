@@ -1,6 +1,6 @@
 """Who sits at a table: a seat's occupant (`Seat`, kept in the room's checkpoint) and who
-takes one (`Player`: a guest session, or a registered player with the rating shown beside the
-name). Pure data."""
+takes one (`Player`: a guest session, a registered player with the rating shown beside the
+name, or the computer at a level: server/net/computer.py plays its seats). Pure data."""
 
 from __future__ import annotations
 
@@ -19,12 +19,14 @@ class Seat:
     account: str | None = None  # the uid of a registered player (None: a guest)
     rating: int | None = None  # the player's rating in the room's mode when seated
     provisional: bool = True
+    computer: int | None = None  # the computer's level (1-5) playing this seat, None: a person
 
     def to_dict(self) -> dict[str, Any]:
-        """Checkpoint data."""
+        """Checkpoint data (a computer seat is part of it: it plays on after a restart)."""
         return {
             "sid": self.sid, "name": self.name, "ready": self.ready, "away": self.away_until,
             "account": self.account, "rating": self.rating, "provisional": self.provisional,
+            "computer": self.computer,
         }  # fmt: skip
 
     @classmethod
@@ -32,13 +34,14 @@ class Seat:
         """Inverse of to_dict."""
         return cls(
             d["sid"], d["name"], d["ready"], d["away"],
-            d.get("account"), d.get("rating"), d.get("provisional", True),
+            d.get("account"), d.get("rating"), d.get("provisional", True), d.get("computer"),
         )  # fmt: skip
 
     def identity(self) -> dict[str, Any]:
-        """Who sits here, as every view shows it: registered or a guest, and the rating."""
+        """Who sits here, as every view shows it: registered or a guest, and the rating; the
+        computer with its level (the client names it in the player's language)."""
         return {"registered": self.account is not None, "rating": self.rating,
-                "provisional": self.provisional}  # fmt: skip
+                "provisional": self.provisional, "computer": self.computer}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +53,11 @@ class Player:
     account: str | None = None
     rating: int | None = None
     provisional: bool = True
+    computer: int | None = None
 
     def seat(self, ready: bool = False) -> Seat:
         """The seat this player holds."""
-        return Seat(self.sid, self.name, ready, None, self.account, self.rating, self.provisional)
+        return Seat(
+            self.sid, self.name, ready, None, self.account, self.rating, self.provisional,
+            self.computer,
+        )  # fmt: skip

@@ -9,7 +9,8 @@ Each part owns one concern (docs/architecture.md, "The parts"):
 - server/net/play.py: the moves at the table (ready, aim, strike, pass, resign, chat);
 - server/net/runtime.py: the room runtime: store, then deliver in order; motions played out;
 - server/net/clock.py: the clock loop (rooms' clocks, lobby pushes, upkeep);
-- server/cluster/router.py and server/net/relay.py: rooms owned by other processes.
+- server/cluster/router.py and server/net/relay.py: rooms owned by other processes;
+- server/net/computer.py, practice.py: the computer's seats, hints and take-backs.
 
 A new capability gets a part of its own beside these, given what it needs here, and a route
 in the dispatcher.
@@ -38,6 +39,7 @@ from server.lobby.service import LobbyService
 from server.match import Settings
 from server.net.accounts import Accounts
 from server.net.clock import Clock
+from server.net.computer import Computer
 from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.gateway import Gateway
@@ -45,6 +47,7 @@ from server.net.limits import ChatBudgets, Limits
 from server.net.origin import allowed_origins
 from server.net.play import Table
 from server.net.players import Players
+from server.net.practice import Practice
 from server.net.proxy import parse_networks
 from server.net.relay import Relay
 from server.net.runtime import RoomRuntime
@@ -113,15 +116,21 @@ class Hub:
         )
         self.relay.elsewhere = self.session_service.elsewhere
         limits = Limits.from_config(config)
+        table = Table(self.lobby, self.runtime, ChatBudgets(limits))
         self.dispatcher = Dispatcher(
             self.session_service,
             self.service,
-            Table(self.lobby, self.runtime, ChatBudgets(limits)),
+            table,
             self.relay,
             self._subscribe,
             config.max_frame_bytes,
             settings.table.max_speed,
         )
+        self.computer = Computer(self.lobby, self.runtime, self.service, config)
+        practice = Practice(self.lobby, self.runtime, self.computer.thinkers, self.computer.budget)
+        table.struck.append(practice.struck)
+        # computer, hint, takeback; and quick, which gains the wait for the computer
+        self.dispatcher.routes.update(self.computer.routes(practice))
         self.gateway = Gateway(
             self.conns,
             limits,
@@ -171,6 +180,7 @@ class Hub:
         self._ticker = asyncio.create_task(self.clock.run())
         self._cluster = asyncio.create_task(self._cluster_loop())
         self._archivist = asyncio.create_task(self.archivist.run())
+        self.computer.start()
 
     async def stop(self) -> None:
         """Stop the loops and close every connection; rooms stay in Redis and their leases
@@ -181,6 +191,7 @@ class Hub:
             task.cancel()
         if tasks:  # wait(), not suppress(CancelledError): a cancel of stop() still counts
             await asyncio.wait(tasks)
+        await self.computer.stop()
         await self.runtime.stop()
         await self.close_connections()
         await self.leases.stop(list(self.lobby.rooms))
@@ -222,6 +233,7 @@ class Hub:
             "dropped_behind": self.gateway.dropped_behind,
             "loop_stall_ms": round(self.gateway.stalls.recent() * 1000, 1),
             "archived": self.archivist.archived,
+            "computer": self.computer.view(),
         }
 
     # -- the cluster loop --------------------------------------------------------------

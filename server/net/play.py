@@ -8,12 +8,14 @@ came of it; a strike's motion is played out once its stroke is stored.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from server.lobby.lobby import Lobby
 from server.lobby.members import Member
 from server.lobby.room import LobbyError, Room
 from server.net.limits import ChatBudgets
 from server.net.runtime import RoomRuntime
+from server.rules import MatchState
 from server.sim import Shot
 
 
@@ -24,6 +26,8 @@ class Table:
         self.lobby = lobby
         self.runtime = runtime
         self.chats = chats
+        # told of every accepted strike with the position before it (practice take-backs)
+        self.struck: list[Callable[[Room, int, MatchState], None]] = []
 
     def _room(self, conn: Member) -> tuple[Room, str]:
         assert conn.session is not None  # the dispatcher checks hello first
@@ -56,7 +60,11 @@ class Table:
     async def strike(self, conn: Member, shot: Shot) -> None:
         """A strike: judged by the match, stored, then played out."""
         room, sid = self._room(conn)
+        before = room.match.state if room.match is not None else None
         step = room.strike(sid, shot, time.time())
+        if step.motion is not None and isinstance(before, MatchState):
+            for told in self.struck:
+                told(room, step.motion.seat, before)
         self.runtime.play(room, step.motion)  # played out once stored (see flush)
         await self.runtime.flush(room)
 

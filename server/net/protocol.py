@@ -1,20 +1,21 @@
 """Decode and validate client messages; encode server messages. The one place that trusts no byte.
 
 Every client message is a msgpack map with a type key "t". decode() turns bytes into one of the
-frozen dataclasses below or raises ProtocolError(code, message, ref); nothing else in the server
-looks at raw client data. See docs/protocol.md.
+frozen dataclasses below or raises ProtocolError(code, message, ref) (its field readers are in
+server/net/fields.py); nothing else in the server looks at raw client data. See docs/protocol.md.
 """
 
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, overload
+from typing import Any, Literal
 
 import msgpack
 
+from server.net.fields import Fields as _Fields
+from server.net.fields import ProtocolError as ProtocolError
 from server.net.names import NAME_MAX, BadName, clean_name
 
 Mode = Literal["singles", "doubles"]
@@ -29,37 +30,9 @@ TOKEN_MAX = 64
 SETS_MAX = 8
 CLOCK_MIN, CLOCK_MAX = 5.0, 300.0
 REF_MAX = 2**31 - 1
+LEVELS = 5  # the computer's levels, 1 (a beginner) to 5 (docs/bot.md)
+COMPUTER_WAIT_MIN, COMPUTER_WAIT_MAX = 5.0, 600.0  # quick match: the computer after so long
 DEFAULT_MAX_SPEED = 8000.0
-
-
-class ProtocolError(Exception):
-    """A client message that is refused: a stable code and a sentence for the player."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        ref: int | str | None = None,
-        rule: str = "",
-        reason: str = "",
-    ):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.ref = ref
-        self.rule = rule
-        self.reason = reason
-
-    def reply(self) -> dict[str, Any]:
-        """The `error` message answering the refused one."""
-        out: dict[str, Any] = {"t": "error", "code": self.code, "message": self.message}
-        if self.ref is not None:
-            out["ref"] = self.ref
-        if self.rule:
-            out["rule"] = self.rule
-        if self.reason:
-            out["reason"] = self.reason
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +76,32 @@ class Watch:
 class Quick:
     mode: Mode
     game: str = "novuss"
+    computer_after: float | None = None  # seconds; then the computer at `level` plays
+    level: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Computer:
+    """Play the computer: a Novuss room with the computer in some seats (docs/protocol.md)."""
+
+    mode: Mode
+    level: int
+    sets: int
+    clock: float
+    partner: bool = False
+    opponents: bool = True
+    practice: bool = False
+    private: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +169,9 @@ ClientMessage = (
     | Join
     | Watch
     | Quick
+    | Computer
+    | Hint
+    | TakeBack
     | Ready
     | Aim
     | Strike
@@ -189,104 +191,6 @@ class Envelope:
 
     msg: ClientMessage
     ref: int | str | None = None
-
-
-class _Fields:
-    """Reads typed fields out of one raw map; every refusal names the message and field."""
-
-    def __init__(self, raw: dict[str, Any], kind: str, ref: int | str | None):
-        self.raw = raw
-        self.kind = kind
-        self.ref = ref
-        self.seen = {"t", "ref"}
-
-    def fail(self, name: str, why: str) -> ProtocolError:
-        return ProtocolError("bad_field", f"{self.kind}.{name}: {why}.", self.ref)
-
-    def get(self, name: str, required: bool) -> Any:
-        self.seen.add(name)
-        if name not in self.raw or self.raw[name] is None:
-            if required:
-                raise self.fail(name, "missing")
-            return None
-        return self.raw[name]
-
-    @overload
-    def text(self, name: str, lo: int, hi: int) -> str: ...
-    @overload
-    def text(self, name: str, lo: int, hi: int, required: bool) -> str | None: ...
-    def text(self, name: str, lo: int, hi: int, required: bool = True) -> str | None:
-        value = self.get(name, required)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            raise self.fail(name, "must be a string")
-        value = value.strip()
-        if not lo <= len(value) <= hi:
-            raise self.fail(name, f"must be {lo} to {hi} characters")
-        if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in value):
-            raise self.fail(name, "must not contain control characters")
-        return value
-
-    @overload
-    def ident(self, name: str, hi: int) -> str: ...
-    @overload
-    def ident(self, name: str, hi: int, required: bool) -> str | None: ...
-    def ident(self, name: str, hi: int, required: bool = True) -> str | None:
-        value = self.get(name, required)
-        if value is None:
-            return None
-        if not isinstance(value, str) or not 1 <= len(value) <= hi or not value.isascii():
-            raise self.fail(name, f"must be an id of 1 to {hi} ASCII characters")
-        if not all(c.isalnum() or c in "-_" for c in value):
-            raise self.fail(name, "must hold only letters, digits, '-' and '_'")
-        return value
-
-    @overload
-    def integer(self, name: str, lo: int, hi: int) -> int: ...
-    @overload
-    def integer(self, name: str, lo: int, hi: int, required: bool) -> int | None: ...
-    def integer(self, name: str, lo: int, hi: int, required: bool = True) -> int | None:
-        value = self.get(name, required)
-        if value is None:
-            return None
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise self.fail(name, "must be an integer")
-        if not lo <= value <= hi:
-            raise self.fail(name, f"must be between {lo} and {hi}")
-        return value
-
-    def number(self, name: str, lo: float, hi: float, open_lo: bool = False) -> float:
-        value = self.get(name, True)
-        if not isinstance(value, int | float) or isinstance(value, bool):
-            raise self.fail(name, "must be a number")
-        value = float(value)
-        if not math.isfinite(value):
-            raise self.fail(name, "must be finite")
-        if value < lo or value > hi or (open_lo and value == lo):
-            raise self.fail(name, f"must be {'above' if open_lo else 'from'} {lo:g} to {hi:g}")
-        return value
-
-    def flag(self, name: str, default: bool) -> bool:
-        value = self.get(name, False)
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            raise self.fail(name, "must be true or false")
-        return value
-
-    def choice(self, name: str, options: tuple[str, ...], required: bool = True) -> Any:
-        value = self.get(name, required)
-        if value is None and not required:
-            return None
-        if value not in options:
-            raise self.fail(name, "must be one of " + ", ".join(options))
-        return value
-
-    def done(self) -> None:
-        extra = sorted(str(k) for k in self.raw if k not in self.seen)
-        if extra:
-            raise self.fail(extra[0], "is not a field of this message")
 
 
 def _angle(f: _Fields) -> float:
@@ -369,7 +273,32 @@ def _watch(f: _Fields) -> Watch:
 
 
 def _quick(f: _Fields) -> Quick:
-    return Quick(mode=f.choice("mode", MODES), game=f.choice("game", GAMES, False) or "novuss")
+    game = f.choice("game", GAMES, False) or "novuss"
+    after = None
+    if f.get("computer_after", False) is not None:
+        if game != "novuss":
+            raise f.fail("computer_after", "the computer plays Novuss only")
+        after = f.number("computer_after", COMPUTER_WAIT_MIN, COMPUTER_WAIT_MAX)
+    level = f.integer("level", 1, LEVELS, False) or 1
+    return Quick(mode=f.choice("mode", MODES), game=game, computer_after=after, level=level)
+
+
+def _computer(f: _Fields) -> Computer:
+    msg = Computer(
+        mode=f.choice("mode", MODES),
+        level=f.integer("level", 1, LEVELS),
+        sets=f.integer("sets", 1, SETS_MAX),
+        clock=f.number("clock", CLOCK_MIN, CLOCK_MAX),
+        partner=f.flag("partner", False),
+        opponents=f.flag("opponents", True),
+        practice=f.flag("practice", False),
+        private=f.flag("private", False),
+    )
+    if msg.partner and msg.mode != "doubles":
+        raise f.fail("partner", "a partner is for doubles")
+    if not (msg.partner or msg.opponents):
+        raise f.fail("opponents", "the computer must fill at least one seat")
+    return msg
 
 
 def _ready(f: _Fields) -> Ready:
@@ -413,6 +342,9 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "join": _join,
     "watch": _watch,
     "quick": _quick,
+    "computer": _computer,
+    "hint": lambda f: Hint(),
+    "takeback": lambda f: TakeBack(),
     "ready": _ready,
     "aim": _aim,
     "pass": lambda f: Pass(),

@@ -25,7 +25,7 @@ from server.net.runtime import RoomRuntime
 from server.store.redis_store import Store
 
 # handled by the connection's own process whoever owns its room
-LOCAL_MESSAGES = (p.Ping, p.Hello, p.LobbySub, p.Create, p.Quick)
+LOCAL_MESSAGES = (p.Ping, p.Hello, p.LobbySub, p.Create, p.Quick, p.Computer)
 
 
 class Relay:

@@ -1,6 +1,7 @@
 // The client's wiring: one connection, the protocol (docs/protocol.md) applied to one
 // state object, and the screens (name, lobby, waiting room, match) drawn from it.
 import { ChatBox } from "./chat.js";
+import { ComputerView, drawHint, nameComputers, quickMessage } from "./computer.js";
 import { $, el, showScreen, toast } from "./dom.js";
 import { MatchHud } from "./hud.js";
 import { AimController } from "./input.js";
@@ -56,6 +57,7 @@ const state = {
   joinedByLink: false, // the room was reached by an invite or a shared link
   invite: null, // {code, ref} of the last invite used: a full room is watched with it
   strikeRef: null,
+  hint: null, // practice: the computer's suggestion for this player's stroke
   leaving: false, // the player asked to leave: the `left` that follows is no news
 };
 const playback = new Playback();
@@ -107,8 +109,11 @@ const chat = new ChatBox($("chat-template"), (channel, text) => send({ t: "chat"
 const lobbyView = new LobbyView({
   create: (msg) => send(msg),
   quick: (mode, game) => {
-    send({ t: "quick", mode, ...(game === "crokinole" ? { game } : {}) });
-    lobbyView.setQuickStatus(() => lookingFor(game, mode));
+    const { after, level } = computerView.quickChoice();
+    const msg = quickMessage(mode, game, after, level);
+    send(msg);
+    const computer = msg.computer_after ? () => t("computer.waiting", { n: msg.computer_after }) : null;
+    lobbyView.setQuickStatus(() => lookingFor(game, mode) + (computer ? ` ${computer()}` : ""));
   },
   cancelQuick: () => {
     leave();
@@ -117,6 +122,12 @@ const lobbyView = new LobbyView({
   invite: (code) => joinByInvite(code),
   join: (room) => send({ t: "join", room }),
   watch: (room) => send({ t: "watch", room }),
+});
+
+const computerView = new ComputerView({
+  play: (msg) => send(msg),
+  hint: () => send({ t: "hint" }),
+  takeback: () => send({ t: "takeback" }),
 });
 
 const roomView = new RoomView({
@@ -265,6 +276,7 @@ function updateAimer() {
   else if (!mine && aimer.enabled) aimer.stop();
   else if (mine) aimer.pucks = state.discs;
   renderPuckList();
+  computerView.renderControls(state.room, me, state.turn, playback.active ? "motion" : state.phase);
 }
 
 function renderPuckList() {
@@ -342,6 +354,7 @@ function frame(now) {
   if (playback.active) sounds.play(contacts.step(playback.sample(now), now));
   else contacts.reset();
   renderer.draw(scene(now));
+  if (!playback.active && state.phase === "play") drawHint(renderer.ctx, renderer.view, renderer.dpr, state.hint, state.discs, state.table);
   const names = state.room ? state.room.seats.map((s) => s?.name) : [];
   hud.renderClock(state.phase === "over" ? null : state.clock, now, names);
   hud.renderDropped([...state.dropped.values()], now);
@@ -420,7 +433,7 @@ function tickClock(now) {
 
 // ---- the protocol ---------------------------------------------------------------
 
-const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back", "hidden"]);
+const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back", "hidden", "takeback"]);
 
 function onMessage(msg) {
   if (SEQUENCED.has(msg.t) && msg.t !== "room" && typeof msg.seq === "number" && !acceptSeq(msg.seq)) return;
@@ -509,6 +522,7 @@ const HANDLERS = {
   },
 
   lobby(m) {
+    for (const r of [...(m.rooms || []), ...(m.live || [])]) nameComputers(r.players);
     state.lobby = m;
     lobbyView.render(m);
   },
@@ -530,6 +544,8 @@ const HANDLERS = {
       lobbyView.setQuickStatus("");
       history.replaceState(null, "", `/?room=${encodeURIComponent(m.id)}`);
     }
+    nameComputers(m.seats);
+    state.hint = null;
     state.room = m;
     state.last = m.seq;
     state.resumeAskedAt = null;
@@ -566,6 +582,7 @@ const HANDLERS = {
       releaseHeld();
     }
     state.motionStroke = m.stroke;
+    state.hint = null;
     state.framesSeen = 0;
     state.phase = "motion";
     state.ghost = null;
@@ -725,6 +742,22 @@ const HANDLERS = {
 
   hidden() {}, // another team's event: it only moves `last` on
 
+  // practice: the computer's suggestion, drawn on the table until the next stroke
+  hint(m) {
+    if (!m.current || m.seat !== mySeat()) return;
+    state.hint = m;
+    toast(t("computer.hint_shown"));
+  },
+
+  takeback() {
+    toast(t("computer.taken_back")); // the `room` that follows puts the pucks back
+  },
+
+  // quick match waited as long as the player set: the computer plays (the room follows)
+  computer(m) {
+    toast(t("computer.instead", { waited: m.waited, level: m.level }), 8000);
+  },
+
   pong() {},
 };
 
@@ -741,6 +774,8 @@ function setUpLanguages() {
   onLanguage(() => {
     soundButton();
     setConnState($("conn").dataset.state);
+    if (state.room) nameComputers(state.room.seats);
+    for (const r of [...(state.lobby?.rooms || []), ...(state.lobby?.live || [])]) nameComputers(r.players);
     renderPuckList();
     if (state.lobby) lobbyView.render(state.lobby);
     if (state.room && document.body.dataset.screen !== "screen-lobby") showRoomScreen();
@@ -802,6 +837,7 @@ window.__novuss = Object.freeze({
       clockRing: renderer.clockDrawn ? { ...renderer.clockDrawn } : null,
       labels: (renderer.labels || []).map((b) => ({ ...b })),
       ghost: state.ghost,
+      hint: state.hint,
       side: mySide(),
       connected: !!conn?.open,
       session: state.session,

@@ -62,6 +62,11 @@ export function roomPage(game, id, watching, invite = null) {
   return `/crokinole/?room=${encodeURIComponent(id)}${extra}`;
 }
 
+/** A practice room against the computer (docs/bot.md, "In the product"): never rated, hints allowed. */
+function practiceBadge(r) {
+  return r.options?.practice ? [el("span", { class: "badge practice", text: t("computer.practice_badge") })] : [];
+}
+
 /** A registered player's rating beside the name (" (1534)", "?" while provisional). */
 function rated(p) {
   return p.rating === null || p.rating === undefined ? "" : ` (${p.rating}${p.provisional ? "?" : ""})`;
@@ -135,6 +140,7 @@ export class LobbyView {
       el("span", { class: `badge game-${r.game}`, text: gameLine(r) }),
       el("span", { class: "what", text: playersLine(r.mode, r.players) }),
       ...(r.rated ? [el("span", { class: "badge rated", text: t("lobby.rated") })] : []),
+      ...practiceBadge(r),
       el("span", { class: "muted small", text: r.game === "crokinole" ? t("lobby.open_row_crokinole", { free, watchers: r.watchers }) : t("lobby.open_row", { sets: r.sets, clock: r.clock, free, watchers: r.watchers }) }),
       el("button", { type: "button", class: "primary", text: t("lobby.join"), onclick: () => this.intents.join(r.id) }),
       el("button", { type: "button", text: t("lobby.watch"), onclick: () => this.intents.watch(r.id) }),
@@ -148,6 +154,7 @@ export class LobbyView {
       { data: { room: r.id } },
       el("span", { class: `badge game-${r.game}`, text: gameLine(r) }),
       el("span", { class: "what", text: playersLine(r.mode, r.players) }),
+      ...practiceBadge(r),
       el("span", { class: "small", text: score }),
       el("span", { class: "muted small watchers", text: t("hud.watching", { n: r.watchers }) }),
       el("button", { type: "button", text: t("lobby.watch"), onclick: () => this.intents.watch(r.id) }),
