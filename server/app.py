@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -17,6 +18,7 @@ from server.net.door import RESERVED_FDS, Door, open_file_limit
 from server.net.hub import Hub
 from server.net.players import name_players
 from server.net.proxy import parse_networks
+from server.net.tournaments import TournamentRoutes, add_routes, plug
 from server.replay.notation import NotationError, to_notation
 from server.store.embedded import start_embedded, stop_embedded
 from server.store.redis_store import Store
@@ -34,6 +36,7 @@ HUB = web.AppKey("hub", Hub)
 STORE = web.AppKey("store", Store)
 CONFIG = web.AppKey("config", Config)
 DOOR = web.AppKey("door", Door)
+TOURS = web.AppKey("tournaments", TournamentRoutes)
 
 
 def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
@@ -123,6 +126,9 @@ PAGES = {
     "/account": "account.html",
     "/u/{name}": "profile.html",
     "/leaderboard": "leaderboard.html",
+    "/tournaments": "tournaments.html",
+    "/tournaments/{tid}": "tournament.html",
+    "/tournaments/{tid}/print": "tournament-print.html",
 }
 
 
@@ -179,9 +185,13 @@ def make_app(config: Config) -> web.Application:
         )
         hub = Hub(config, store, settings)
         app[STORE], app[HUB] = store, hub
+        app[TOURS] = plug(hub)
         await hub.start()
+        competitions = asyncio.create_task(app[TOURS].service.run())
         log.info("redis at %s", url)
         yield
+        competitions.cancel()
+        await asyncio.wait([competitions])
         await hub.stop()
         if not config.redis_url:
             await stop_embedded(store.redis)
@@ -200,6 +210,7 @@ def make_app(config: Config) -> web.Application:
     app.router.add_get("/api/matches/{mid:[^{}/.]+}.txt", match_notation)
     app.router.add_get("/api/matches/{mid}", match_record)
     _account_routes(app)
+    add_routes(app, lambda request: request.app[TOURS])
     for path, page in PAGES.items():
         app.router.add_get(path, _page(config.web_dir / page))
     app.router.add_get("/{path:.*}", _static(config.web_dir))

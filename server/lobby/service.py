@@ -17,6 +17,7 @@ from typing import Any
 from server.lobby.identity import Identities
 from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
+from server.lobby.reserved import is_competition, take_held
 from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.lobby.seat import Player
 from server.store.memory import MemoryWatch
@@ -146,7 +147,10 @@ class LobbyService:
     ) -> None:
         if room.closed:  # its last player left while this join awaited Redis
             raise LobbyError("no_room", "That room has just closed.")
-        room.join(player, player.name, seat, team, time.time())
+        if is_competition(room):  # its seats are held for the paired players
+            take_held(room, player, time.time())
+        else:
+            room.join(player, player.name, seat, team, time.time())
         self.stage.enter(conn, room, watching=False)
         self.stage.lobby_changed = True
 

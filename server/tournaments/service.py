@@ -1,0 +1,403 @@
+"""The competitions service: a tournament from creation to its last round (docs/competitions.md).
+
+Its document in Redis (server/store/tournaments.py) holds the organiser, the form, the entries,
+the pure table (server/tournament/, stored by its `to_dict()`) and the tables of its rounds
+(server/tournaments/tables.py). Every change is made under the tournament's lock, from a fresh
+read, and written back with its version: any process of a cluster may serve any request, and
+one killed half-way leaves the document as it was before or after.
+
+A round starts by making the room of each of its tables (the players' seats held for them);
+the service's loop, in every process, looks at the open tables of the tournaments being played
+about once a second (and at once when a match of one is archived): an ended match's result, or
+a no-show after the grace (004 § 22 (3)), is recorded into the table; when the round is
+complete the next one starts at once (`auto`), or when the organiser says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from server.store.tournaments import TournamentStore, VersionConflict
+from server.tournament import Entrant, Result, Tournament, TournamentError
+from server.tournament.model import GameResult, Pairing
+from server.tournament.scoring import check_match_score
+from server.tournaments.errors import CompetitionError, bad_request, not_found, not_organiser
+from server.tournaments.settings import parse_form, settings_of
+from server.tournaments.tables import Table, Tables, by_hand, new_table
+
+log = logging.getLogger("novuss.tournaments")
+
+Doc = dict[str, Any]
+ENTRIES_MAX = 64
+TICK_S = 1.0
+
+
+class Who:
+    """A logged-in account acting (the HTTP layer's LoggedIn, as this layer needs it)."""
+
+    def __init__(self, uid: str, name: str):
+        self.uid = uid
+        self.name = name
+
+
+def _refuse(status: str, *allowed: str) -> None:
+    if status not in allowed:
+        raise CompetitionError("bad_status", f"Not possible while the tournament is {status}.")
+
+
+def table_of(doc: Doc) -> Tournament:
+    """The pure table of a started tournament."""
+    if doc["table"] is None:
+        raise CompetitionError("bad_status", "The tournament has not started.")
+    return Tournament.from_dict(doc["table"])
+
+
+class TournamentService:
+    """Tournaments of every process, served by this one."""
+
+    def __init__(self, tours: TournamentStore, tables: Tables, uid_of: Callable[[str], Any]):
+        self.tours = tours
+        self.tables = tables
+        self.uid_of = uid_of  # username -> uid or None (awaitable)
+        self.wake = asyncio.Event()
+
+    # -- reading and changing a document --------------------------------------------
+    async def read(self, tid: str) -> Doc:
+        """A tournament's document, or `no_tournament`."""
+        got = await self.tours.read(tid)
+        if got is None:
+            raise not_found()
+        return got[1]
+
+    async def change(self, tid: str, work: Callable[[Doc], Any]) -> Doc:
+        """Run `work` (which may be a coroutine function) on a fresh read under the lock and
+        write what it left; a refusal it raises writes nothing."""
+        async with self.tours.lock(tid):
+            got = await self.tours.read(tid)
+            if got is None:
+                raise not_found()
+            version, doc = got
+            done = work(doc)
+            if asyncio.iscoroutine(done):
+                await done
+            self._remember_names(doc)
+            try:
+                await self.tours.write(tid, version, doc)
+            except VersionConflict:  # a writer without the lock (its lock ran out): retry
+                raise CompetitionError(
+                    "busy", "The tournament changed meanwhile; try again."
+                ) from None
+        return doc
+
+    def _remember_names(self, doc: Doc) -> None:
+        self.tables.names.update(doc["people"])
+
+    @staticmethod
+    def _organiser(doc: Doc, who: Who) -> None:
+        if doc["organiser"] != who.uid:
+            raise not_organiser()
+
+    # -- the organiser ----------------------------------------------------------------
+    async def create(self, who: Who, body: dict[str, Any]) -> Doc:
+        """A new tournament, organised by `who` (not open for registration yet)."""
+        name, form, _settings = parse_form(body)
+        tid = "t" + secrets.token_hex(5)
+        now = time.time()
+        doc: Doc = {
+            "id": tid, "name": name, "organiser": who.uid, "organiser_name": who.name,
+            "created": now, "status": "draft", "form": form, "entries": [],
+            "people": {who.uid: who.name}, "table": None, "tables": {}, "round": 0,
+        }  # fmt: skip
+        await self.tours.write(tid, 0, doc)
+        await self.tours.created(tid, now)
+        return doc
+
+    async def open_registration(self, tid: str, who: Who) -> Doc:
+        """The organiser opens registration."""
+
+        def work(doc: Doc) -> None:
+            self._organiser(doc, who)
+            _refuse(doc["status"], "draft")
+            doc["status"] = "registration"
+
+        return await self.change(tid, work)
+
+    async def add_entry(self, tid: str, who: Who, name: Any, members: Any) -> Doc:
+        """The organiser enters a team or a doubles pair: its name and its players' usernames
+        in the order given (boards by rating are the table's, 004 § 29 (2))."""
+        if not isinstance(name, str) or not name.strip() or len(name) > 40:
+            raise bad_request("name: 1 to 40 characters.")
+        if not isinstance(members, list) or not 1 <= len(members) <= 12:
+            raise bad_request("members: 1 to 12 usernames.")
+        uids = []
+        for m in members:
+            uid = await self.uid_of(m) if isinstance(m, str) else None
+            if uid is None:
+                raise CompetitionError("no_player", f"No registered player is called {m!r}.", 404)
+            uids.append((uid, m))
+
+        def work(doc: Doc) -> None:
+            self._organiser(doc, who)
+            _refuse(doc["status"], "draft", "registration")
+            self._add(doc, "e" + secrets.token_hex(3), name.strip(), uids)
+
+        return await self.change(tid, work)
+
+    def _add(self, doc: Doc, eid: str, name: str, players: list[tuple[str, str]]) -> None:
+        taken = {u for e in doc["entries"] for u in e["members"]}
+        if any(uid in taken for uid, _ in players):
+            raise CompetitionError("already_entered", "A player is entered already.")
+        if len(doc["entries"]) >= ENTRIES_MAX:
+            raise CompetitionError("full", f"At most {ENTRIES_MAX} entries.")
+        doc["entries"].append({"id": eid, "name": name, "members": [u for u, _ in players]})
+        doc["people"].update(dict(players))
+
+    async def start(self, tid: str, who: Who) -> Doc:
+        """Registration closes; the table is drawn and the first round starts."""
+
+        async def work(doc: Doc) -> None:
+            self._organiser(doc, who)
+            _refuse(doc["status"], "registration")
+            settings = settings_of(doc["form"])
+            entrants = [Entrant(e["id"], e["name"], None, tuple(e["members"]))
+                        for e in doc["entries"]]  # fmt: skip
+            table = Tournament.new(settings, entrants, secrets.randbits(32)).start()
+            doc["table"] = table.to_dict()
+            doc["status"] = "running"
+            await self._next_round(doc)
+
+        doc = await self.change(tid, work)
+        await self.tours.set_live(tid, True)
+        return doc
+
+    async def next_round(self, tid: str, who: Who) -> Doc:
+        """The organiser starts the next round (the last one complete)."""
+
+        async def work(doc: Doc) -> None:
+            self._organiser(doc, who)
+            _refuse(doc["status"], "running", "paused")
+            await self._next_round(doc)
+
+        return await self.change(tid, work)
+
+    async def pause(self, tid: str, who: Who, paused: bool) -> Doc:
+        """Pause (no new round starts; matches being played go on) or go on."""
+
+        async def work(doc: Doc) -> None:
+            self._organiser(doc, who)
+            _refuse(doc["status"], "paused" if not paused else "running")
+            doc["status"] = "paused" if paused else "running"
+            if not paused:
+                await self._advance(doc)
+
+        return await self.change(tid, work)
+
+    async def withdraw(self, tid: str, who: Who, entrant: Any) -> Doc:
+        """The organiser withdraws an entrant (004 § 32 (3)): the table strikes out or keeps
+        his results; his open tables are closed."""
+
+        async def work(doc: Doc) -> None:
+            self._organiser(doc, who)
+            _refuse(doc["status"], "running", "paused")
+            doc["table"] = table_of(doc).withdraw(str(entrant)).to_dict()
+            for t in doc["tables"].values():
+                if t["outcome"] is None and entrant in (t["a"], t["b"]):
+                    t["outcome"] = {"sets": [0, 0], "forfeit": None, "match": None,
+                                    "by_hand": False, "withdrawn": entrant}  # fmt: skip
+            await self._advance(doc)
+
+        return await self.change(tid, work)
+
+    async def enter_result(self, tid: str, who: Who, body: dict[str, Any]) -> Doc:
+        """The organiser enters a match's result by hand (played at a real table), marked as
+        such: `round`, `a`, `b` (entrant ids), `game` (a team encounter's game), `sets_a`,
+        `sets_b`; or `forfeit` (the entrant who did not come). Refused when that pair does
+        not meet in that round (`not_paired`), the round is over (`late_result`) or the
+        match has its result (`result_twice`)."""
+        rnd, a, b, game = body.get("round"), body.get("a"), body.get("b"), body.get("game")
+        sets_a, sets_b, forfeit = body.get("sets_a", 0), body.get("sets_b", 0), body.get("forfeit")
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (rnd, sets_a, sets_b)):
+            raise bad_request("round, sets_a and sets_b: whole numbers.")
+        if game is not None and not isinstance(game, int):
+            raise bad_request("game: the game's number in the encounter.")
+
+        async def work(doc: Doc) -> None:
+            self._organiser(doc, who)
+            _refuse(doc["status"], "running", "paused")
+            t = self._find(doc, rnd, a, b, game)
+            flip = t["a"] != a
+            sa, sb = (sets_b, sets_a) if flip else (sets_a, sets_b)
+            if forfeit is not None and forfeit not in (t["a"], t["b"]):
+                raise bad_request("forfeit: one of the two entrants.")
+            if forfeit is None:
+                check_match_score(int(t["sets"]), sa, sb)
+                entered = by_hand(t, sa, sb)
+            else:
+                entered = {**t, "outcome": {"sets": [0, 0], "forfeit": "a" if forfeit == t["a"]
+                           else "b", "match": None, "by_hand": True}}  # fmt: skip
+            doc["tables"][t["key"]] = entered
+            self._record(doc, entered)
+            await self._advance(doc)
+
+        return await self.change(tid, work)
+
+    @staticmethod
+    def _find(doc: Doc, rnd: Any, a: Any, b: Any, game: Any) -> Table:
+        tables: dict[str, Table] = doc["tables"]
+        for t in tables.values():
+            if t["round"] == rnd and {t["a"], t["b"]} == {a, b} and t["game"] == game:
+                if rnd != doc["round"]:
+                    raise CompetitionError("late_result", "That round is over.")
+                if t["outcome"] is not None:
+                    raise CompetitionError("result_twice", "That match has its result already.")
+                return t
+        raise CompetitionError("not_paired", "Those entrants do not meet in that round.")
+
+    # -- the players ------------------------------------------------------------------
+    async def join(self, tid: str, who: Who) -> Doc:
+        """A registered player enters an individual competition."""
+
+        def work(doc: Doc) -> None:
+            _refuse(doc["status"], "registration")
+            if doc["form"]["form"] != "individual" or doc["form"]["kind"] != "singles":
+                raise CompetitionError("entries_by_organiser",
+                                       "Teams and pairs are entered by the organiser.")  # fmt: skip
+            self._add(doc, who.uid, who.name, [(who.uid, who.name)])
+
+        return await self.change(tid, work)
+
+    async def leave(self, tid: str, who: Who) -> Doc:
+        """A player leaves registration."""
+
+        def work(doc: Doc) -> None:
+            _refuse(doc["status"], "registration")
+            kept = [e for e in doc["entries"] if who.uid not in e["members"]]
+            if len(kept) == len(doc["entries"]):
+                raise CompetitionError("not_entered", "You are not entered.")
+            doc["entries"] = kept
+
+        return await self.change(tid, work)
+
+    # -- rounds -----------------------------------------------------------------------
+    async def _next_round(self, doc: Doc) -> None:
+        """Pair the next round and open its tables."""
+        table = table_of(doc).pair_next_round()
+        doc["table"] = table.to_dict()
+        doc["round"] = rnd = table.round
+        settings = table.settings
+        now = time.time()
+        for p in table.pending():  # not the bye, nor a withdrawn entrant's minus
+            for t in self._tables_of(p, settings.sets, doc):
+                doc["tables"][t["key"]] = await self.tables.open(
+                    doc["id"], t, doc["form"]["clock"], now
+                )
+        log.info("tournament %s: round %d started", doc["id"], rnd)
+
+    @staticmethod
+    def _tables_of(p: Pairing, sets: int, doc: Doc) -> list[Table]:
+        if p.b is None:
+            return []  # the bye: scored by the table itself
+        if p.games:
+            return [new_table(p.round, p.table, g.game, p.a, p.b, g.a_players, g.b_players,
+                              g.opener, g.sets) for g in p.games]  # fmt: skip
+        members = {e["id"]: tuple(e["members"]) for e in doc["entries"]}
+        return [new_table(p.round, p.table, None, p.a, p.b, members[p.a], members[p.b],
+                          p.opener, sets)]  # fmt: skip
+
+    def _record(self, doc: Doc, t: Table) -> None:
+        """Record a decided table into the pure table: an individual encounter at once; a
+        team encounter once all its games are decided (004 § 29 (7): all are played). A
+        table nobody came to (both sides absent) waits for the organiser."""
+        out = t["outcome"]
+        if out.get("withdrawn") or out["forfeit"] == "both":
+            return
+        if t["game"] is None:
+            forfeit = None if out["forfeit"] is None else t[out["forfeit"]]
+            result = Result(t["round"], t["a"], t["b"], out["sets"][0], out["sets"][1],
+                            out["by_hand"], forfeit)  # fmt: skip
+        else:
+            games = sorted(
+                (g for g in doc["tables"].values()
+                 if g["round"] == t["round"] and g["table"] == t["table"]),
+                key=lambda g: g["game"],
+            )  # fmt: skip
+            if any(g["outcome"] is None or g["outcome"]["forfeit"] == "both" for g in games):
+                return
+            parts = tuple(
+                GameResult(g["outcome"]["sets"][0], g["outcome"]["sets"][1],
+                           None if g["outcome"]["forfeit"] is None else t[g["outcome"]["forfeit"]])
+                for g in games
+            )  # fmt: skip
+            sa, sb = sum(g.sets_a for g in parts), sum(g.sets_b for g in parts)
+            result = Result(t["round"], t["a"], t["b"], sa, sb,
+                            any(g["outcome"]["by_hand"] for g in games), None, parts)  # fmt: skip
+        doc["table"] = table_of(doc).record(result).to_dict()
+
+    async def _advance(self, doc: Doc) -> None:
+        """After a change: the end, or the next round when it may start by itself."""
+        table = table_of(doc)
+        if table.finished:
+            doc["status"] = "finished"
+            return
+        if table.round_complete and doc["status"] == "running" and doc["form"]["auto"]:
+            await self._next_round(doc)
+
+    # -- the loop ---------------------------------------------------------------------
+    async def run(self) -> None:
+        """Visit the tournaments being played, about once a second, until cancelled."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), TICK_S)
+            self.wake.clear()
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the loop must outlive a Redis hiccup
+                log.exception("tournament tick failed")
+
+    def match_archived(self, mid: str) -> None:
+        """A match was archived (server/history/archivist.py): look at the open tables now
+        rather than at the next second."""
+        self.wake.set()
+
+    async def tick(self) -> None:
+        """Record what the open tables of every tournament being played have come to."""
+        now = time.time()
+        for tid in await self.tours.live():
+            doc = await self.read(tid)
+            if doc["status"] == "finished":
+                await self.tours.set_live(tid, False)
+                continue
+            found = {}
+            for t in doc["tables"].values():
+                if t["outcome"] is None and t["round"] == doc["round"] and t["room"]:
+                    out = await self.tables.outcome(t, now)
+                    if out is not None:
+                        found[t["key"]] = out
+            if found:
+                await self.change(tid, lambda d, f=found: self._decided(d, f))  # type: ignore[misc]
+                await self._after(tid)
+
+    async def _decided(self, doc: Doc, found: dict[str, Any]) -> None:
+        for key, out in found.items():
+            t = doc["tables"][key]
+            if t["outcome"] is not None:  # another process recorded it meanwhile
+                continue
+            t["outcome"] = out
+            try:
+                self._record(doc, t)
+            except TournamentError as e:  # e.g. a withdrawn entrant's late match
+                log.warning("tournament %s: table %s not recorded: %s", doc["id"], key, e.code)
+        await self._advance(doc)
+
+    async def _after(self, tid: str) -> None:
+        doc = await self.read(tid)
+        if doc["status"] == "finished":
+            await self.tours.set_live(tid, False)
