@@ -10,7 +10,8 @@ runs out (Room.tick), as any absent player's: the service then scores the encoun
 absence (004 § 22 (3)).
 
 `options` of such a room: `tournament` (its id), `opener` (0), `held` (the account uid of each
-seat, in seat order).
+seat, in seat order). Who came is kept apart (server/store/tournaments.py, `mark_came`): the
+room closes once everybody has left it.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.lobby.seat import Player
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
+from server.store.tournaments import mark_came
 
 
 class LobbyService:
@@ -134,6 +135,8 @@ class LobbyService:
             except LobbyError:
                 await self.store.release(self.sid(conn), room.id)
                 raise
+            if is_competition(room) and player.account is not None:  # no no-show (§ 22 (3))
+                await mark_came(self.store.redis, room.id, player.account)
             await self.stage.flush(room)
 
     async def player(self, member: Member, mode: str) -> Player:

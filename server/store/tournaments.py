@@ -7,6 +7,8 @@ Keys (prefix "nv:"; braces are Redis Cluster hash tags: one tournament's keys sh
   tours             sorted set of tournament ids by creation time (the list page)
   tours:live        set of the ids of tournaments being played (the service's loop visits them)
   tour:rooms        hash room id -> tournament id (a finished match finds its tournament)
+  tour:came:{rid}   set of the accounts that took their seats at a competition's table (kept
+                    apart from the room, which closes once everybody has left it); a day
   lock:tour:{tid}   the lock the service holds while it changes one tournament
 
 A write names the version it read; if another process wrote since, nothing is written and the
@@ -27,6 +29,7 @@ from redis.exceptions import NoScriptError
 from server.store.redis_store import P, _bytes
 
 LOCK_S = 30.0  # a holder that dies frees the tournament after this long
+CAME_TTL_S = 86400
 
 # Write the document if its version is still ARGV[1]; returns the new version, or -1.
 # KEYS: tour:{tid}. ARGV: expected version (0: new), document.
@@ -41,6 +44,14 @@ _WRITE_SHA = hashlib.sha1(_WRITE.encode()).hexdigest()
 
 class VersionConflict(Exception):
     """Another writer changed the tournament since it was read: read again."""
+
+
+async def mark_came(redis: aioredis.Redis, rid: str, uid: str) -> None:
+    """A paired player took his seat at a competition's table (the lobby service says so)."""
+    async with redis.pipeline(transaction=True) as pipe:
+        pipe.sadd(P + "tour:came:{" + rid + "}", uid)
+        pipe.expire(P + "tour:came:{" + rid + "}", int(CAME_TTL_S))
+        await pipe.execute()
 
 
 def tour_key(tid: str) -> str:
@@ -109,6 +120,11 @@ class TournamentStore:
         """The tournament whose table a room is, or None."""
         tid = await self.redis.hget(P + "tour:rooms", rid)
         return None if tid is None else _bytes(tid).decode()
+
+    async def came(self, rid: str) -> set[str]:
+        """The accounts that took their seats at a table (mark_came)."""
+        members = await self.redis.smembers(P + "tour:came:{" + rid + "}")
+        return {_bytes(m).decode() for m in members}
 
     async def recent_matches(self, pid: str, count: int) -> list[str]:
         """A player's newest archived match ids (a finished table whose room has closed is

@@ -12,7 +12,8 @@ entrant who lost by absence, or None), `match` (the match id, None for a result 
 The room is made in this process, its seats held for the players (server/lobby/reserved.py).
 Its outcome is read from the match record when the match has ended (its `result`); a room
 nobody came to is decided by the 2-minute rule (004 § 22 (3)): after the grace time, a side
-none of whose players took a seat loses.
+none of whose players took their seats in time loses (one who came and left again did come).
+A table where both sides stayed away waits for the organiser's decision (a result by hand).
 """
 
 from __future__ import annotations
@@ -114,13 +115,12 @@ class Tables:
             return None  # being played
         if now < table["opened"] + self.lobby.grace + NO_SHOW_MARGIN:
             return None
-        seats = [] if loaded is None else loaded[0]["seats"]
-        came = {s["account"] for s in seats if s is not None and not str(s["sid"]).startswith(HELD)}
+        came = await self.tours.came(rid)
         first = table["first"]
         sides = {first: table["seats"][0::2], ("b" if first == "a" else "a"): table["seats"][1::2]}
         absent = sorted(side for side, uids in sides.items() if not all(u in came for u in uids))
-        if not absent:
-            return None  # everybody is there: the match is about to start
+        if not absent:  # everybody came: the match starts when they are back at the table
+            return None
         # 004 § 22 (3): a side not at the table two minutes after the call loses
         forfeit = absent[0] if len(absent) == 1 else "both"
         return {"sets": [0, 0], "forfeit": forfeit, "match": None, "by_hand": False}
