@@ -187,7 +187,8 @@ class TournamentService:
         return await self.change(tid, work)
 
     async def pause(self, tid: str, who: Who, paused: bool) -> Doc:
-        """Pause (no new round starts; matches being played go on) or go on."""
+        """Pause (no new table opens, nor a new round; matches being played go on) or go
+        on."""
 
         async def work(doc: Doc) -> None:
             self._organiser(doc, who)
@@ -290,14 +291,26 @@ class TournamentService:
         table = table_of(doc).pair_next_round()
         doc["table"] = table.to_dict()
         doc["round"] = rnd = table.round
-        settings = table.settings
-        now = time.time()
         for p in table.pending():  # not the bye, nor a withdrawn entrant's minus
-            for t in self._tables_of(p, settings.sets, doc):
-                doc["tables"][t["key"]] = await self.tables.open(
-                    doc["id"], t, doc["form"]["clock"], now
-                )
+            for t in self._tables_of(p, table.settings.sets, doc):
+                doc["tables"][t["key"]] = t
+        await self._open_free(doc)
         log.info("tournament %s: round %d started", doc["id"], rnd)
+
+    async def _open_free(self, doc: Doc) -> None:
+        """Open every table of the round whose players are free: a player of a team plays
+        his encounter's games one after another (board I's singles, then the doubles), and
+        his 2 minutes (004 § 22 (3)) start when his table opens, not before."""
+        tables = sorted(doc["tables"].values(), key=lambda t: (t["table"], t["game"] or 0))
+        now_playing = {u for t in tables if t["room"] and t["outcome"] is None
+                       for u in t["seats"]}  # fmt: skip
+        for t in tables:
+            if t["round"] != doc["round"] or t["room"] or t["outcome"] is not None:
+                continue
+            if now_playing.isdisjoint(t["seats"]):
+                opened = await self.tables.open(doc["id"], t, doc["form"]["clock"], time.time())
+                doc["tables"][t["key"]] = opened
+                now_playing.update(t["seats"])
 
     @staticmethod
     def _tables_of(p: Pairing, sets: int, doc: Doc) -> list[Table]:
@@ -347,6 +360,8 @@ class TournamentService:
             return
         if table.round_complete and doc["status"] == "running" and doc["form"]["auto"]:
             await self._next_round(doc)
+        elif not table.round_complete and doc["status"] == "running":
+            await self._open_free(doc)
 
     # -- the loop ---------------------------------------------------------------------
     async def run(self) -> None:

@@ -129,7 +129,8 @@ def you(doc: Doc, uid: str | None) -> dict[str, Any]:
     room = None
     if doc["status"] in ("running", "paused"):
         for t in doc["tables"].values():
-            if t["round"] == doc["round"] and t["outcome"] is None and uid in t["seats"]:
+            live = t["round"] == doc["round"] and t["outcome"] is None and t["room"]
+            if live and uid in t["seats"]:  # one at a time (service.py, _open_free)
                 room = t["room"]
     return {"organiser": doc["organiser"] == uid, "entrant": entrant, "room": room}
 

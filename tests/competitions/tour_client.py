@@ -21,6 +21,7 @@ class Player:
     name: str
     http: Http
     ws: Client
+    last_room: str | None = None  # the room of his last match (the page names it till decided)
 
 
 async def register(url: str, ws_url: str, names: list[str], addr: str) -> list[Player]:
@@ -70,9 +71,14 @@ async def round_open(h: Http, tid: str, rnd: int, timeout: float = 30.0) -> Doc:
 
 async def come(p: Player, tid: str) -> str:
     """The player reads the page, which names his room, and takes his seat there."""
-    doc = await tournament(p.http, tid)
-    room = doc["you"]["room"]
-    assert room is not None, f"{p.name} has no room named: {doc['you']}"
+
+    async def named() -> str | None:  # the page polls until the player's table opens
+        doc = await tournament(p.http, tid)
+        room = doc["you"]["room"]
+        return None if room is None or room == p.last_room else str(room)
+
+    room = await until(named, 30, f"a room for {p.name}")
+    p.last_room = room
     await p.ws.send("join", room=room)
     while True:
         msg = await p.ws.expect("room")
@@ -92,7 +98,8 @@ async def resign_table(winner: Player, loser: Player, tid: str) -> None:
     assert await come(loser, tid) == room
     await asyncio.gather(match_on(winner, room), match_on(loser, room))
     await loser.ws.send("resign")
-    await winner.ws.expect("result")
+    for p in (winner, loser):  # each takes his own result (none is left for the next match)
+        await p.ws.expect("result")
     for p in (winner, loser):
         await p.ws.send("leave")
         await p.ws.expect("left")
