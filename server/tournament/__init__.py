@@ -21,6 +21,7 @@ from .errors import (
     UnknownEntrant,
 )
 from .model import (
+    BOTH,
     DOUBLES,
     SINGLES,
     TIEBREAKS,
@@ -40,6 +41,7 @@ from .teams import order_boards
 from .tournament import Tournament
 
 __all__ = [
+    "BOTH",
     "DOUBLES",
     "SINGLES",
     "TIEBREAKS",

@@ -11,6 +11,9 @@ Kind = Literal["singles", "doubles"]
 Form = Literal["individual", "team", "individual_team"]
 System = Literal["round_robin", "swiss"]
 
+# Result.forfeit / GameResult.forfeit when neither side came: both lose (004 § 22 (3)).
+BOTH = "*"
+
 # The tie-breaks an organiser may choose, in the order he lists them (docs/tournaments.md).
 TIEBREAKS = ("sets_difference", "head_to_head", "buchholz", "sonneborn_berger")
 
@@ -164,7 +167,7 @@ class Pairing:
 @dataclass(frozen=True)
 class GameResult:
     """The sets of one game of a team encounter, a first; `forfeit` names the team whose player
-    did not appear (004 § 22 (3)) and so lost the game."""
+    did not appear (004 § 22 (3)) and so lost the game, or is BOTH when neither did."""
 
     sets_a: int
     sets_b: int
@@ -175,7 +178,8 @@ class GameResult:
 class Result:
     """The result of an encounter: sets won by `a` and `b`; `by_hand` when entered by the
     organiser from a match at a real table; `forfeit` names the entrant who lost by not
-    appearing (004 § 22 (3)) or by withdrawing (a minus, 004 § 32 (3) 1)). A team encounter
+    appearing (004 § 22 (3)) or by withdrawing (a minus, 004 § 32 (3) 1)), or is BOTH when
+    neither side came and both lose. A team encounter
     carries the result of each game in `games`, and its sets are their sums."""
 
     round: int

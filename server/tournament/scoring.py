@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .errors import BadScore
-from .model import GameResult, GameSpec, Pairing, Result, Scale, Settings
+from .model import BOTH, GameResult, GameSpec, Pairing, Result, Scale, Settings
 
 
 def check_match_score(sets: int, a: int, b: int) -> None:
@@ -21,7 +21,7 @@ def check_match_score(sets: int, a: int, b: int) -> None:
 
 def _game_points(spec: GameSpec, game: GameResult, a: str, b: str) -> tuple[float, float]:
     if game.forfeit is not None:
-        return _forfeit_points(spec.scale, game.forfeit == a)
+        return _forfeit_points(spec.scale, game.forfeit, a)
     return _points(spec.scale, game.sets_a, game.sets_b)
 
 
@@ -33,18 +33,21 @@ def _points(scale: Scale, sets_a: int, sets_b: int) -> tuple[float, float]:
     return scale.draw, scale.draw
 
 
-def _forfeit_points(scale: Scale, a_forfeits: bool) -> tuple[float, float]:
-    # 004 § 22 (3): a no-show loses the match; 004 § 32 (3) 1): a withdrawer's minus, the
-    # opponent's plus "do not change the counting of points", so they score as a loss and a win.
-    return (scale.loss, scale.win) if a_forfeits else (scale.win, scale.loss)
+def _forfeit_points(scale: Scale, forfeit: str, a: str) -> tuple[float, float]:
+    # 004 § 22 (3): a no-show loses the match (both, if neither came); 004 § 32 (3) 1): a
+    # withdrawer's minus, the opponent's plus "do not change the counting of points", so they
+    # score as a loss and a win.
+    if forfeit == BOTH:
+        return scale.loss, scale.loss
+    return (scale.loss, scale.win) if forfeit == a else (scale.win, scale.loss)
 
 
 def check_result(settings: Settings, result: Result) -> None:
     """Refuse a result whose scores the settings cannot produce (the pairing is checked by the
     tournament)."""
     if result.forfeit is not None:
-        if result.forfeit not in (result.a, result.b):
-            raise BadScore("the forfeit must name one of the two sides")
+        if result.forfeit not in (result.a, result.b, BOTH):
+            raise BadScore("the forfeit must name one of the two sides, or both")
         if result.sets_a or result.sets_b or result.games:
             raise BadScore("a forfeited encounter has no sets or games")
         return
@@ -62,8 +65,8 @@ def _check_games(settings: Settings, result: Result) -> None:
         raise BadScore(f"a team encounter has {len(settings.games)} games")
     for spec, game in zip(settings.games, games, strict=False):
         if game.forfeit is not None:
-            if game.forfeit not in (result.a, result.b) or game.sets_a or game.sets_b:
-                raise BadScore("a forfeited game names a side and has no sets")
+            if game.forfeit not in (result.a, result.b, BOTH) or game.sets_a or game.sets_b:
+                raise BadScore("a forfeited game names a side (or both) and has no sets")
         else:
             check_match_score(spec.sets, game.sets_a, game.sets_b)
     if (result.sets_a, result.sets_b) != game_sets(games):
@@ -96,12 +99,21 @@ def result_points(settings: Settings, result: Result) -> tuple[float, float]:
     """Table points of `a` and `b` for a checked result (004 § 32 (2), § 29 (3), § 22 (3))."""
     if not settings.teams:
         if result.forfeit is not None:
-            return _forfeit_points(settings.scale, result.forfeit == result.a)
+            return _forfeit_points(settings.scale, result.forfeit, result.a)
         return _points(settings.scale, result.sets_a, result.sets_b)
     if result.forfeit is not None:
         whole = Scale(win_points(settings), 0.0)
-        return _forfeit_points(whole, result.forfeit == result.a)
+        return _forfeit_points(whole, result.forfeit, result.a)
     return _games_points(settings, result)
+
+
+def outcomes(settings: Settings, result: Result) -> tuple[int, int]:
+    """Win (1), draw (0) or loss (-1) for `a` and `b`: by the points of the encounter, and a
+    loss for both when neither came (004 § 22 (3))."""
+    if result.forfeit == BOTH:
+        return -1, -1
+    pa, pb = result_points(settings, result)
+    return (pa > pb) - (pa < pb), (pb > pa) - (pb < pa)
 
 
 def win_points(settings: Settings) -> float:

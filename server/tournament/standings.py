@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .model import Pairing, Result, Settings, Standing
-from .scoring import bye_points, player_points, result_points, win_points
+from .model import BOTH, Pairing, Result, Settings, Standing
+from .scoring import bye_points, outcomes, player_points, result_points, win_points
 
 
 @dataclass
@@ -37,19 +37,20 @@ def _lines(
     lines = {e: _Line() for e in table}
     for result in results:
         pa, pb = result_points(settings, result)
+        oa, ob = outcomes(settings, result)
         total = win_points(settings)
-        for me, other, mine, theirs, sets_mine, sets_theirs in (
-            (result.a, result.b, pa, pb, result.sets_a, result.sets_b),
-            (result.b, result.a, pb, pa, result.sets_b, result.sets_a),
+        for me, other, mine, outcome, sets_mine, sets_theirs in (
+            (result.a, result.b, pa, oa, result.sets_a, result.sets_b),
+            (result.b, result.a, pb, ob, result.sets_b, result.sets_a),
         ):
             line = lines[me]
             line.points += mine
             line.sets_for += sets_mine
             line.sets_against += sets_theirs
             line.played += 1
-            line.wins += mine > theirs
-            line.draws += mine == theirs
-            line.losses += mine < theirs
+            line.wins += outcome > 0
+            line.draws += outcome == 0
+            line.losses += outcome < 0
             line.meetings.append((other, mine, total))
     for entrant in byes:
         lines[entrant].points += bye_points(settings)
@@ -146,7 +147,7 @@ def crosstable(
             (r.b, r.a, r.sets_b, r.sets_a),
         ):
             if r.forfeit is not None:
-                text = "-" if r.forfeit == me else "+"
+                text = "-" if r.forfeit in (me, BOTH) else "+"
             else:
                 text = f"{mine}:{theirs}"
             cell = cells[index[me]][index[other]]

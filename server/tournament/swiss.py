@@ -8,9 +8,15 @@ matchings that pair everyone, the one of greatest total weight. The weights put,
 1. the bye on the entrant lowest in the table who has not had one (the last in the table,
    004 § 32 (2) note 3; never twice to the same entrant while someone else can take it):
    a bye edge weighs M * (place from the top), and M exceeds the spread of everything below;
-2. equal points together: a pair weighs BASE - (difference of their points, in quarter points)²,
+   an entrant who has had the bye is joined to it by the lightest edge of all, so he gets a
+   second one only if no pairing of the round gives it to anyone else;
+2. equal points together: a pair loses K * (difference of their points, in quarter points)²,
    so the matching minimises the sum of squared differences, which keeps score groups whole
-   and, where one must float, floats it into the nearest group.
+   and, where one must float, floats it into the nearest group;
+3. within a score group, the top half against the bottom half (1-4, 2-5, 3-6 in a group of
+   six, as the Dutch system does): a pair loses (4 * places apart - sizes of the two groups)²,
+   zero for places half a group apart; K exceeds the sum of these over a round, so this term
+   only chooses among pairings equally good by points.
 
 No edge joins two entrants who have met, so a rematch is impossible; if no matching pairs
 everyone, the round cannot be paired (NoPairing) rather than pair anyone twice.
@@ -47,20 +53,26 @@ def pair_swiss(
         raise NoPairing("fewer than two entrants are left to pair")
     place = {entrant: i for i, entrant in enumerate(table)}
     scores = [_quarters(points.get(e, 0.0)) for e in table]
-    spread = (max(scores) - min(scores)) ** 2
-    base = spread + 1
+    group = {q: scores.count(q) for q in scores}
+    n = len(table)
+    within = 36 * n * n  # the most (4 * places apart - sizes)² can be
+    k = within * (n // 2 + 1) + 1
+    base = k * (max(scores) - min(scores)) ** 2 + within + 1
     graph: nx.Graph[str] = nx.Graph()
     graph.add_nodes_from(table)
     for i, a in enumerate(table):
-        for b in table[i + 1 :]:
-            if frozenset((a, b)) not in met:
-                graph.add_edge(a, b, weight=base - (scores[i] - scores[place[b]]) ** 2)
+        for j in range(i + 1, n):
+            if frozenset((a, table[j])) not in met:
+                apart = (4 * (j - i) - group[scores[i]] - group[scores[j]]) ** 2
+                weight = base - k * (scores[i] - scores[j]) ** 2 - apart
+                graph.add_edge(a, table[j], weight=weight)
     if len(table) % 2:
         # the pair weights of a matching differ by at most len/2 * base in total
         step = base * (len(table) // 2 + 1) + 1
-        takers = [e for e in table if e not in had_bye] or list(table)
-        for entrant in takers:
-            graph.add_edge(entrant, _BYE, weight=step * (place[entrant] + 1))
+        for entrant in table:
+            # a second bye weighs least of all: only when no one else can take it
+            weight = 1 if entrant in had_bye else step * (place[entrant] + 1)
+            graph.add_edge(entrant, _BYE, weight=weight)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) < graph.number_of_nodes():
         raise NoPairing("no pairing of this round avoids a rematch")

@@ -23,7 +23,7 @@ from .errors import (
     TooFewEntrants,
     UnknownEntrant,
 )
-from .model import Entrant, Pairing, Result, Settings, Standing, Withdrawal
+from .model import BOTH, Entrant, Pairing, Result, Settings, Standing, Withdrawal
 from .roundrobin import round_count
 from .scoring import check_result
 from .standings import Crosstable, PlayerStanding, crosstable, player_standings, standings
@@ -68,6 +68,10 @@ class Tournament:
             raise AlreadyStarted("the tournament has started already")
         if len(self.entrants) < 2:
             raise TooFewEntrants("a competition needs at least two entrants")
+        most = round_count(len(self.entrants))
+        if self.settings.system == "swiss" and (self.settings.rounds or 0) > most:
+            # more rounds than a round robin has would force a rematch
+            raise BadSettings(f"{len(self.entrants)} entrants can play at most {most} rounds")
         drawn = list(self.entrants)
         random.Random(self.seed).shuffle(drawn)
         if self.settings.system == "swiss":
@@ -128,6 +132,13 @@ class Tournament:
                 return entrant
         raise UnknownEntrant(f"no entrant {entrant_id!r}")
 
+    def pairing_for(self, entrant_id: str) -> Pairing | None:
+        """The entrant's encounter (or bye) in the round in play, if he has one."""
+        self.entrant(entrant_id)
+        if not self.rounds:
+            return None
+        return next((p for p in self.rounds[-1] if p.involves(entrant_id)), None)
+
     def pair_next_round(self) -> Tournament:
         """Pair the next round; its pairings are in `rounds[-1]`. A round-robin encounter with
         a withdrawn entrant whose results stay is scored at once as a minus and a plus
@@ -179,6 +190,8 @@ class Tournament:
             return replace(self, entrants=tuple(e for e in self.entrants if e.id != entrant_id))
         if entrant_id in self.withdrawn:
             raise AlreadyWithdrawn(f"{entrant_id!r} has withdrawn already")
+        if self.finished:
+            raise Finished("the tournament is over: the standings are final")
         played = sum(r.involves(entrant_id) for r in self.results)
         scheduled = (
             len(self.entrants) - 1 if self.settings.system == "round_robin" else self.total_rounds
@@ -245,8 +258,8 @@ class Tournament:
 
 
 def _check_entrant(settings: Settings, entrant: Entrant) -> None:
-    if not entrant.id or not entrant.name:
-        raise BadSettings("an entrant needs an id and a name")
+    if not entrant.id or not entrant.name or entrant.id == BOTH:
+        raise BadSettings(f"an entrant needs an id (not {BOTH!r}) and a name")
     if len(set(entrant.members)) != len(entrant.members):
         raise DuplicateEntrant(f"a player is twice in {entrant.id!r}")
     if settings.teams:
