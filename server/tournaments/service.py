@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.store.tournaments import TournamentStore, VersionConflict
-from server.tournament import Entrant, Result, Tournament, TournamentError
+from server.tournament import BOTH, Entrant, Result, Tournament, TournamentError
 from server.tournament.model import GameResult, Pairing
 from server.tournament.scoring import check_match_score
 from server.tournaments.errors import CompetitionError, bad_request, not_found, not_organiser
@@ -325,26 +325,25 @@ class TournamentService:
 
     def _record(self, doc: Doc, t: Table) -> None:
         """Record a decided table into the pure table: an individual encounter at once; a
-        team encounter once all its games are decided (004 § 29 (7): all are played). A
-        table nobody came to (both sides absent) waits for the organiser."""
+        team encounter once all its games are decided (004 § 29 (7): all are played). Both
+        sides absent: lost by both (004 § 22 (3); the table's BOTH)."""
         out = t["outcome"]
-        if out.get("withdrawn") or out["forfeit"] == "both":
+        if out.get("withdrawn"):
             return
         if t["game"] is None:
-            forfeit = None if out["forfeit"] is None else t[out["forfeit"]]
             result = Result(t["round"], t["a"], t["b"], out["sets"][0], out["sets"][1],
-                            out["by_hand"], forfeit)  # fmt: skip
+                            out["by_hand"], _loser(t, out["forfeit"]))  # fmt: skip
         else:
             games = sorted(
                 (g for g in doc["tables"].values()
                  if g["round"] == t["round"] and g["table"] == t["table"]),
                 key=lambda g: g["game"],
             )  # fmt: skip
-            if any(g["outcome"] is None or g["outcome"]["forfeit"] == "both" for g in games):
+            if any(g["outcome"] is None for g in games):
                 return
             parts = tuple(
                 GameResult(g["outcome"]["sets"][0], g["outcome"]["sets"][1],
-                           None if g["outcome"]["forfeit"] is None else t[g["outcome"]["forfeit"]])
+                           _loser(t, g["outcome"]["forfeit"]))
                 for g in games
             )  # fmt: skip
             sa, sb = sum(g.sets_a for g in parts), sum(g.sets_b for g in parts)
@@ -416,3 +415,10 @@ class TournamentService:
         doc = await self.read(tid)
         if doc["status"] == "finished":
             await self.tours.set_live(tid, False)
+
+
+def _loser(table: Table, forfeit: str | None) -> str | None:
+    """The table's forfeit ("a", "b", "both" or None) as the pure table names it."""
+    if forfeit is None:
+        return None
+    return BOTH if forfeit == "both" else str(table[forfeit])

@@ -12,8 +12,8 @@ entrant who lost by absence, or None), `match` (the match id, None for a result 
 The room is made in this process, its seats held for the players (server/lobby/reserved.py).
 Its outcome is read from the match record when the match has ended (its `result`); a room
 nobody came to is decided by the 2-minute rule (004 § 22 (3)): after the grace time, a side
-none of whose players took their seats in time loses (one who came and left again did come).
-A table where both sides stayed away waits for the organiser's decision (a result by hand).
+none of whose players took their seats in time loses (one who came and left again did come);
+when neither side came, both lose.
 """
 
 from __future__ import annotations

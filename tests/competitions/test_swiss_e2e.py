@@ -2,7 +2,8 @@
 each round's players read their room from the tournament page, take their seats, and the
 weaker resigns (the stronger: the higher number); in round 2 one match is entered by hand by
 the organiser (played at a real table), in round 3 one loser never comes (the 2-minute rule,
-004 § 22 (3), with the server's grace of 4 s). The standings are then checked against ones
+004 § 22 (3), with the server's grace of 4 s), in round 4 neither player of one table comes
+(both lose). The standings are then checked against ones
 computed here from the pairings the page showed: 2 points a win, a bye a draw's 1 (004 § 32
 (2), § 29 (5)), Buchholz the sum of the opponents' points (docs/tournaments.md)."""
 
@@ -75,6 +76,8 @@ async def test_a_nine_player_swiss_of_five_rounds_to_the_end(game_server):
             elif rnd == 3 and i == 0:  # the loser never comes: he loses by absence
                 how = "no_show"
                 jobs.append(come_alone(by_name[winner], tid))
+            elif rnd == 4 and i == 0:  # neither comes: both lose (004 § 22 (3))
+                how = "both_absent"
             else:
                 jobs.append(resign_table(by_name[winner], by_name[loser], tid))
             played.append({"a": a, "b": b, "winner": winner, "how": how})
@@ -91,9 +94,9 @@ async def test_a_nine_player_swiss_of_five_rounds_to_the_end(game_server):
     recorded = [r for rnd in final["rounds"] for r in rnd["results"]]
     assert len(recorded) == 20
     assert sum(r["by_hand"] for r in recorded) == 1
-    assert [uid_name[r["forfeit"]] for r in recorded if r["forfeit"]] == [
-        next(sorted((m["a"], m["b"]), key=strength)[0] for m in played if m["how"] == "no_show")
-    ]
+    forfeits = [r["forfeit"] for r in recorded if r["forfeit"]]
+    no_show = next(min(m["a"], m["b"], key=strength) for m in played if m["how"] == "no_show")
+    assert sorted(forfeits) == sorted(["*", next(u for u, n in uid_name.items() if n == no_show)])
     # no rematch, nobody twice a bye (004 § 29 (5))
     pairs = [frozenset((m["a"], m["b"])) for m in played]
     assert len(set(pairs)) == len(pairs) and len(set(byes)) == 5
@@ -140,13 +143,15 @@ def hand_standings(played: list[dict[str, Any]], byes: list[str]) -> dict[str, t
     sets_against = dict.fromkeys(NAMES, 0)
     met: dict[str, list[str]] = {n: [] for n in NAMES}
     for m in played:
+        met[m["a"]].append(m["b"])
+        met[m["b"]].append(m["a"])
+        if m["how"] == "both_absent":  # no points, no sets for either
+            continue
         loser = m["b"] if m["winner"] == m["a"] else m["a"]
         points[m["winner"]] += 2
         if m["how"] != "no_show":  # a forfeit has no sets
             sets_for[m["winner"]] += 1
             sets_against[loser] += 1
-        met[m["a"]].append(m["b"])
-        met[m["b"]].append(m["a"])
     for name in byes:
         points[name] += 1  # a bye scores as a draw (004 § 29 (5), § 32 (2) note 3)
     return {

@@ -486,7 +486,7 @@ export default {
   "tour.bye": "{name}: bye (scored as a draw)",
   "tour.withdrawn": "withdrawn",
   "tour.result_entered": "The result is entered.",
-  "tour.both_absent": "both absent: the organiser decides",
+  "tour.both_absent": "both absent: lost by both",
   "tour.by_hand": "entered by hand",
   "tour.err.no_tournament": "There is no such competition.",
   "tour.err.not_organiser": "Only the organiser may do that.",

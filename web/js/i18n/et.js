@@ -484,7 +484,7 @@ export default {
   "tour.bye": "{name}: vaba voor (loetakse viigiks)",
   "tour.withdrawn": "välja arvatud",
   "tour.result_entered": "Tulemus on sisestatud.",
-  "tour.both_absent": "mõlemad puudusid: otsustab korraldaja",
+  "tour.both_absent": "mõlemad puudusid: kaotus mõlemale",
   "tour.by_hand": "sisestatud käsitsi",
   "tour.err.no_tournament": "Sellist võistlust pole.",
   "tour.err.not_organiser": "Seda võib teha ainult korraldaja.",

@@ -485,7 +485,7 @@ export default {
   "tour.bye": "{name}: brīva kārta (skaitās neizšķirts)",
   "tour.withdrawn": "izslēgts",
   "tour.result_entered": "Rezultāts ievadīts.",
-  "tour.both_absent": "abi neieradās: lemj organizators",
+  "tour.both_absent": "abi neieradās: zaudējums abiem",
   "tour.by_hand": "ievadīts ar roku",
   "tour.err.no_tournament": "Šādu sacensību nav.",
   "tour.err.not_organiser": "To drīkst tikai organizators.",

@@ -61,7 +61,7 @@ function draw() {
     $("pause").hidden = doc.status !== "running";
     $("resume").hidden = doc.status !== "paused";
     $("entry").hidden = individual || !["draft", "registration"].includes(doc.status);
-    const open = (doc.rounds.at(-1)?.tables || []).filter((x) => !x.outcome || x.outcome.forfeit === "both");
+    const open = (doc.rounds.at(-1)?.tables || []).filter((x) => !x.outcome);
     $("result").hidden = !["running", "paused"].includes(doc.status) || open.length === 0;
     const picked = $("result").elements.table.value;
     $("result").elements.table.replaceChildren(...open.map((x) => new Option(`${t("tour.table_n", { n: x.table })}${x.game === null ? "" : ` · ${t("tour.game_n", { n: x.game + 1 })}`}: ${x.a_name} – ${x.b_name}`, x.key, false, x.key === picked)));
