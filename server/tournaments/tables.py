@@ -18,6 +18,7 @@ when neither side came, both lose.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from server.lobby.lobby import Lobby
@@ -85,6 +86,7 @@ class Tables:
         self.store = store
         self.tours = tours
         self.names = names  # uid -> username, filled by the service
+        self.started = time.time()  # this process's start
 
     async def open(self, tid: str, table: Table, clock: float, now: float) -> Table:
         """Make the table's room in this process, its seats held for the players; the table
@@ -113,7 +115,9 @@ class Tables:
             if header.get("ended") and header.get("result"):
                 return self._result(table, header)
             return None  # being played
-        if now < table["opened"] + self.lobby.grace + NO_SHOW_MARGIN:
+        # the time this process was not running is nobody's: the 2 minutes start again at
+        # its start, as the reloaded rooms' graces do (Room.reloaded)
+        if now < max(table["opened"], self.started) + self.lobby.grace + NO_SHOW_MARGIN:
             return None
         came = await self.tours.came(rid)
         first = table["first"]

@@ -105,6 +105,7 @@ export default {
   "ui.log_in": "log in",
   "ui.profile": "profile",
   "ui.leaderboard": "leaderboard",
+  "ui.competitions": "competitions",
   "lobby.rated_choice": "Rated (registered players only)",
   "lobby.rated": "rated",
   "ui.change_name": "change name",

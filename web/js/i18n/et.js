@@ -103,6 +103,7 @@ export default {
   "ui.log_in": "logi sisse",
   "ui.profile": "profiil",
   "ui.leaderboard": "edetabel",
+  "ui.competitions": "võistlused",
   "lobby.rated_choice": "Reitingumäng (ainult registreeritud mängijad)",
   "lobby.rated": "reitingu",
   "ui.change_name": "muuda nime",

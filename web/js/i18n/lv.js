@@ -104,6 +104,7 @@ export default {
   "ui.log_in": "pieteikties",
   "ui.profile": "profils",
   "ui.leaderboard": "reitinga tabula",
+  "ui.competitions": "sacensības",
   "lobby.rated_choice": "Reitinga spēle (tikai reģistrētiem spēlētājiem)",
   "lobby.rated": "reitinga",
   "ui.change_name": "mainīt vārdu",
