@@ -22,8 +22,9 @@ from server.net.hub import Hub
 from server.net.origin import refuse_foreign
 from server.store.tournaments import TournamentStore
 from server.tournament import TournamentError
+from server.tournaments.document import Who
 from server.tournaments.errors import CompetitionError, bad_request
-from server.tournaments.service import TournamentService, Who
+from server.tournaments.service import TournamentService
 from server.tournaments.tables import Tables
 from server.tournaments.views import crosstable_csv, standings_csv, summary, view
 

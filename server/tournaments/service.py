@@ -24,38 +24,27 @@ from collections.abc import Callable
 from typing import Any
 
 from server.store.tournaments import TournamentStore, VersionConflict
-from server.tournament import BOTH, Entrant, Result, Tournament, TournamentError
-from server.tournament.model import GameResult, Pairing
-from server.tournament.scoring import check_match_score
-from server.tournaments.errors import CompetitionError, bad_request, not_found, not_organiser
+from server.tournament import Entrant, Tournament, TournamentError
+from server.tournaments.document import (
+    Doc,
+    Who,
+    add_entry,
+    close_tables_of,
+    find_table,
+    hand_outcome,
+    organiser_only,
+    record_table,
+    refuse_unless,
+    table_of,
+    tables_of,
+)
+from server.tournaments.errors import CompetitionError, bad_request, not_found
 from server.tournaments.settings import parse_form, settings_of
-from server.tournaments.tables import Table, Tables, by_hand, new_table
+from server.tournaments.tables import Tables
 
 log = logging.getLogger("novuss.tournaments")
 
-Doc = dict[str, Any]
-ENTRIES_MAX = 64
 TICK_S = 1.0
-
-
-class Who:
-    """A logged-in account acting (the HTTP layer's LoggedIn, as this layer needs it)."""
-
-    def __init__(self, uid: str, name: str):
-        self.uid = uid
-        self.name = name
-
-
-def _refuse(status: str, *allowed: str) -> None:
-    if status not in allowed:
-        raise CompetitionError("bad_status", f"Not possible while the tournament is {status}.")
-
-
-def table_of(doc: Doc) -> Tournament:
-    """The pure table of a started tournament."""
-    if doc["table"] is None:
-        raise CompetitionError("bad_status", "The tournament has not started.")
-    return Tournament.from_dict(doc["table"])
 
 
 class TournamentService:
@@ -83,6 +72,7 @@ class TournamentService:
             if got is None:
                 raise not_found()
             version, doc = got
+            self._remember_names(doc)  # the held seats' names, in a fresh process too
             done = work(doc)
             if asyncio.iscoroutine(done):
                 await done
@@ -97,11 +87,6 @@ class TournamentService:
 
     def _remember_names(self, doc: Doc) -> None:
         self.tables.names.update(doc["people"])
-
-    @staticmethod
-    def _organiser(doc: Doc, who: Who) -> None:
-        if doc["organiser"] != who.uid:
-            raise not_organiser()
 
     # -- the organiser ----------------------------------------------------------------
     async def create(self, who: Who, body: dict[str, Any]) -> Doc:
@@ -122,8 +107,8 @@ class TournamentService:
         """The organiser opens registration."""
 
         def work(doc: Doc) -> None:
-            self._organiser(doc, who)
-            _refuse(doc["status"], "draft")
+            organiser_only(doc, who)
+            refuse_unless(doc["status"], "draft")
             doc["status"] = "registration"
 
         return await self.change(tid, work)
@@ -143,27 +128,18 @@ class TournamentService:
             uids.append((uid, m))
 
         def work(doc: Doc) -> None:
-            self._organiser(doc, who)
-            _refuse(doc["status"], "draft", "registration")
-            self._add(doc, "e" + secrets.token_hex(3), name.strip(), uids)
+            organiser_only(doc, who)
+            refuse_unless(doc["status"], "draft", "registration")
+            add_entry(doc, "e" + secrets.token_hex(3), name.strip(), uids)
 
         return await self.change(tid, work)
-
-    def _add(self, doc: Doc, eid: str, name: str, players: list[tuple[str, str]]) -> None:
-        taken = {u for e in doc["entries"] for u in e["members"]}
-        if any(uid in taken for uid, _ in players):
-            raise CompetitionError("already_entered", "A player is entered already.")
-        if len(doc["entries"]) >= ENTRIES_MAX:
-            raise CompetitionError("full", f"At most {ENTRIES_MAX} entries.")
-        doc["entries"].append({"id": eid, "name": name, "members": [u for u, _ in players]})
-        doc["people"].update(dict(players))
 
     async def start(self, tid: str, who: Who) -> Doc:
         """Registration closes; the table is drawn and the first round starts."""
 
         async def work(doc: Doc) -> None:
-            self._organiser(doc, who)
-            _refuse(doc["status"], "registration")
+            organiser_only(doc, who)
+            refuse_unless(doc["status"], "registration")
             settings = settings_of(doc["form"])
             entrants = [Entrant(e["id"], e["name"], None, tuple(e["members"]))
                         for e in doc["entries"]]  # fmt: skip
@@ -180,8 +156,8 @@ class TournamentService:
         """The organiser starts the next round (the last one complete)."""
 
         async def work(doc: Doc) -> None:
-            self._organiser(doc, who)
-            _refuse(doc["status"], "running", "paused")
+            organiser_only(doc, who)
+            refuse_unless(doc["status"], "running", "paused")
             await self._next_round(doc)
 
         return await self.change(tid, work)
@@ -191,8 +167,8 @@ class TournamentService:
         on."""
 
         async def work(doc: Doc) -> None:
-            self._organiser(doc, who)
-            _refuse(doc["status"], "paused" if not paused else "running")
+            organiser_only(doc, who)
+            refuse_unless(doc["status"], "paused" if not paused else "running")
             doc["status"] = "paused" if paused else "running"
             if not paused:
                 await self._advance(doc)
@@ -204,13 +180,10 @@ class TournamentService:
         his results; his open tables are closed."""
 
         async def work(doc: Doc) -> None:
-            self._organiser(doc, who)
-            _refuse(doc["status"], "running", "paused")
+            organiser_only(doc, who)
+            refuse_unless(doc["status"], "running", "paused")
             doc["table"] = table_of(doc).withdraw(str(entrant)).to_dict()
-            for t in doc["tables"].values():
-                if t["outcome"] is None and entrant in (t["a"], t["b"]):
-                    t["outcome"] = {"sets": [0, 0], "forfeit": None, "match": None,
-                                    "by_hand": False, "withdrawn": entrant}  # fmt: skip
+            close_tables_of(doc, str(entrant))
             await self._advance(doc)
 
         return await self.change(tid, work)
@@ -229,47 +202,26 @@ class TournamentService:
             raise bad_request("game: the game's number in the encounter.")
 
         async def work(doc: Doc) -> None:
-            self._organiser(doc, who)
-            _refuse(doc["status"], "running", "paused")
-            t = self._find(doc, rnd, a, b, game)
-            flip = t["a"] != a
-            sa, sb = (sets_b, sets_a) if flip else (sets_a, sets_b)
-            if forfeit is not None and forfeit not in (t["a"], t["b"]):
-                raise bad_request("forfeit: one of the two entrants.")
-            if forfeit is None:
-                check_match_score(int(t["sets"]), sa, sb)
-                entered = by_hand(t, sa, sb)
-            else:
-                entered = {**t, "outcome": {"sets": [0, 0], "forfeit": "a" if forfeit == t["a"]
-                           else "b", "match": None, "by_hand": True}}  # fmt: skip
+            organiser_only(doc, who)
+            refuse_unless(doc["status"], "running", "paused")
+            t = find_table(doc, rnd, a, b, game)
+            entered = hand_outcome(t, a, sets_a, sets_b, forfeit)
             doc["tables"][t["key"]] = entered
-            self._record(doc, entered)
+            record_table(doc, entered)
             await self._advance(doc)
 
         return await self.change(tid, work)
-
-    @staticmethod
-    def _find(doc: Doc, rnd: Any, a: Any, b: Any, game: Any) -> Table:
-        tables: dict[str, Table] = doc["tables"]
-        for t in tables.values():
-            if t["round"] == rnd and {t["a"], t["b"]} == {a, b} and t["game"] == game:
-                if rnd != doc["round"]:
-                    raise CompetitionError("late_result", "That round is over.")
-                if t["outcome"] is not None:
-                    raise CompetitionError("result_twice", "That match has its result already.")
-                return t
-        raise CompetitionError("not_paired", "Those entrants do not meet in that round.")
 
     # -- the players ------------------------------------------------------------------
     async def join(self, tid: str, who: Who) -> Doc:
         """A registered player enters an individual competition."""
 
         def work(doc: Doc) -> None:
-            _refuse(doc["status"], "registration")
+            refuse_unless(doc["status"], "registration")
             if doc["form"]["form"] != "individual" or doc["form"]["kind"] != "singles":
                 raise CompetitionError("entries_by_organiser",
                                        "Teams and pairs are entered by the organiser.")  # fmt: skip
-            self._add(doc, who.uid, who.name, [(who.uid, who.name)])
+            add_entry(doc, who.uid, who.name, [(who.uid, who.name)])
 
         return await self.change(tid, work)
 
@@ -277,7 +229,7 @@ class TournamentService:
         """A player leaves registration."""
 
         def work(doc: Doc) -> None:
-            _refuse(doc["status"], "registration")
+            refuse_unless(doc["status"], "registration")
             kept = [e for e in doc["entries"] if who.uid not in e["members"]]
             if len(kept) == len(doc["entries"]):
                 raise CompetitionError("not_entered", "You are not entered.")
@@ -292,7 +244,7 @@ class TournamentService:
         doc["table"] = table.to_dict()
         doc["round"] = rnd = table.round
         for p in table.pending():  # not the bye, nor a withdrawn entrant's minus
-            for t in self._tables_of(p, table.settings.sets, doc):
+            for t in tables_of(p, table.settings.sets, doc):
                 doc["tables"][t["key"]] = t
         await self._open_free(doc)
         log.info("tournament %s: round %d started", doc["id"], rnd)
@@ -311,45 +263,6 @@ class TournamentService:
                 opened = await self.tables.open(doc["id"], t, doc["form"]["clock"], time.time())
                 doc["tables"][t["key"]] = opened
                 now_playing.update(t["seats"])
-
-    @staticmethod
-    def _tables_of(p: Pairing, sets: int, doc: Doc) -> list[Table]:
-        if p.b is None:
-            return []  # the bye: scored by the table itself
-        if p.games:
-            return [new_table(p.round, p.table, g.game, p.a, p.b, g.a_players, g.b_players,
-                              g.opener, g.sets) for g in p.games]  # fmt: skip
-        members = {e["id"]: tuple(e["members"]) for e in doc["entries"]}
-        return [new_table(p.round, p.table, None, p.a, p.b, members[p.a], members[p.b],
-                          p.opener, sets)]  # fmt: skip
-
-    def _record(self, doc: Doc, t: Table) -> None:
-        """Record a decided table into the pure table: an individual encounter at once; a
-        team encounter once all its games are decided (004 § 29 (7): all are played). Both
-        sides absent: lost by both (004 § 22 (3); the table's BOTH)."""
-        out = t["outcome"]
-        if out.get("withdrawn"):
-            return
-        if t["game"] is None:
-            result = Result(t["round"], t["a"], t["b"], out["sets"][0], out["sets"][1],
-                            out["by_hand"], _loser(t, out["forfeit"]))  # fmt: skip
-        else:
-            games = sorted(
-                (g for g in doc["tables"].values()
-                 if g["round"] == t["round"] and g["table"] == t["table"]),
-                key=lambda g: g["game"],
-            )  # fmt: skip
-            if any(g["outcome"] is None for g in games):
-                return
-            parts = tuple(
-                GameResult(g["outcome"]["sets"][0], g["outcome"]["sets"][1],
-                           _loser(t, g["outcome"]["forfeit"]))
-                for g in games
-            )  # fmt: skip
-            sa, sb = sum(g.sets_a for g in parts), sum(g.sets_b for g in parts)
-            result = Result(t["round"], t["a"], t["b"], sa, sb,
-                            any(g["outcome"]["by_hand"] for g in games), None, parts)  # fmt: skip
-        doc["table"] = table_of(doc).record(result).to_dict()
 
     async def _advance(self, doc: Doc) -> None:
         """After a change: the end, or the next round when it may start by itself."""
@@ -406,7 +319,7 @@ class TournamentService:
                 continue
             t["outcome"] = out
             try:
-                self._record(doc, t)
+                record_table(doc, t)
             except TournamentError as e:  # e.g. a withdrawn entrant's late match
                 log.warning("tournament %s: table %s not recorded: %s", doc["id"], key, e.code)
         await self._advance(doc)
@@ -415,10 +328,3 @@ class TournamentService:
         doc = await self.read(tid)
         if doc["status"] == "finished":
             await self.tours.set_live(tid, False)
-
-
-def _loser(table: Table, forfeit: str | None) -> str | None:
-    """The table's forfeit ("a", "b", "both" or None) as the pure table names it."""
-    if forfeit is None:
-        return None
-    return BOTH if forfeit == "both" else str(table[forfeit])
