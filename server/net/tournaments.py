@@ -175,6 +175,6 @@ def plug(hub: Hub) -> TournamentRoutes:
     it when a match ends."""
     tours = TournamentStore(hub.store.redis)
     tables = Tables(hub.lobby, hub.runtime, hub.router, hub.store, tours, {})
-    service = TournamentService(tours, tables, uid_of(hub.accounts))
+    service = TournamentService(tours, tables, uid_of(hub.accounts), hub.players.history)
     hub.archivist.on_archived.append(service.match_archived)
     return TournamentRoutes(service, hub.accounts)

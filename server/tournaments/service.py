@@ -23,8 +23,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from server.ratings.model import Skill
+from server.store.history import HistoryStore
 from server.store.tournaments import TournamentStore, VersionConflict
-from server.tournament import Entrant, Tournament, TournamentError
+from server.tournament import Entrant, Settings, Tournament, TournamentError
+from server.tournament.teams import order_boards
 from server.tournaments.document import (
     Doc,
     Who,
@@ -50,7 +53,14 @@ TICK_S = 1.0
 class TournamentService:
     """Tournaments of every process, served by this one."""
 
-    def __init__(self, tours: TournamentStore, tables: Tables, uid_of: Callable[[str], Any]):
+    def __init__(
+        self,
+        tours: TournamentStore,
+        tables: Tables,
+        uid_of: Callable[[str], Any],
+        history: HistoryStore,
+    ):
+        self.history = history  # the players' ratings
         self.tours = tours
         self.tables = tables
         self.uid_of = uid_of  # username -> uid or None (awaitable)
@@ -141,8 +151,7 @@ class TournamentService:
             organiser_only(doc, who)
             refuse_unless(doc["status"], "registration")
             settings = settings_of(doc["form"])
-            entrants = [Entrant(e["id"], e["name"], None, tuple(e["members"]))
-                        for e in doc["entries"]]  # fmt: skip
+            entrants = await self._entrants(doc, settings)
             table = Tournament.new(settings, entrants, secrets.randbits(32)).start()
             doc["table"] = table.to_dict()
             doc["status"] = "running"
@@ -151,6 +160,24 @@ class TournamentService:
         doc = await self.change(tid, work)
         await self.tours.set_live(tid, True)
         return doc
+
+    async def _entrants(self, doc: Doc, settings: Settings) -> list[Entrant]:
+        """The entries as the table's entrants, each with its rating (a Swiss table's order
+        at the start: highest first, Tournament.start): a player's shown rating in the kind
+        of play (team events: singles), a pair's or team's the mean of its rated players';
+        a team's players on boards I, II ... by rating (004 § 29 (2)), the unrated after in
+        the order entered."""
+        uids = [u for e in doc["entries"] for u in e["members"]]
+        mode = "doubles" if settings.kind == "doubles" and not settings.teams else "singles"
+        skills = await self.history.skills(uids, mode)
+        ratings = {u: float(Skill(*skills[u]).shown) if u in skills else None for u in uids}
+        out = []
+        for e in doc["entries"]:
+            known = [r for u in e["members"] if (r := ratings[u]) is not None]
+            entrant = Entrant(e["id"], e["name"], sum(known) / len(known) if known else None,
+                              tuple(e["members"]))  # fmt: skip
+            out.append(order_boards(entrant, ratings) if settings.teams else entrant)
+        return out
 
     async def next_round(self, tid: str, who: Who) -> Doc:
         """The organiser starts the next round (the last one complete)."""

@@ -37,9 +37,8 @@ def summary(doc: Doc) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def standings_rows(doc: Doc) -> list[dict[str, Any]]:
+def standings_rows(doc: Doc, table: Tournament | None) -> list[dict[str, Any]]:
     """The standings, best first, with the organiser's tie-breaks (named in `tiebreaks`)."""
-    table = _table(doc)
     if table is None:
         return []
     names = _names(doc)
@@ -61,9 +60,8 @@ def standings_rows(doc: Doc) -> list[dict[str, Any]]:
     ]
 
 
-def crosstable_view(doc: Doc) -> dict[str, Any] | None:
+def crosstable_view(doc: Doc, table: Tournament | None) -> dict[str, Any] | None:
     """The cross-table (round robin: the tournament table of 004 § 32 (2)), in table order."""
-    table = _table(doc)
     if table is None or table.settings.system != "round_robin":
         return None
     cross = table.crosstable()
@@ -75,9 +73,26 @@ def crosstable_view(doc: Doc) -> dict[str, Any] | None:
     }
 
 
-def rounds_view(doc: Doc) -> list[dict[str, Any]]:
+def players_view(doc: Doc, table: Tournament | None) -> list[dict[str, Any]] | None:
+    """An individual-team competition's ranking of the players by the points of the games
+    they played (004 § 6 (4)); None for other forms."""
+    if table is None or table.settings.form != "individual_team":
+        return None
+    names, people = _names(doc), doc["people"]
+    return [
+        {
+            "rank": p.rank,
+            "name": people.get(p.player, "?"),
+            "team": names.get(p.team, p.team),
+            "points": p.points,
+            "games": p.games,
+        }
+        for p in table.player_standings()
+    ]
+
+
+def rounds_view(doc: Doc, table: Tournament | None) -> list[dict[str, Any]]:
     """Each round's tables (with their room while open, and outcome) and its bye."""
-    table = _table(doc)
     if table is None:
         return []
     names = _names(doc)
@@ -153,9 +168,10 @@ def view(doc: Doc, uid: str | None) -> dict[str, Any]:
             }
             for e in doc["entries"]
         ],
-        "rounds": rounds_view(doc),
-        "standings": standings_rows(doc),
-        "crosstable": crosstable_view(doc),
+        "rounds": rounds_view(doc, table),
+        "standings": standings_rows(doc, table),
+        "crosstable": crosstable_view(doc, table),
+        "players": players_view(doc, table),
         "you": you(doc, uid),
     }
 
@@ -166,7 +182,7 @@ def standings_csv(doc: Doc) -> str:
     w = csv.writer(out)
     w.writerow(["rank", "name", "points", "sets_for", "sets_against",
                 *doc["form"]["tiebreaks"], "played", "wins", "draws", "losses"])  # fmt: skip
-    for r in standings_rows(doc):
+    for r in standings_rows(doc, _table(doc)):
         w.writerow([r["rank"], r["name"], _num(r["points"]), r["sets_for"], r["sets_against"],
                     *(_num(v) for v in r["tiebreaks"]), r["played"], r["wins"], r["draws"],
                     r["losses"]])  # fmt: skip
@@ -176,7 +192,7 @@ def standings_csv(doc: Doc) -> str:
 def crosstable_csv(doc: Doc) -> str:
     """The cross-table as CSV: a row per entrant in table order, a column per opponent (sets
     from the row's side, + / - for a forfeit), and the points."""
-    cross = crosstable_view(doc)
+    cross = crosstable_view(doc, _table(doc))
     out = io.StringIO()
     w = csv.writer(out)
     if cross is None:

@@ -1,4 +1,5 @@
-"""A round-robin team event of 6 teams run to the end through real websockets (004 § 29):
+"""A round-robin individual-team event of 6 teams run to the end through real websockets
+(004 § 6 (4), § 29):
 each encounter is board I's singles, board II's singles and the doubles of boards I and II
 (one set each; points 2/1/0 for singles, 4/2/0 for doubles, 004 § 32 (2)). The games of an
 encounter are played one after another by the players they need: each reads his room from
@@ -47,7 +48,7 @@ async def test_a_six_team_round_robin_to_the_end(game_server):
         {"kind": "doubles", "boards": [1, 2], "sets": 1},
     ]
     created = await post(org.http, "/api/tournaments", {
-        "name": "Club teams", "form": "team", "system": "round_robin", "games": games,
+        "name": "Club teams", "form": "individual_team", "system": "round_robin", "games": games,
         "tiebreaks": ["sets_difference"], "clock": 60,
     })  # fmt: skip
     tid = created["id"]
@@ -101,6 +102,15 @@ async def test_a_six_team_round_robin_to_the_end(game_server):
             mine += 1 if (k < other) == (abs(k - other) == 1) else 0
             assert cross["cells"][i][j] == f"{mine}:{3 - mine}", (k, other)
         assert cross["points"][i] == expected[k][0]
+    # 004 § 6 (4): the players ranked by the points of their games (board I and II's
+    # singles and their doubles; `games`: the encounters he played in)
+    by_player = {p["name"]: p for p in final["players"]}
+    for k in range(1, TEAMS + 1):
+        won = sum((2 if k > o else 0) + (4 if (k < o) == (abs(k - o) == 1) else 0)
+                  for o in range(1, TEAMS + 1) if o != k)  # fmt: skip
+        for name in (f"T{k}-1", f"T{k}-2"):
+            assert (by_player[name]["points"], by_player[name]["games"]) == (won, 5), name
+            assert by_player[name]["team"] == f"Team {k}"
     async with org.http.session.get(f"{srv.url}/api/tournaments/{tid}/crosstable.csv") as r:
         rows = (await r.text()).strip().splitlines()
     assert rows[0] == "#,name,1,2,3,4,5,6,points" and len(rows) == 7

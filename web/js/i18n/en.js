@@ -515,4 +515,8 @@ export default {
   "tour.err.finished": "All rounds have been played.",
   "tour.err.no_pairing": "No pairing of the round avoids a rematch.",
   "tour.err.already_withdrawn": "That entrant has withdrawn already.",
+  "tour.players_ranking": "Players (004 § 6 (4))",
+  "tour.player": "Player",
+  "tour.team": "Team",
+  "tour.games_played": "Games",
 };

@@ -513,4 +513,8 @@ export default {
   "tour.err.finished": "Kõik voorud on mängitud.",
   "tour.err.no_pairing": "Vooru ei saa paarideks jagada ilma kordusmänguta.",
   "tour.err.already_withdrawn": "See osaleja on juba välja arvatud.",
+  "tour.players_ranking": "Mängijad (004 § 6 (4))",
+  "tour.player": "Mängija",
+  "tour.team": "Võistkond",
+  "tour.games_played": "Mänge",
 };

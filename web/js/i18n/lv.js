@@ -514,4 +514,8 @@ export default {
   "tour.err.finished": "Visas kārtas ir izspēlētas.",
   "tour.err.no_pairing": "Kārtu nevar sadalīt pāros bez atkārtotas spēles.",
   "tour.err.already_withdrawn": "Šis dalībnieks jau ir izslēgts.",
+  "tour.players_ranking": "Spēlētāji (004 § 6 (4))",
+  "tour.player": "Spēlētājs",
+  "tour.team": "Komanda",
+  "tour.games_played": "Spēles",
 };

@@ -5,7 +5,7 @@
 import { t } from "../i18n.js";
 import { getJSON, postJSON, setUpPage } from "./api.js";
 import { drawCrosstable, drawStandings } from "./tournament-view.js";
-import { outcomeText, refusal } from "./tournament-words.js";
+import { outcomeText, points, refusal } from "./tournament-words.js";
 
 const $ = (id) => document.getElementById(id);
 const tid = location.pathname.split("/")[2];
@@ -71,6 +71,12 @@ function draw() {
   drawStandings($("standings"), doc);
   drawCrosstable($("crosstable"), doc);
   $("cross-title").hidden = !doc.crosstable;
+  $("players-title").hidden = $("players").hidden = !doc.players;
+  $("players").tBodies[0].replaceChildren(...(doc.players || []).map((p) => {
+    const tr = el("tr");
+    tr.append(el("td", String(p.rank)), el("td", p.name), el("td", p.team), el("td", points(p.points)), el("td", String(p.games)));
+    return tr;
+  }));
   $("csv-standings").href = `${api}/standings.csv`;
   $("csv-cross").href = `${api}/crosstable.csv`;
   $("csv-cross").hidden = !doc.crosstable;
