@@ -1,7 +1,8 @@
 """A competition in the browser (docs/competitions.md): an organiser creates a round robin on
 /tournaments and opens registration, two players enter on its page, the organiser starts it,
-each player's page takes him to his table when the round starts, one resigns, and the
-organiser's page shows the standings and the cross-table updated."""
+each player's page takes him to his table when the round starts, one resigns, both are taken
+back to the competition's page, and the organiser's page shows the standings and the
+cross-table updated."""
 
 from __future__ import annotations
 
@@ -52,6 +53,10 @@ def test_organiser_creates_players_join_play_and_the_standings_update(web_server
     pia.on("dialog", lambda d: d.accept())
     pia.click("#resign-btn")
     wait_state(pete, "s.phase === 'over'", timeout=30_000)
+    # a competition's table plays one match: its players are taken back to the competition
+    for page in (pia, pete):
+        page.wait_for_url(url, timeout=20_000)
+    expect(pete.locator("#standings tbody tr").first).to_contain_text("Pete", timeout=10_000)
 
     # the organiser's page (polling) shows the result, the standings and the cross-table
     expect(org.locator("#status")).to_have_text("finished", timeout=20_000)

@@ -259,6 +259,7 @@ export default {
   "chat.watcher": "watcher",
   "chat.gone": "{name} lost the connection.",
   "chat.back": "{name} is back.",
+  "toast.back_to_competition": "Back to the competition in a moment…",
   "toast.not_connected": "Not connected: reconnecting, try again in a moment.",
   "toast.copied": "Invite link copied",
   "toast.room_closed": "The room was closed. Create or join another.",

@@ -257,6 +257,7 @@ export default {
   "chat.watcher": "vaataja",
   "chat.gone": "{name} kaotas ühenduse.",
   "chat.back": "{name} on tagasi.",
+  "toast.back_to_competition": "Kohe tagasi võistluse lehele…",
   "toast.not_connected": "Ühendus puudub: ühendan uuesti, proovi hetke pärast.",
   "toast.copied": "Kutselink kopeeritud",
   "toast.room_closed": "Tuba suleti. Loo või liitu mõne teisega.",

@@ -258,6 +258,7 @@ export default {
   "chat.watcher": "skatītājs",
   "chat.gone": "{name} zaudēja savienojumu.",
   "chat.back": "{name} ir atpakaļ.",
+  "toast.back_to_competition": "Tūlīt atpakaļ uz sacensību lapu…",
   "toast.not_connected": "Nav savienojuma: atjauno, mēģini pēc mirkļa.",
   "toast.copied": "Ielūguma saite nokopēta",
   "toast.room_closed": "Istaba tika slēgta. Izveido vai pievienojies citai.",
