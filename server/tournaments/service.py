@@ -225,8 +225,12 @@ class TournamentService:
         sets_a, sets_b, forfeit = body.get("sets_a", 0), body.get("sets_b", 0), body.get("forfeit")
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (rnd, sets_a, sets_b)):
             raise bad_request("round, sets_a and sets_b: whole numbers.")
-        if game is not None and not isinstance(game, int):
+        if game is not None and (not isinstance(game, int) or isinstance(game, bool)):
             raise bad_request("game: the game's number in the encounter.")
+        if not isinstance(a, str) or not isinstance(b, str):
+            raise bad_request("a, b: the two entrants' ids.")
+        if forfeit is not None and not isinstance(forfeit, str):
+            raise bad_request("forfeit: one of the two entrants.")
 
         async def work(doc: Doc) -> None:
             organiser_only(doc, who)

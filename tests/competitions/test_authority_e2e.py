@@ -66,6 +66,8 @@ async def test_only_the_organiser_runs_a_tournament_and_bad_results_are_refused(
     # the wrong pair: these two do not meet in this round
     wrong = {**body, "b": t1["a"]}
     assert await refused(org, f"{api}/result", wrong) == (409, "not_paired")
+    for bad in ({**body, "a": ["x"]}, {**body, "sets_a": "1"}, {**body, "game": True}):
+        assert await refused(org, f"{api}/result", bad) == (400, "bad_request"), bad
     assert stored_version(srv.redis_url, tid) == before
     doc = await post(org, f"{api}/result", body)
     (entered,) = [t for t in doc["rounds"][0]["tables"] if t["key"] == t0["key"]]
