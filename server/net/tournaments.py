@@ -29,6 +29,7 @@ from server.tournaments.tables import Tables
 from server.tournaments.views import crosstable_csv, standings_csv, summary, view
 
 BODY_MAX = 16 * 1024
+CREATE_PER_HOUR = 20  # tournaments an account may create in an hour
 LISTED = 50
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -109,8 +110,16 @@ class TournamentRoutes:
 
     # -- acting -----------------------------------------------------------------------
     async def create(self, request: web.Request) -> web.Response:
-        """POST /api/tournaments: a new tournament, the asker its organiser."""
+        """POST /api/tournaments: a new tournament, the asker its organiser; at most
+        CREATE_PER_HOUR per account (each is kept in Redis)."""
         who, body = await self._acting(request)
+        key = "tour:" + who.uid
+        (made,) = await self.accounts.store.attempt(3600.0, key)
+        if made > CREATE_PER_HOUR:
+            retry = round(await self.accounts.store.retry_after(key))
+            raise CompetitionError(
+                "throttled", f"At most {CREATE_PER_HOUR} an hour; try again in {retry} s.", 429
+            )
         return await self._answer(request, await self.service.create(who, body))
 
     async def act(self, request: web.Request) -> web.Response:

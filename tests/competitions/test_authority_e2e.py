@@ -100,3 +100,14 @@ async def test_only_the_organiser_runs_a_tournament_and_bad_results_are_refused(
     seen = await tournament(intruder, tid)
     assert seen["you"]["organiser"] is False and seen["standings"] == doc["standings"]
     assert (await tournament(org, tid))["you"]["organiser"] is True
+
+
+async def test_an_account_creates_at_most_twenty_tournaments_an_hour(game_server):
+    srv = game_server()
+    h = Http(srv.url)
+    await h.register("Prolific")
+    for i in range(20):
+        await post(h, "/api/tournaments", {"name": f"Cup {i}"})
+    assert await refused(h, "/api/tournaments", {"name": "One more"}) == (429, "throttled")
+    status, listed = await h.get("/api/tournaments")
+    assert status == 200 and len(listed["tournaments"]) == 20

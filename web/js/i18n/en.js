@@ -520,4 +520,5 @@ export default {
   "tour.player": "Player",
   "tour.team": "Team",
   "tour.games_played": "Games",
+  "tour.err.throttled": "Too many competitions created; try again later.",
 };

@@ -518,4 +518,5 @@ export default {
   "tour.player": "Mängija",
   "tour.team": "Võistkond",
   "tour.games_played": "Mänge",
+  "tour.err.throttled": "Liiga palju võistlusi loodud; proovi hiljem uuesti.",
 };

@@ -519,4 +519,5 @@ export default {
   "tour.player": "Spēlētājs",
   "tour.team": "Komanda",
   "tour.games_played": "Spēles",
+  "tour.err.throttled": "Izveidots pārāk daudz sacensību; mēģini vēlāk.",
 };
