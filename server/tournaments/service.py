@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -340,7 +341,7 @@ class TournamentService:
                     if out is not None:
                         found[t["key"]] = out
             if found:
-                await self.change(tid, lambda d, f=found: self._decided(d, f))  # type: ignore[misc]
+                await self.change(tid, functools.partial(self._decided, found=found))
                 await self._after(tid)
 
     async def _decided(self, doc: Doc, found: dict[str, Any]) -> None:

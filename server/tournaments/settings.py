@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from server.tournament import Settings
-from server.tournament.model import GameSpec, Scale
+from server.tournament.model import GameSpec, Kind, Scale
 from server.tournaments.errors import bad_request
 
 NAME_MAX = 60
+KINDS = ("singles", "doubles")
 SETS_MAX = 8
 ROUNDS_MAX = 20
 CLOCK_RANGE = (5.0, 300.0)
@@ -62,10 +63,10 @@ def _games(value: Any) -> tuple[GameSpec, ...]:
             isinstance(b, int) and not isinstance(b, bool) and 1 <= b <= 12 for b in boards
         ):
             raise bad_request("games.boards: board numbers from 1 (board I) to 12.")
-        kind = _choice(g, "kind", ("singles", "doubles"), "singles")
+        kind: Kind = "doubles" if _choice(g, "kind", KINDS, "singles") == "doubles" else "singles"
         out.append(
             GameSpec(
-                kind,  # type: ignore[arg-type]  # _choice checked it is a Kind
+                kind,
                 tuple(boards),
                 _int(g, "sets", 1, SETS_MAX),
                 _scale(g.get("points"), "games.points"),
