@@ -12,13 +12,17 @@ import os
 import socket
 import struct
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 import msgpack
 
+from server.config import Config
+
 WORKERS = 16  # concurrent attacking loops per attack
+SNAPSHOT_RATE = Config().snapshot_rate  # watch requests a connection may send a second
 
 
 @dataclass
@@ -216,18 +220,23 @@ async def slow_http(ctx: Context) -> str:
 
 
 def _open(s: socket.socket) -> bool:
+    """Is the server's end still open? What it sent and the stalled reader never read is
+    read now: an end of stream or a reset lies behind it."""
     s.setblocking(False)
     try:
-        return s.recv(1, socket.MSG_PEEK) != b""
+        while s.recv(1 << 16):
+            pass
     except BlockingIOError:
         return True
     except OSError:
         return False
+    return False
 
 
 async def stalled_readers(ctx: Context) -> str:
     """Watchers of the honest room that never read, from every address, asking for full
-    snapshots (each `watch` is answered by one) until the server drops them."""
+    snapshots (each `watch` is answered by one) at the rate the server allows (a client
+    asking faster is refused, then closed as abusive) until the server drops them."""
     socks: list[socket.socket] = []
     for k in range(min(512, 32 * len(ctx.addresses))):
         with contextlib.suppress(OSError):
@@ -246,7 +255,7 @@ async def stalled_readers(ctx: Context) -> str:
                 s.setblocking(False)
                 _frame(s, {"t": "watch", "room": ctx.rid})
                 asked += 1
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(1 / SNAPSHOT_RATE)
     dropped = sum(1 for s in socks if not _open(s))
     for s in socks:
         s.close()
@@ -260,7 +269,7 @@ def _frame(s: socket.socket, msg: dict[str, object]) -> None:
     s.sendall(struct.pack("!BB", 0x82, 0x80 | len(payload)) + mask + masked)
 
 
-Attack = Callable[[Context], Awaitable[str]]
+Attack = Callable[[Context], Coroutine[Any, Any, str]]
 # name -> (the attack, from how many addresses: 1, or the --addresses count)
 ATTACKS: dict[str, tuple[Attack, bool]] = {
     "session_flood": (session_flood, False),

@@ -67,6 +67,9 @@ class Stage(Protocol):
     def flush(self, room: Room) -> Awaitable[None]:
         """Store what the room produced, then deliver it."""
 
+    def settle(self, room: Room) -> Awaitable[None]:
+        """Wait until what the room delivered is stored (flushing what is pending)."""
+
     def enter(self, member: Member, room: Room, watching: bool) -> None:
         """Put a connection in a room's audience (as a player or a watcher)."""
 

@@ -184,7 +184,7 @@ class LobbyService:
         """Wait for the room's commit in flight (and store what is pending): a resync or a
         replay taken now holds exactly what was delivered, so no event comes twice and none
         that is not stored is shown (unless Redis is down: then the resync shows it)."""
-        await self.stage.flush(room)
+        await self.stage.settle(room)
         if room.closed:
             raise LobbyError("no_room", "There is no such room (any more).")
 

@@ -84,6 +84,10 @@ class Dispatcher:
                 return
             await self.dispatch(conn, env.msg)
         except p.ProtocolError as e:
+            if isinstance(conn, Conn) and conn.guard.abusive:  # the 20th snapshot refused
+                conn.send(p.ProtocolError("abuse", "Flooding: this connection is closed.").reply())
+                conn.shutdown()
+                return
             e.ref = e.ref if e.ref is not None else ref
             conn.send(e.reply())
         except (LobbyError, MatchRefused) as e:

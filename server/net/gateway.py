@@ -104,13 +104,13 @@ class Gateway:
         """Charge one client message (or PING frame) to its connection's budget: False if it
         is refused (answered with `rate_limited`, or `abuse` and closed when it goes on)."""
         refusal = conn.guard.heard()
-        if refusal is None:
-            return True
-        if conn.guard.abusive:
+        if conn.guard.abusive:  # refused often enough, for messages or for snapshots
             conn.send(p.ProtocolError("abuse", "Flooding: this connection is closed.").reply())
             conn.shutdown()
-        else:
-            conn.send(refusal.reply())
+            return False
+        if refusal is None:
+            return True
+        conn.send(refusal.reply())
         return False
 
     async def receive(self, conn: Conn, data: bytes | str) -> None:

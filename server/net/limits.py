@@ -141,8 +141,11 @@ class ConnGuard:
         return now - self.last_heard > self.limits.idle_seconds
 
     def may_snapshot(self) -> None:
-        """Allow one request answered by a whole room or room list, or raise `rate_limited`."""
+        """Allow one request answered by a whole room or room list, or raise `rate_limited`
+        (counted as abuse like any other refusal: a client that goes on asking after being
+        refused is closed, not served a refusal for ever)."""
         if not self.snapshots.take():
+            self.refused += 1
             raise ProtocolError(
                 "rate_limited",
                 f"Too many watch, resume, join or lobby requests: at most"

@@ -85,6 +85,7 @@ class RoomRuntime:
         self.locks: dict[str, asyncio.Lock] = {}
         self.playing: dict[str, PlayOut] = {}
         self.to_play: dict[str, Motion] = {}
+        self.flushing: dict[str, asyncio.Future[None]] = {}  # room -> its commit in flight
         self.unsaved: set[str] = set()
         self.watchers_changed: set[str] = set()
         self.lobby_changed = True
@@ -143,43 +144,72 @@ class RoomRuntime:
         return None if seat is None else seat % 2
 
     # -- commit and delivery -----------------------------------------------------------
-    async def flush(self, room: Room) -> None:
+    async def settle(self, room: Room) -> None:
+        """Wait until what the room delivered is stored: wait for the commit in flight, then
+        flush what is still pending, if anything. A `watch` settles the room before its
+        snapshot. Each used to flush: a commit of the whole room though nothing had changed,
+        one after another on the room's lock, and 512 watchers at their allowed rate queued a
+        thousand of them a second ahead of the players' strokes (docs/reliability.md,
+        "Stalled readers"). Now every watcher waits on the one commit in flight and is woken
+        with the others when it is delivered."""
+        while (done := self.flushing.get(room.id)) is not None:
+            await asyncio.shield(done)
+        if self._pending(room):
+            await self.flush(room, if_pending=True)
+
+    def _pending(self, room: Room) -> bool:
+        """Has the room produced what is not stored yet (or is it empty, to be closed)?"""
+        stored = not (room.outbox or room.log or room.records or room.id in self.unsaved)
+        return not stored or (room.empty and not room.closed and not self._busy(room))
+
+    async def flush(self, room: Room, if_pending: bool = False) -> None:
         """Store what the room produced (one MULTI/EXEC), then deliver it in order. If Redis
-        fails, nothing is delivered: the items wait in the room and the tick loop retries."""
+        fails, nothing is delivered: the items wait in the room and the tick loop retries.
+        `if_pending`: not if an earlier flush took everything while this one waited."""
         lock = self.locks.setdefault(room.id, asyncio.Lock())
         async with lock:
-            if room.empty and not room.closed and not self._busy(room):
-                self._close(room)
-            outbox, logs, records = room.outbox, room.log, room.records
-            room.outbox, room.log, room.records = [], [], []
-            before = self.seated.get(room.id, {})
-            commit, seated = room_commit(room, outbox, logs, records, before, time.time())
+            if if_pending and not self._pending(room):
+                return
+            done = self.flushing[room.id] = asyncio.get_running_loop().create_future()
             try:
-                await self.store.commit(commit, owner=self.pid)
-            except LeaseLost:
-                self.lost(room)
-                return
-            except Exception:  # any store failure: keep everything and retry on the next tick
-                log.exception("commit of room %s failed; will retry", room.id)
-                self.errors += 1
-                room.outbox[:0], room.log[:0], room.records[:0] = outbox, logs, records
-                self.unsaved.add(room.id)
-                return
-            self.commits += 1
-            self.unsaved.discard(room.id)
-            self.seated[room.id] = seated
-            self.saved_seq[room.id] = room.seq
-            if self.listed.get(room.id) != commit.summary:
-                self.listed[room.id] = commit.summary
-                self.bus.lobby_changed()
-            for item in outbox:
-                self._deliver(room, item)
-            motion = self.to_play.pop(room.id, None)
-            if motion is not None and not room.closed:
-                play = self.playing[room.id] = self._play_out(room, motion)
-                play.start()
-            if room.closed:
-                self._evict(room)
+                await self._flush(room)
+            finally:
+                del self.flushing[room.id]
+                done.set_result(None)
+
+    async def _flush(self, room: Room) -> None:
+        if room.empty and not room.closed and not self._busy(room):
+            self._close(room)
+        outbox, logs, records = room.outbox, room.log, room.records
+        room.outbox, room.log, room.records = [], [], []
+        before = self.seated.get(room.id, {})
+        commit, seated = room_commit(room, outbox, logs, records, before, time.time())
+        try:
+            await self.store.commit(commit, owner=self.pid)
+        except LeaseLost:
+            self.lost(room)
+            return
+        except Exception:  # any store failure: keep everything and retry on the next tick
+            log.exception("commit of room %s failed; will retry", room.id)
+            self.errors += 1
+            room.outbox[:0], room.log[:0], room.records[:0] = outbox, logs, records
+            self.unsaved.add(room.id)
+            return
+        self.commits += 1
+        self.unsaved.discard(room.id)
+        self.seated[room.id] = seated
+        self.saved_seq[room.id] = room.seq
+        if self.listed.get(room.id) != commit.summary:
+            self.listed[room.id] = commit.summary
+            self.bus.lobby_changed()
+        for item in outbox:
+            self._deliver(room, item)
+        motion = self.to_play.pop(room.id, None)
+        if motion is not None and not room.closed:
+            play = self.playing[room.id] = self._play_out(room, motion)
+            play.start()
+        if room.closed:
+            self._evict(room)
 
     def deliver_transient(self, room: Room) -> None:
         """Deliver what needs no commit (aim previews, clock repeats) when nothing else

@@ -22,6 +22,7 @@ ALLOWED: dict[str, set[str]] = {
     "server.accounts": set(),
     "server.ratings": set(),
     "server.replay": {"server.rules", "server.sim"},
+    "server.tournament": {"server.rules"},
     "server.history": {"server.ratings", "server.store"},
     "server.lobby": {
         "server.crokinole_match",

@@ -65,6 +65,43 @@ async def test_a_flood_is_refused_then_closed_and_others_play_on(game_server):
     await close_all(flooder, calm)
 
 
+async def test_a_watch_flood_is_refused_then_closed_and_the_match_plays_on(game_server):
+    srv = game_server()  # snapshots: bursts of 10, then 2 a second; 20 refusals
+    a, b, rid = await seat_singles(srv)
+    (flooder,) = await connected(srv.ws_url, "Watcher")
+    assert flooder.ws is not None
+    for _ in range(60):  # well within the message rate, far over the snapshot rate
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await flooder.ws.send_bytes(msgpack.packb({"t": "watch", "room": rid}))
+    async with asyncio.timeout(10):
+        while not flooder.ws.closed:
+            await asyncio.sleep(0.05)
+    await asyncio.sleep(0.2)
+    codes = [m.get("code") for m in flooder.seen if m["t"] == "error"]
+    snapshots = [m for m in flooder.seen if m["t"] == "room"]
+    assert 10 <= len(snapshots) <= 12, "the burst is answered (and what refilled meanwhile)"
+    assert codes.count("rate_limited") == 19 and codes[-1] == "abuse", codes
+    striker = a if a.my_turn() else b
+    stroke = await striker.strike_once("singles")
+    assert stroke["t"] == "stroke", "the players play on"
+    await striker.expect("ruling")
+    await close_all(a, b, flooder)
+
+
+async def test_watching_a_room_commits_nothing_when_nothing_changed(game_server):
+    # each watch used to store the whole room: watchers at their allowed rate queued their
+    # commits ahead of the players' strokes (docs/reliability.md, "Stalled readers")
+    srv = game_server()
+    a, b, rid = await seat_singles(srv)
+    (watcher,) = await connected(srv.ws_url, "Watcher")
+    before = health(srv)["commits"]
+    for _ in range(10):
+        await watcher.send("watch", room=rid)
+        await watcher.expect("room")
+    assert health(srv)["commits"] - before <= 2, "a clock repeat may commit, not each watch"
+    await close_all(a, b, watcher)
+
+
 async def test_rooms_cannot_be_created_without_limit(game_server):
     srv = game_server()  # bursts of 5, then one every 10 s
     (c,) = await connected(srv.ws_url, "Builder")
