@@ -32,7 +32,6 @@ ALLOWED: dict[str, set[str]] = {
         "server.sim",
         "server.store",
     },
-    "server.tournament": set(),  # the pure tournament table: no I/O
     # the competitions service: the pure table, rooms made through the lobby, Redis
     "server.tournaments": {
         "server.tournament",
