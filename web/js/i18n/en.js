@@ -461,7 +461,7 @@ export default {
   "tour.pause": "Pause",
   "tour.resume": "Go on",
   "tour.add_entry": "Enter a team or a pair",
-  "tour.members": "Players (usernames, comma-separated, board I first)",
+  "tour.members": "Players (usernames, comma-separated; boards go by rating)",
   "tour.add": "Add",
   "tour.enter_result": "Enter a result by hand (a match at a real table)",
   "tour.match": "Match",

@@ -459,7 +459,7 @@ export default {
   "tour.pause": "Peata",
   "tour.resume": "Jätka",
   "tour.add_entry": "Registreeri võistkond või paar",
-  "tour.members": "Mängijad (kasutajanimed komadega, I laud esimesena)",
+  "tour.members": "Mängijad (kasutajanimed komadega; lauad reitingu järgi)",
   "tour.add": "Lisa",
   "tour.enter_result": "Sisesta tulemus käsitsi (päris laua taga mängitud kohtumine)",
   "tour.match": "Kohtumine",

@@ -460,7 +460,7 @@ export default {
   "tour.pause": "Apturēt",
   "tour.resume": "Turpināt",
   "tour.add_entry": "Pieteikt komandu vai pāri",
-  "tour.members": "Spēlētāji (lietotājvārdi ar komatiem, I galds pirmais)",
+  "tour.members": "Spēlētāji (lietotājvārdi ar komatiem; galdi pēc reitinga)",
   "tour.add": "Pievienot",
   "tour.enter_result": "Ievadīt rezultātu ar roku (spēle pie īsta galda)",
   "tour.match": "Spēle",
