@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from server.tournament import BOTH, Result, Tournament
+from server.tournament import BOTH, Entrant, Result, Settings, Tournament
 from server.tournament.model import GameResult, Pairing
 from server.tournament.scoring import check_match_score
+from server.tournament.teams import order_boards
 from server.tournaments.errors import CompetitionError, bad_request, not_organiser
 from server.tournaments.tables import Table, by_hand, new_table
 
@@ -53,6 +54,20 @@ def add_entry(doc: Doc, eid: str, name: str, players: list[tuple[str, str]]) -> 
         raise CompetitionError("full", f"At most {ENTRIES_MAX} entries.")
     doc["entries"].append({"id": eid, "name": name, "members": [u for u, _ in players]})
     doc["people"].update(dict(players))
+
+
+def entrants(doc: Doc, settings: Settings, ratings: dict[str, float]) -> list[Entrant]:
+    """The entries as the table's entrants, each with its rating (a Swiss table's order at
+    the start: highest first, Tournament.start): a player's, or a pair's or team's the mean
+    of its rated players'; a team's players on boards I, II ... by rating (004 § 29 (2)),
+    the unrated after them in the order entered. `ratings`: uid -> rating (absent: unrated)."""
+    out = []
+    for e in doc["entries"]:
+        known = [ratings[u] for u in e["members"] if u in ratings]
+        rating = sum(known) / len(known) if known else None
+        entrant = Entrant(e["id"], e["name"], rating, tuple(e["members"]))
+        out.append(order_boards(entrant, dict(ratings)) if settings.teams else entrant)
+    return out
 
 
 def find_table(doc: Doc, rnd: Any, a: Any, b: Any, game: Any) -> Table:

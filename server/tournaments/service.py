@@ -28,12 +28,12 @@ from server.ratings.model import Skill
 from server.store.history import HistoryStore
 from server.store.tournaments import TournamentStore, VersionConflict
 from server.tournament import Entrant, Settings, Tournament, TournamentError
-from server.tournament.teams import order_boards
 from server.tournaments.document import (
     Doc,
     Who,
     add_entry,
     close_tables_of,
+    entrants,
     find_table,
     hand_outcome,
     organiser_only,
@@ -163,22 +163,12 @@ class TournamentService:
         return doc
 
     async def _entrants(self, doc: Doc, settings: Settings) -> list[Entrant]:
-        """The entries as the table's entrants, each with its rating (a Swiss table's order
-        at the start: highest first, Tournament.start): a player's shown rating in the kind
-        of play (team events: singles), a pair's or team's the mean of its rated players';
-        a team's players on boards I, II ... by rating (004 § 29 (2)), the unrated after in
-        the order entered."""
+        """The entries as the table's entrants, with their players' shown ratings in the kind
+        of play (a team event's: singles)."""
         uids = [u for e in doc["entries"] for u in e["members"]]
         mode = "doubles" if settings.kind == "doubles" and not settings.teams else "singles"
         skills = await self.history.skills(uids, mode)
-        ratings = {u: float(Skill(*skills[u]).shown) if u in skills else None for u in uids}
-        out = []
-        for e in doc["entries"]:
-            known = [r for u in e["members"] if (r := ratings[u]) is not None]
-            entrant = Entrant(e["id"], e["name"], sum(known) / len(known) if known else None,
-                              tuple(e["members"]))  # fmt: skip
-            out.append(order_boards(entrant, ratings) if settings.teams else entrant)
-        return out
+        return entrants(doc, settings, {u: float(Skill(*k).shown) for u, k in skills.items()})
 
     async def next_round(self, tid: str, who: Who) -> Doc:
         """The organiser starts the next round (the last one complete)."""

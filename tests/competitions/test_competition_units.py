@@ -15,7 +15,7 @@ from server.lobby.seat import Player
 from server.match import Settings
 from server.tournament import BadScore, BadSettings, Entrant, Result, Tournament
 from server.tournament import Settings as TournamentSettings
-from server.tournaments.document import hand_outcome
+from server.tournaments.document import entrants, hand_outcome
 from server.tournaments.errors import CompetitionError
 from server.tournaments.settings import parse_form
 from server.tournaments.tables import Tables, new_table
@@ -138,3 +138,22 @@ def test_the_csv_exports_name_the_tiebreaks_and_the_cells():
     cells = {(r[1], i): c for r in cross[1:] for i, c in enumerate(r[2:5])}
     names = [r[1] for r in cross[1:]]
     assert cells[("Cid", names.index("Ann"))] == "1:0" and cells[("Ann", names.index("Ann"))] == "x"
+
+
+def test_entrants_carry_ratings_and_a_teams_boards_go_by_rating():
+    games = [
+        {"kind": "singles", "boards": [1], "sets": 1},
+        {"kind": "singles", "boards": [2], "sets": 1},
+    ]
+    _, _, settings = parse_form({"name": "x", "form": "team", "games": games})
+    doc = {"entries": [{"id": "e1", "name": "Club", "members": ["u1", "u2", "u3"]},
+                       {"id": "e2", "name": "Guests", "members": ["u4", "u5"]}]}  # fmt: skip
+    club, guests = entrants(doc, settings, {"u2": 1600.0, "u3": 1500.0})
+    # 004 § 29 (2): boards by rating, the unrated after them in the order entered
+    assert club.members == ("u2", "u3", "u1") and club.rating == 1550.0
+    assert guests.members == ("u4", "u5") and guests.rating is None
+    _, _, swiss = parse_form({"name": "x", "system": "swiss", "rounds": 3})
+    doc = {"entries": [{"id": u, "name": u, "members": [u]} for u in ("u1", "u2", "u3")]}
+    people = entrants(doc, swiss, {"u1": 1400.0, "u3": 1700.0})
+    table = Tournament.new(swiss, people, 1).start()
+    assert [e.id for e in table.entrants] == ["u3", "u1", "u2"]  # highest first, unrated last
