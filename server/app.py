@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -19,6 +20,8 @@ from server.net.lessons import add_routes as add_lesson_routes
 from server.net.players import name_players
 from server.net.proxy import parse_networks
 from server.net.replays import Replays
+from server.net.tournaments import TournamentRoutes, plug
+from server.net.tournaments import add_routes as add_tournament_routes
 from server.replay.notation import NotationError, to_notation
 from server.store.embedded import start_embedded, stop_embedded
 from server.store.redis_store import Store
@@ -37,6 +40,7 @@ STORE = web.AppKey("store", Store)
 CONFIG = web.AppKey("config", Config)
 DOOR = web.AppKey("door", Door)
 REPLAYS = web.AppKey("replays", Replays)
+TOURS = web.AppKey("tournaments", TournamentRoutes)
 
 
 # text the client loads: sent compressed (gzip or deflate, as the browser accepts), a third of
@@ -140,6 +144,9 @@ PAGES = {
     "/u/{name}": "profile.html",
     "/leaderboard": "leaderboard.html",
     "/learn": "learn.html",
+    "/tournaments": "tournaments.html",
+    "/tournaments/{tid}": "tournament.html",
+    "/tournaments/{tid}/print": "tournament-print.html",
 }
 
 
@@ -212,9 +219,13 @@ def make_app(config: Config) -> web.Application:
         hub = Hub(config, store, settings)
         app[STORE], app[HUB] = store, hub
         app[REPLAYS] = Replays(store, hub.players.accounts, config.web_dir / "replay.html")
+        app[TOURS] = plug(hub)
         await hub.start()
+        competitions = asyncio.create_task(app[TOURS].service.run())
         log.info("redis at %s", url)
         yield
+        competitions.cancel()
+        await asyncio.wait([competitions])
         await hub.stop()
         if not config.redis_url:
             await stop_embedded(store.redis)
@@ -235,6 +246,7 @@ def make_app(config: Config) -> web.Application:
     _replay_routes(app)
     _account_routes(app)
     add_lesson_routes(app, parse_networks(config.trusted_proxy))
+    add_tournament_routes(app, lambda request: request.app[TOURS])
     for path, page in PAGES.items():
         app.router.add_get(path, _page(config.web_dir / page))
     app.router.add_get("/{path:.*}", _static(config.web_dir))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from redis.exceptions import RedisError
 
@@ -37,6 +38,7 @@ class Archivist:
         self.consumer = consumer
         self.archived = 0
         self.failed = 0
+        self.on_archived: list[Callable[[str], None]] = []  # told each match id archived
 
     async def run(self, block_ms: int = 1000) -> None:
         """Archive finished matches until cancelled; a Redis failure waits and tries again."""
@@ -82,3 +84,5 @@ class Archivist:
                 plan = summarise(record, skills, owned)
             await self.history.write(plan)
             self.archived += 1
+        for tell in self.on_archived:  # e.g. the competitions service: a table may be decided
+            tell(mid)

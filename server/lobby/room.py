@@ -386,8 +386,11 @@ class Room:
             stroke_clock=self.clock,
             absent_limit=self.grace,
         )
-        # 004 § 31 (1) 2), 002 1: the first strike by lot, between the sides (002 7 d: players)
-        first_team = secrets.randbelow(self.team_of(len(self.seats) - 1) + 1)
+        # 004 § 31 (1) 2), 002 1: the first strike by lot, between the sides (002 7 d: players);
+        # a competition's table names its opener (§ 31 (1) 1), (2): server/lobby/reserved.py)
+        first_team = self.options.get("opener")
+        if first_team is None:
+            first_team = secrets.randbelow(self.team_of(len(self.seats) - 1) + 1)
         self.match, step = (
             CrokinoleMatch.new(
                 new_id("m"), len(self.seats), first_team, now, self.settings, self.options

@@ -17,11 +17,13 @@ from typing import Any
 from server.lobby.identity import Identities, room_rating_mode
 from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
+from server.lobby.reserved import is_competition, take_held
 from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.lobby.seat import Player
 from server.ratings.model import rating_mode
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
+from server.store.tournaments import mark_came
 
 
 class LobbyService:
@@ -135,6 +137,8 @@ class LobbyService:
             except LobbyError:
                 await self.store.release(self.sid(conn), room.id)
                 raise
+            if is_competition(room) and player.account is not None:  # no no-show (§ 22 (3))
+                await mark_came(self.store.redis, room.id, player.account)
             await self.stage.flush(room)
 
     async def player(self, member: Member, mode: str) -> Player:
@@ -149,7 +153,10 @@ class LobbyService:
     ) -> None:
         if room.closed:  # its last player left while this join awaited Redis
             raise LobbyError("no_room", "That room has just closed.")
-        room.join(player, player.name, seat, team, time.time())
+        if is_competition(room):  # its seats are held for the paired players
+            take_held(room, player, time.time())
+        else:
+            room.join(player, player.name, seat, team, time.time())
         self.stage.enter(conn, room, watching=False)
         self.stage.lobby_changed = True
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from server.lobby.lobby import Lobby
 from server.lobby.members import Member
+from server.lobby.reserved import is_competition
 from server.lobby.room import LobbyError, Room
 from server.net.limits import ChatBudgets
 from server.net.runtime import RoomRuntime
@@ -47,6 +48,8 @@ class Table:
     async def rematch(self, conn: Member) -> None:
         """Offer or accept a rematch."""
         room, sid = self._room(conn)
+        if is_competition(room):  # its one match is the pairing's (docs/competitions.md)
+            raise LobbyError("not_now", "A competition's table plays its one match.")
         room.offer_rematch(sid, time.time())
         self.runtime.lobby_changed = True
         await self.runtime.flush(room)

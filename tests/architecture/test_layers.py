@@ -34,6 +34,17 @@ ALLOWED: dict[str, set[str]] = {
         "server.sim",
         "server.store",
     },
+    # the competitions service: the pure table, rooms made through the lobby, Redis
+    "server.tournaments": {
+        "server.tournament",
+        "server.lobby",
+        "server.store",
+        "server.match",
+        "server.rules",
+        "server.sim",
+        "server.crokinole_match",
+        "server.ratings",
+    },
     "server.cluster": {
         "server.lobby",
         "server.match",

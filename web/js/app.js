@@ -59,6 +59,7 @@ const state = {
   strikeRef: null,
   hint: null, // practice: the computer's suggestion for this player's stroke
   leaving: false, // the player asked to leave: the `left` that follows is no news
+  returnTo: null, // the competition's page to go back to after leaving its table
 };
 const playback = new Playback();
 const sounds = new Sounds();
@@ -82,6 +83,20 @@ function send(msg) {
   return sent;
 }
 const mySeat = () => (state.room?.you?.role === "player" ? state.room.you.seat : null);
+
+/** A competition's table plays one match (docs/competitions.md): once its players have seen
+ * the result they leave it and go back to the competition's page, which sends them to their
+ * next table. */
+const COMPETITION_RETURN_MS = 4000;
+function backToCompetition(tid) {
+  toast(t("toast.back_to_competition"), COMPETITION_RETURN_MS);
+  state.returnTo = `/tournaments/${encodeURIComponent(tid)}`;
+  setTimeout(() => {
+    if (!send({ t: "leave" })) return location.assign(state.returnTo);
+    state.leaving = true;
+    setTimeout(() => location.assign(state.returnTo), COMPETITION_RETURN_MS); // no `left`
+  }, COMPETITION_RETURN_MS);
+}
 
 /** Leave the room (or the queue): the `left` that answers is expected. */
 function leave() {
@@ -680,6 +695,8 @@ const HANDLERS = {
       state.turn = null;
       state.score = m.score ?? state.score;
       renderHud();
+      const competition = state.room?.options?.tournament;
+      if (competition && mySeat() !== null) backToCompetition(competition);
     });
   },
 
@@ -703,6 +720,7 @@ const HANDLERS = {
     state.held = [];
     playback.clear();
     aimer.stop();
+    if (state.returnTo) return location.assign(state.returnTo);
     showLobby();
   },
 

@@ -1,0 +1,21 @@
+// The printable page of a tournament's standings and cross-table (/tournaments/<id>/print).
+import { t } from "../i18n.js";
+import { getJSON, setUpPage, when } from "./api.js";
+import { drawCrosstable, drawStandings } from "./tournament-view.js";
+
+const $ = (id) => document.getElementById(id);
+const tid = location.pathname.split("/")[2];
+
+async function show() {
+  const { status, body } = await getJSON(`/api/tournaments/${tid}`);
+  if (status !== 200) return;
+  $("name").textContent = body.name;
+  $("facts").textContent = [t(`tour.${body.system}`), t(`tour.status_${body.status}`), body.organiser, when(body.created)].join(" · ");
+  drawStandings($("standings"), body);
+  drawCrosstable($("crosstable"), body);
+  $("cross-title").hidden = !body.crosstable;
+}
+
+$("print").addEventListener("click", () => window.print());
+setUpPage(show);
+show();

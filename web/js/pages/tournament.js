@@ -1,0 +1,150 @@
+// One competition (/tournaments/<id>): the players' and spectators' page, with the organiser's
+// panel for its organiser (docs/competitions.md). It polls the tournament every 2 s; when a
+// match of the logged-in player is waiting for him, it takes him to his table
+// (/?join=<room>, once per table).
+import { t } from "../i18n.js";
+import { getJSON, postJSON, setUpPage } from "./api.js";
+import { drawCrosstable, drawStandings } from "./tournament-view.js";
+import { outcomeText, points, refusal } from "./tournament-words.js";
+
+const $ = (id) => document.getElementById(id);
+const tid = location.pathname.split("/")[2];
+const api = `/api/tournaments/${tid}`;
+const POLL_MS = 2000;
+let doc = null;
+
+function say(text, ok = false) {
+  const m = $("message");
+  m.textContent = text;
+  m.dataset.ok = ok ? "1" : "";
+  m.hidden = !text;
+}
+
+function el(tag, text = "", attrs = {}) {
+  const node = Object.assign(document.createElement(tag), attrs);
+  if (text !== "") node.textContent = text;
+  return node;
+}
+
+function tableLine(x) {
+  const li = el("li");
+  li.dataset.key = x.key;
+  const game = x.game === null ? "" : ` · ${t("tour.game_n", { n: x.game + 1 })}`;
+  li.append(`${t("tour.table_n", { n: x.table })}${game}: ${x.a_name} – ${x.b_name} (${x.players.join(", ")}) `);
+  if (x.outcome) li.append(el("strong", outcomeText(x.outcome), { className: "outcome" }));
+  else if (x.room) li.append(el("a", t("tour.watch"), { href: `/?room=${encodeURIComponent(x.room)}`, className: "watch" }));
+  else li.append(el("span", t("tour.waiting"), { className: "muted" }));
+  return li;
+}
+
+function draw() {
+  if (!doc) return;
+  $("name").textContent = doc.name;
+  const s = doc.settings;
+  const facts = [t(`tour.kind_${s.kind}`), t(`tour.form_${s.form}`), t(`tour.${s.system}`), t("tour.sets_n", { n: s.sets }), t("tour.organised_by", { name: doc.organiser })];
+  if (doc.tiebreak_names.length) facts.push(t("tour.tiebreaks_are", { names: doc.tiebreak_names.map((n) => t(`tour.tb.${n}`)).join(", ") }));
+  $("facts").textContent = facts.join(" · ");
+  $("status").textContent = t(`tour.status_${doc.status}`);
+  $("round-of").textContent = doc.total_rounds ? t("tour.round_of", { round: doc.round, total: doc.total_rounds }) : "";
+  const you = doc.you;
+  const individual = s.form === "individual" && s.kind === "singles";
+  $("join").hidden = !(doc.status === "registration" && individual && !you.entrant);
+  $("leave").hidden = !(doc.status === "registration" && you.entrant);
+  $("your-table").hidden = !you.room;
+  if (you.room) $("your-room").href = `/?join=${encodeURIComponent(you.room)}`;
+  const org = you.organiser;
+  $("organiser").hidden = !org;
+  if (org) {
+    $("open").hidden = doc.status !== "draft";
+    $("start").hidden = doc.status !== "registration";
+    $("next").hidden = !(doc.status === "running" && !s.auto);
+    $("pause").hidden = doc.status !== "running";
+    $("resume").hidden = doc.status !== "paused";
+    $("entry").hidden = individual || !["draft", "registration"].includes(doc.status);
+    const open = (doc.rounds.at(-1)?.tables || []).filter((x) => !x.outcome);
+    $("result").hidden = !["running", "paused"].includes(doc.status) || open.length === 0;
+    const picked = $("result").elements.table.value;
+    $("result").elements.table.replaceChildren(...open.map((x) => new Option(`${t("tour.table_n", { n: x.table })}${x.game === null ? "" : ` · ${t("tour.game_n", { n: x.game + 1 })}`}: ${x.a_name} – ${x.b_name}`, x.key, false, x.key === picked)));
+    $("withdraw").hidden = !["running", "paused"].includes(doc.status);
+    $("withdraw").elements.entrant.replaceChildren(...doc.entries.filter((e) => !e.withdrawn).map((e) => new Option(e.name, e.id)));
+  }
+  drawStandings($("standings"), doc);
+  drawCrosstable($("crosstable"), doc);
+  $("cross-title").hidden = !doc.crosstable;
+  $("players-title").hidden = $("players").hidden = !doc.players;
+  $("players").tBodies[0].replaceChildren(...(doc.players || []).map((p) => {
+    const tr = el("tr");
+    tr.append(el("td", String(p.rank)), el("td", p.name), el("td", p.team), el("td", points(p.points)), el("td", String(p.games)));
+    return tr;
+  }));
+  $("csv-standings").href = `${api}/standings.csv`;
+  $("csv-cross").href = `${api}/crosstable.csv`;
+  $("csv-cross").hidden = !doc.crosstable;
+  $("print").href = `/tournaments/${tid}/print`;
+  $("rounds").replaceChildren(...doc.rounds.slice().reverse().map((r) => {
+    const box = el("div", "", { className: "round" });
+    box.dataset.round = r.round;
+    box.append(el("h3", t("tour.round_n", { n: r.round })));
+    const ul = el("ul");
+    ul.append(...r.tables.map(tableLine));
+    for (const name of r.byes) ul.append(el("li", t("tour.bye", { name })));
+    box.append(ul);
+    return box;
+  }));
+  $("entries").replaceChildren(...doc.entries.map((e) => el("li", e.members.length > 1 || e.members[0] !== e.name ? `${e.name} (${e.members.join(", ")})${e.withdrawn ? ` — ${t("tour.withdrawn")}` : ""}` : `${e.name}${e.withdrawn ? ` — ${t("tour.withdrawn")}` : ""}`)));
+}
+
+async function load() {
+  const { status, body } = await getJSON(api);
+  if (status !== 200) {
+    say(refusal(body));
+    return;
+  }
+  doc = body;
+  draw();
+  // taken to his table when his match is called (once per table: back here, he stays)
+  const room = doc.you.room;
+  if (room && sessionStorage.getItem(`nv-tour-went-${room}`) !== "1") {
+    sessionStorage.setItem(`nv-tour-went-${room}`, "1");
+    location.assign(`/?join=${encodeURIComponent(room)}`);
+  }
+}
+
+async function act(action, body = {}) {
+  const { status, body: answer } = await postJSON(`${api}/${action}`, body);
+  if (status !== 200) {
+    say(refusal(answer));
+    return false;
+  }
+  say("");
+  doc = answer;
+  draw();
+  return true;
+}
+
+for (const id of ["open", "start", "next", "pause", "resume", "join", "leave"]) {
+  $(id).addEventListener("click", () => act(id));
+}
+$("entry").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const f = new FormData(e.target);
+  const members = String(f.get("members")).split(",").map((m) => m.trim()).filter(Boolean);
+  if (await act("entry", { name: f.get("name"), members })) e.target.reset();
+});
+$("result").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const f = new FormData(e.target);
+  const x = doc.rounds.at(-1).tables.find((y) => y.key === f.get("table"));
+  if (!x) return;
+  const body = { round: x.key.split(".").map(Number)[0], a: x.a, b: x.b, game: x.game, sets_a: Number(f.get("sets_a")), sets_b: Number(f.get("sets_b")) };
+  if (f.get("forfeit")) body.forfeit = f.get("forfeit") === "a" ? x.a : x.b;
+  if (await act("result", body)) say(t("tour.result_entered"), true);
+});
+$("withdraw").addEventListener("submit", (e) => {
+  e.preventDefault();
+  act("withdraw", { entrant: new FormData(e.target).get("entrant") });
+});
+
+setUpPage(draw);
+load();
+setInterval(load, POLL_MS);

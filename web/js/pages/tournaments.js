@@ -1,0 +1,66 @@
+// The competitions' list and the organiser's form (/tournaments); docs/competitions.md.
+import { t } from "../i18n.js";
+import { getJSON, postJSON, setUpPage } from "./api.js";
+import { refusal } from "./tournament-words.js";
+
+const $ = (id) => document.getElementById(id);
+
+// The games of a team encounter (004 § 29 (3)) the form offers: [kind, boards]; sets as chosen.
+const GAMES = {
+  "2s1d": [["singles", [1]], ["singles", [2]], ["doubles", [1, 2]]],
+  "3s": [["singles", [1]], ["singles", [2]], ["singles", [3]]],
+  "4s2d": [["singles", [1]], ["singles", [2]], ["singles", [3]], ["singles", [4]], ["doubles", [1, 2]], ["doubles", [3, 4]]],
+};
+
+function cell(...children) {
+  const td = document.createElement("td");
+  td.append(...children);
+  return td;
+}
+
+async function show() {
+  const { body } = await getJSON("/api/tournaments");
+  const rows = (body.tournaments || []).map((x) => {
+    const tr = document.createElement("tr");
+    const link = Object.assign(document.createElement("a"), { href: `/tournaments/${x.id}`, textContent: x.name });
+    tr.append(cell(link), cell(t(`tour.${x.system}`)), cell(t(`tour.status_${x.status}`)), cell(String(x.entries)), cell(x.organiser));
+    return tr;
+  });
+  $("list").tBodies[0].replaceChildren(...rows);
+  $("none").hidden = rows.length > 0;
+  const me = await getJSON("/api/account");
+  $("login-first").hidden = Boolean(me.body?.username);
+  $("create").hidden = !me.body?.username;
+}
+
+$("create").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const f = new FormData(e.target);
+  const num = (k) => (f.get(k) === "" || f.get(k) === null ? null : Number(f.get(k)));
+  const sets = num("sets");
+  const points = ["win", "draw", "loss"].map(num);
+  const body = {
+    name: f.get("name"),
+    kind: f.get("kind"),
+    form: f.get("form"),
+    system: f.get("system"),
+    sets,
+    tiebreaks: f.getAll("tb"),
+    clock: num("clock"),
+    auto: f.get("auto") === "on",
+    points: points.every((p) => p !== null) ? points : null,
+  };
+  if (body.system === "swiss") body.rounds = num("rounds");
+  if (body.form !== "individual") body.games = GAMES[f.get("games")].map(([kind, boards]) => ({ kind, boards, sets }));
+  const { status, body: answer } = await postJSON("/api/tournaments", body);
+  if (status !== 200) {
+    const m = $("message");
+    m.textContent = refusal(answer);
+    m.hidden = false;
+    return;
+  }
+  location.assign(`/tournaments/${answer.id}`);
+});
+
+setUpPage(show);
+show();
