@@ -40,6 +40,7 @@ ERROR_CODES: tuple[str, ...] = (
     "abuse",
     "too_many_connections",
     "idle",
+    "logged_out",
 )
 """`error.code`: docs/protocol.md, "error"."""
 

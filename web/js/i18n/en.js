@@ -83,6 +83,7 @@ export default {
   "error.abuse": "Too many messages: the connection is closed.",
   "error.too_many_connections": "Too many connections from your address.",
   "error.idle": "Nothing heard from this page for a while: the connection is closed.",
+  "error.logged_out": "You were logged out, so this connection closed; you play on as a guest unless you log in again.",
   "reason.placement_zone": "The striker's hole must lie inside your own edge zone, between the side zones' lines.",
   "reason.placement_touch": "The striker may not touch a puck where it is placed.",
   "reason.cue_angle": "The cue must come from your own rail, between its corners.",

@@ -82,6 +82,7 @@ export default {
   "error.abuse": "Liiga palju sõnumeid: ühendus suleti.",
   "error.too_many_connections": "Sinu aadressilt on liiga palju ühendusi.",
   "error.idle": "Sellelt lehelt pole tükk aega midagi kuulda olnud: ühendus suleti.",
+  "error.logged_out": "Sind logiti välja ja see ühendus suleti; mängid edasi külalisena, kui sa uuesti sisse ei logi.",
   "reason.placement_zone": "Löögiketta ava peab jääma sinu oma poorditsooni, külgtsoonide joonte vahele.",
   "reason.placement_touch": "Löögiketas ei tohi asetamisel puudutada ühtki seibi.",
   "reason.cue_angle": "Kii peab tulema sinu oma poordi tagant, selle nurkade vahelt.",

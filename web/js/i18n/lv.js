@@ -83,6 +83,7 @@ export default {
   "error.abuse": "Pārāk daudz ziņu: savienojums slēgts.",
   "error.too_many_connections": "No tavas adreses ir pārāk daudz savienojumu.",
   "error.idle": "No šīs lapas ilgi nekas nav dzirdēts: savienojums slēgts.",
+  "error.logged_out": "Tu izgāji no konta, tāpēc šis savienojums tika slēgts; turpini kā viesis, ja vien neieej no jauna.",
   "reason.placement_zone": "Ripas caurumam jābūt tavā apmales zonā, starp sānu zonu līnijām.",
   "reason.placement_touch": "Novietotā ripa nedrīkst skart nevienu kauliņu.",
   "reason.cue_angle": "Kijai jānāk no tavas apmales puses, starp tās stūriem.",
