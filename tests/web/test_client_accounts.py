@@ -52,6 +52,10 @@ def test_register_play_rated_and_read_the_profile(web_server, new_page):
         page.click("#ready-btn")
     for page in (ada, ben):
         wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
+    # the table's own rail names carry the ratings too, as the lobby and the waiting room
+    names = wait_state(ben, "s.labels.filter((l) => l.what === 'name').length === 2")["labels"]
+    shown = sorted(label["text"].removeprefix("▶ ") for label in names if label["what"] == "name")
+    assert shown == ["Ada (1500?)", "Ben (1500?)"]
     ada.on("dialog", lambda d: d.accept())
     ada.click("#resign-btn")
     wait_state(ben, "s.phase === 'over'", timeout=30_000)

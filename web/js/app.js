@@ -7,6 +7,7 @@ import { AimController } from "./input.js";
 import { inviteCode, LobbyView, lookingFor, roomPage, RoomView, waitingFor } from "./lobby.js";
 import { Connection, socketUrl } from "./net.js";
 import { Playback } from "./playback.js";
+import { ratedName } from "./rating.js";
 import { Renderer } from "./render.js";
 import { showRecord } from "./record.js";
 import { humanize, ownerOfPuck, whosePucks } from "./rulings.js";
@@ -301,7 +302,8 @@ function scene(now) {
     highlights: state.highlights.filter((h) => now - h.since < HIGHLIGHT_MS),
     players: (state.room?.seats || [])
       .filter((s) => s?.side)
-      .map((s) => ({ side: s.side, name: s.name, active: s.seat === state.turn && state.phase !== "over" })),
+      // the rail names carry the ratings as the lobby and the waiting room show them
+      .map((s) => ({ side: s.side, name: ratedName(s), active: s.seat === state.turn && state.phase !== "over" })),
     now,
   };
 }
