@@ -14,7 +14,7 @@ import pytest
 
 from server.history.summary import summarise
 from server.rules.state import team_of
-from tests.accounts.account_client import Http, browsers, db, seat_pair, until
+from tests.accounts.account_client import Http, browsers, db, seat_pair, wait_until
 
 
 def stroke(n: int, seat: int, own: int, penalty: bool = False, placed: int = 0) -> dict[str, Any]:
@@ -113,9 +113,9 @@ async def test_played_matches_against_the_profile(game_server):
         for c in (a, b):
             await c.close()
     r = db(srv.redis_url)
-    for mid in mids:
-        await until(lambda mid=mid: asyncio.to_thread(r.hget, "nv:arc:{" + mid + "}", "done"),
-                    what="the archive")  # fmt: skip
+    wait_until(
+        lambda: all(r.hget("nv:arc:{" + m + "}", "done") == b"1" for m in mids), what="archives"
+    )
     records = [(await ha.get(f"/api/matches/{mid}"))[1] for mid in mids]
     for name, h in (("Tiiu", ha), ("Urmas", hb)):
         by_hand = count(records, name)
