@@ -727,6 +727,12 @@ const HANDLERS = {
       toast(t("toast.replaced"), 10000);
       return;
     }
+    if (m.code === "logged_out") {
+      // The login this socket was opened with ended (here or on another device): the server
+      // closes it, and the reconnect that follows is a guest's unless logged in again.
+      toast(refusalText(m), 10000);
+      return;
+    }
     if (m.code === "bad_token") {
       localStorage.removeItem(STORE.token);
       send({ t: "hello", name: state.name });
