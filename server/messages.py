@@ -35,12 +35,12 @@ ERROR_CODES: tuple[str, ...] = (
     "not_teammate",
     "internal",
     "replaced",
+    "logged_out",
     "rate_limited",
     "server_full",
     "abuse",
     "too_many_connections",
     "idle",
-    "logged_out",
 )
 """`error.code`: docs/protocol.md, "error"."""
 

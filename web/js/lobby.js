@@ -2,7 +2,6 @@
 // teams, ready). They render protocol data as text and report intents upwards.
 import { $, el } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
-import { ratingSuffix as rated } from "./rating.js";
 
 const MODE_NAMES = { get singles() { return t("mode.singles"); }, get doubles() { return t("mode.doubles"); } };
 // The lobby's words for the games (seed 002 for Crokinole), from the catalogs (js/i18n/).
@@ -42,6 +41,7 @@ export function createMessage(v) {
   if (v.direct_hit) msg.direct_hit = true;
   if (v.line_discs_stay) msg.line_discs_stay = true;
   if (v.free_order && v.players === "doubles") msg.free_order = true;
+  if (v.rated) msg.rated = true; // rated per game and mode: crokinole-singles, -doubles, -7d
   return msg;
 }
 
@@ -60,6 +60,11 @@ export function roomPage(game, id, watching, invite = null) {
   if (game !== "crokinole") return null;
   const extra = (watching ? "&watch=1" : "") + (watching && invite ? `&invite=${encodeURIComponent(invite)}` : "");
   return `/crokinole/?room=${encodeURIComponent(id)}${extra}`;
+}
+
+/** A registered player's rating beside the name (" (1534)", "?" while provisional). */
+function rated(p) {
+  return p.rating === null || p.rating === undefined ? "" : ` (${p.rating}${p.provisional ? "?" : ""})`;
 }
 
 export class LobbyView {
