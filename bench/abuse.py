@@ -6,7 +6,8 @@ Starts `python -m server` with its default limits (embedded Redis in a temporary
 directory), seats an honest singles match and an honest watcher on 127.0.0.1 (playing, and
 pinging ten times a second), then runs each attack of bench/abuse_attacks.py for --seconds
 from 127.0.0.2 (one address) or 127.0.0.2 ... 127.0.0.(1 + --addresses) (the `_many` ones),
-and lets the server settle for --settle seconds after each. Per attack it prints:
+and lets the server settle for --settle seconds after each. Each attack runs in a process
+of its own, as an attacker is another machine. Per attack it prints:
 
 - the honest players' and watcher's ping p99 during the attack (ms);
 - the longest event-loop stall seen by the server in the attack (ms, /healthz
@@ -33,6 +34,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import signal
 import socket
@@ -119,11 +121,32 @@ async def sample(url: str, proc: psutil.Process, until: float, seen: Samples) ->
         await asyncio.sleep(0.5)
 
 
+def _attack_process(name: str, ctx: Context, out: Any) -> None:
+    attack, _many = ATTACKS[name]
+    out.put(asyncio.run(attack(ctx)))
+
+
+async def attacked(name: str, ctx: Context) -> str:
+    """Run one attack in a process of its own and return what it achieved. In the honest
+    clients' process, the attacker's own work (512 sockets written in a loop) held their
+    event loop and its delay was counted as the server's: 62 ms p99 against 22 ms for the
+    same attack from a process of its own, back to back (an attacker is another machine)."""
+    mp = multiprocessing.get_context("spawn")
+    out = mp.Queue()
+    proc = mp.Process(target=_attack_process, args=(name, ctx, out), daemon=True)
+    proc.start()
+    while proc.is_alive() and out.empty():
+        await asyncio.sleep(0.2)
+    achieved = str(out.get(timeout=30)) if not out.empty() or proc.is_alive() else "crashed"
+    proc.join(timeout=30)
+    return achieved
+
+
 async def run_attack(
     name: str, url: str, table: Table, proc: psutil.Process, store: redis.Redis, args: Any
 ) -> Row:
     """One attack, measured, then the settling time."""
-    attack, many = ATTACKS[name]
+    _attack, many = ATTACKS[name]
     addresses = [f"127.0.0.{2 + k}" for k in range(args.addresses if many else 1)]
     rss_before = proc.memory_info().rss / 2**20
     used0, keys0 = dataset(store), store.dbsize()
@@ -132,7 +155,7 @@ async def run_attack(
     until = t0 + args.seconds
     ctx = Context(url, table.rid, addresses, until)
     seen = Samples()
-    achieved, _ = await asyncio.gather(attack(ctx), sample(url, proc, until, seen))
+    achieved, _ = await asyncio.gather(attacked(name, ctx), sample(url, proc, until, seen))
     player_p99, watcher_p99, lost, refused = table.figures()
     minutes = (time.monotonic() - t0) / 60
     used1, keys1 = dataset(store), store.dbsize()

@@ -12,8 +12,9 @@ import os
 import socket
 import struct
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from typing import Any
 
 import aiohttp
 import msgpack
@@ -219,13 +220,17 @@ async def slow_http(ctx: Context) -> str:
 
 
 def _open(s: socket.socket) -> bool:
+    """Is the server's end still open? What it sent and the stalled reader never read is
+    read now: an end of stream or a reset lies behind it."""
     s.setblocking(False)
     try:
-        return s.recv(1, socket.MSG_PEEK) != b""
+        while s.recv(1 << 16):
+            pass
     except BlockingIOError:
         return True
     except OSError:
         return False
+    return False
 
 
 async def stalled_readers(ctx: Context) -> str:
@@ -264,7 +269,7 @@ def _frame(s: socket.socket, msg: dict[str, object]) -> None:
     s.sendall(struct.pack("!BB", 0x82, 0x80 | len(payload)) + mask + masked)
 
 
-Attack = Callable[[Context], Awaitable[str]]
+Attack = Callable[[Context], Coroutine[Any, Any, str]]
 # name -> (the attack, from how many addresses: 1, or the --addresses count)
 ATTACKS: dict[str, tuple[Attack, bool]] = {
     "session_flood": (session_flood, False),

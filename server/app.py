@@ -17,6 +17,7 @@ from server.net.door import RESERVED_FDS, Door, open_file_limit
 from server.net.hub import Hub
 from server.net.players import name_players
 from server.net.proxy import parse_networks
+from server.net.replays import Replays
 from server.replay.notation import NotationError, to_notation
 from server.store.embedded import start_embedded, stop_embedded
 from server.store.redis_store import Store
@@ -34,6 +35,7 @@ HUB = web.AppKey("hub", Hub)
 STORE = web.AppKey("store", Store)
 CONFIG = web.AppKey("config", Config)
 DOOR = web.AppKey("door", Door)
+REPLAYS = web.AppKey("replays", Replays)
 
 
 def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
@@ -161,6 +163,21 @@ def _account_routes(app: web.Application) -> None:
     app.router.add_get("/api/leaderboard/{mode}", via("players", "leaderboard"))
 
 
+def _replay_routes(app: web.Application) -> None:
+    """The replay viewer's page and data (server/net/replays.py, made at start-up)."""
+
+    def via(name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+        async def handler(request: web.Request) -> web.StreamResponse:
+            answer: web.StreamResponse = await getattr(request.app[REPLAYS], name)(request)
+            return answer
+
+        return handler
+
+    app.router.add_get("/api/matches/{mid}/replay", via("steps"))
+    app.router.add_get("/api/matches/{mid}/replay/{n}", via("stroke"))
+    app.router.add_get("/m/{mid}", via("page_of"))
+
+
 def make_app(config: Config) -> web.Application:
     """The application; Redis (embedded unless config.redis_url) is reached at start-up."""
     app = web.Application(client_max_size=CLIENT_MAX_SIZE)
@@ -179,6 +196,7 @@ def make_app(config: Config) -> web.Application:
         )
         hub = Hub(config, store, settings)
         app[STORE], app[HUB] = store, hub
+        app[REPLAYS] = Replays(store, hub.players.accounts, config.web_dir / "replay.html")
         await hub.start()
         log.info("redis at %s", url)
         yield
@@ -199,6 +217,7 @@ def make_app(config: Config) -> web.Application:
     # the notation's route first: {mid} alone would take "<id>.txt" as an id
     app.router.add_get("/api/matches/{mid:[^{}/.]+}.txt", match_notation)
     app.router.add_get("/api/matches/{mid}", match_record)
+    _replay_routes(app)
     _account_routes(app)
     for path, page in PAGES.items():
         app.router.add_get(path, _page(config.web_dir / page))

@@ -10,8 +10,11 @@ to the kernel (madvise), keeping the chunks in use where they are.
 
 It walks the arenas, so it is not free: it runs from the clock loop at most every
 TRIM_EVERY_S, and only when mallinfo2 counts more than TRIM_ABOVE free bytes in the heaps and
-the RSS has grown by as much since the last trim (mallinfo2 still counts trimmed pages as
-free: a quiet server, or one trimmed already, is left alone). Each trim is timed and shown by
+either the RSS or those free bytes have grown by as much since the last trim (mallinfo2 still
+counts trimmed pages as free: a quiet server, or one trimmed already, is left alone). Both:
+a trim in the middle of an attack finds the memory still in use, and what the attack frees
+when it ends grows the free bytes, not the RSS (the stalled readers left 28 MB free and
+untrimmed that way). Each trim is timed and shown by
 /healthz. Python's own allocator gives back its arenas when they empty; the rest it gets
 from malloc, which is what this trims. Not glibc (musl, macOS): nothing is done.
 """
@@ -83,8 +86,8 @@ def trim() -> bool:
 
 class Trimmer:
     """The trims on a clock: `maintain` once a second, a trim at most every `every` seconds
-    and only with `above` free bytes and as much RSS grown since the last; their count, what
-    the last gave back (RSS before less after) and their longest walk."""
+    and only with `above` free bytes and as much RSS or free bytes grown since the last;
+    their count, what the last gave back (RSS before less after) and their longest walk."""
 
     def __init__(self, every: float = TRIM_EVERY_S, above: int = TRIM_ABOVE):
         self.every = every
@@ -96,14 +99,16 @@ class Trimmer:
         self.recent = RecentMax(RECENT_S)
         self._process = psutil.Process()
         self._floor = 0  # the RSS the last trim left
+        self._free_floor = 0  # ... and the free bytes it left counted
 
     def maintain(self, now: float) -> bool:
         """Trim if it is time and worth it (now: a monotonic clock); True if it trimmed."""
         if now - self.last < self.every:
             return False
         self.last = now
-        rss = self._process.memory_info().rss
-        if free_in_heap() < self.above or rss - self._floor < self.above:
+        rss, free = self._process.memory_info().rss, free_in_heap()
+        grown = max(rss - self._floor, free - self._free_floor)
+        if free < self.above or grown < self.above:
             return False
         started = time.perf_counter()
         trim()
@@ -111,6 +116,7 @@ class Trimmer:
         self.longest_ms = max(self.longest_ms, ms)
         self.recent.note(ms)
         self._floor = self._process.memory_info().rss
+        self._free_floor = free_in_heap()
         self.freed_mb = round((rss - self._floor) / 2**20, 1)
         self.trims += 1
         return True

@@ -16,7 +16,7 @@ import logging
 
 from redis.exceptions import RedisError
 
-from server.history.summary import is_rated, summarise
+from server.history.summary import is_rated, rating_mode_of, summarise
 from server.store.accounts import AccountStore
 from server.store.history import HistoryStore
 from server.store.redis_store import Store
@@ -75,7 +75,7 @@ class Archivist:
                 skills = {}
                 if is_rated(record):
                     uids = [p["account"] for p in record["players"]]
-                    skills = await self.history.skills(uids, record["mode"])
+                    skills = await self.history.skills(uids, rating_mode_of(record))
                 guests = [p["sid"] for p in record["players"] if not p.get("account")]
                 claimed = await self.accounts.session_accounts(guests)
                 owned = {sid: uid for sid, uid in claimed.items() if uid is not None}

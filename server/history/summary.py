@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from server.ratings.model import Skill, rate
+from server.ratings.model import RATED_GAMES, Skill, rate_ranked, rating_mode
 from server.store.history import Archived
 
 Skills = dict[str, tuple[float, float, int]]  # uid -> (mu, sigma, matches) in the match's mode
@@ -34,15 +34,39 @@ def outcome(result: dict[str, Any] | None, team: int) -> str:
 
 
 def is_rated(record: dict[str, Any]) -> bool:
-    """Does this match move ratings? Rated, Novuss, every player registered, with a result."""
+    """Does this match move ratings? Rated, of a rated game, every player registered, with a
+    result."""
     players = record.get("players", [])
     return (
         bool(record.get("rated"))
-        and record.get("game", "novuss") == "novuss"
+        and record.get("game", "novuss") in RATED_GAMES
         and bool(players)
         and all(p.get("account") for p in players)
         and bool(record.get("result"))
     )
+
+
+def rating_mode_of(record: dict[str, Any]) -> str:
+    """The rating a match moves (server/ratings/model.py `rating_mode`): a Crokinole match of
+    more than two sides is one of players each alone (002 7 d)."""
+    sides = {p["team"] for p in record.get("players", [])}
+    return rating_mode(record.get("game", "novuss"), record["mode"], len(sides) > 2)
+
+
+def ranks_of(record: dict[str, Any], sides: int) -> list[float]:
+    """Where each side finished (0 the best, ties equal). Two sides: the winner first, or a
+    draw (004 § 32 (1)); a loss by absence or resignation is a loss, as the result says. More
+    sides (002 7 d): by the game's points (the record's score), ties sharing a rank, and a side
+    that resigned or stayed away last, whatever its points."""
+    result = record.get("result") or {}
+    if sides == 2:
+        winner = result.get("winner")
+        return [0.0, 0.0] if winner is None else [0.0 if t == winner else 1.0 for t in range(2)]
+    score = list(record.get("score") or [0] * sides)
+    quit_seats = {e["seat"] for e in record.get("log", []) if e.get("kind") in ("resign", "absent")}
+    quit_teams = {p["team"] for p in record.get("players", []) if p["seat"] in quit_seats}
+    key = [(t not in quit_teams, score[t]) for t in range(sides)]
+    return [float(sum(other > key[t] for other in key)) for t in range(sides)]
 
 
 def summarise(
@@ -83,11 +107,12 @@ def summarise(
     ratings: dict[str, tuple[float, float, int, float]] = {}
     shown: dict[str, int] = {}
     if is_rated(record):
-        teams: list[list[tuple[str, Skill]]] = [[], []]
+        sides = max(p["team"] for p in record["players"]) + 1
+        teams: list[list[tuple[str, Skill]]] = [[] for _ in range(sides)]
         for p in record["players"]:
             uid = p["account"]
             teams[p["team"]].append((uid, Skill(*skills[uid]) if uid in skills else Skill()))
-        after = rate([[s for _, s in t] for t in teams], record["result"].get("winner"))
+        after = rate_ranked([[s for _, s in t] for t in teams], ranks_of(record, sides))
         for team, new in zip(teams, after, strict=True):
             for (uid, _), skill in zip(team, new, strict=True):
                 ratings[uid] = (skill.mu, skill.sigma, skill.matches, skill.ordinal)
@@ -95,7 +120,7 @@ def summarise(
     return Archived(
         mid=record["id"],
         ended=float(record.get("ended") or 0.0),
-        mode=record["mode"],
+        mode=rating_mode_of(record),
         players=players,
         counters=counters,
         ratings=ratings,

@@ -2,15 +2,23 @@
 
 The owner of a room asks Redis (the session may have said hello to another process): the
 account a session plays as (`sacct:{sid}`, written at its hello) and that account's rating in
-the room's mode, so the seat carries both into the room's views and the match's record.
+the room's game and mode (`room_rating_mode`), so the seat carries both into the room's views
+and the match's record.
 """
 
 from __future__ import annotations
 
+from server.lobby.room import Room
 from server.lobby.seat import Player
-from server.ratings.model import Skill
+from server.ratings.model import Skill, rating_mode
 from server.store.accounts import AccountStore
 from server.store.history import HistoryStore
+
+
+def room_rating_mode(room: Room) -> str:
+    """The rating a room's players are shown with, and its match moves: its game's, in its
+    mode, or of players each alone (002 7 d: a Crokinole room with a `players` option)."""
+    return rating_mode(room.game, room.mode, "players" in room.options)
 
 
 class Identities:

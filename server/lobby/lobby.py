@@ -101,8 +101,8 @@ class Lobby:
     ) -> tuple[Room, Step]:
         """Seat a filled quick-match table, in queue order, in a new public room (`rid`, or a
         new id); everybody is ready, so the match starts. Rated when every player is
-        registered (a Novuss table: Crokinole is not rated)."""
-        rated = game == "novuss" and all(p.account is not None for p in players)
+        registered (either game: each rated apart)."""
+        rated = all(p.account is not None for p in players)
         room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid, game, rated=rated))
         return room, room.seat_ready(players, now)
 

@@ -1,7 +1,7 @@
-"""Tables from the Novuss quick-match queues, paired by rating (server/lobby/pairing.py says
+"""Tables from the quick-match queues, paired by rating (server/lobby/pairing.py says
 who suits whom; docs/accounts.md, "Quick match by rating").
 
-A queue entry of a Novuss queue carries the player's shown rating (None: a guest) and when it
+A queue entry carries the player's shown rating (None: a guest) and when it
 was queued, after the four fields every entry has ([sid, name, process, connection, rating,
 since]). Any process may take a table from a queue, when a player joins it and once a second
 (a window widens with the wait, so a table may form with nobody new); the entries are taken
@@ -14,7 +14,13 @@ from server.lobby.members import QueueEntry
 from server.lobby.pairing import Waiting, pick
 from server.store.pairing import QueueView
 
-RATED_QUEUES = ("singles", "doubles")  # Novuss's queues (Crokinole's are paired in order)
+# the quick-match queues of rated games (server/lobby/service.py names them): (game, mode)
+RATED_QUEUES = {
+    "singles": ("novuss", "singles"),
+    "doubles": ("novuss", "doubles"),
+    "crokinole-singles": ("crokinole", "singles"),
+    "crokinole-doubles": ("crokinole", "doubles"),
+}
 TRIES = 5  # a table taken meanwhile by another process: the queue is read again
 
 

@@ -1,4 +1,4 @@
-"""Who plays whom from a Novuss quick-match queue (docs/accounts.md, "Quick match by
+"""Who plays whom from a quick-match queue (docs/accounts.md, "Quick match by
 rating"). Pure: the waiting players in, the table to seat out.
 
 Registered players are paired by rating: with the nearest ratings among those waiting within

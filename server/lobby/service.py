@@ -14,12 +14,13 @@ import asyncio
 import time
 from typing import Any
 
-from server.lobby.identity import Identities
+from server.lobby.identity import Identities, room_rating_mode
 from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.matchmaking import RATED_QUEUES, Matchmaker
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
 from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.lobby.seat import Player
+from server.ratings.model import rating_mode
 from server.store.memory import MemoryWatch
 from server.store.pairing import QueueView
 from server.store.redis_store import Store
@@ -94,13 +95,14 @@ class LobbyService:
         rated: bool = False,
     ) -> None:
         """Create a room of `game` and take seat 0; a rated room only by a registered player
-        (and only Novuss is rated)."""
+        (Novuss and Crokinole are rated, each game and mode apart)."""
         await self.free(conn)
         self.room_for_more()
-        player = await self.player(conn, mode)
-        if rated and (player.account is None or game != "novuss"):
-            raise LobbyError("account_needed", "Rated matches are Novuss, between registered"
-                             " players: log in to create one.")  # fmt: skip
+        alone = "players" in (options or {})  # 002 7 d
+        player = await self.player(conn, rating_mode(game, mode, alone))
+        if rated and player.account is None:
+            raise LobbyError("account_needed", "Rated matches are between registered players:"
+                             " log in to create one.")  # fmt: skip
         conn.may_create()
         room = self.lobby.new_room(
             mode, sets, clock, private, game=game, options=options, rated=rated
@@ -127,7 +129,7 @@ class LobbyService:
         # seated in the order the joins arrived, though the identity and the seat check below
         # await Redis: the lock is taken before the first await
         async with self.joining.setdefault(room.id, asyncio.Lock()):
-            player = await self.player(conn, room.mode)
+            player = await self.player(conn, room_rating_mode(room))
             await self.free(conn)
             await self.claim(conn, room.id)
             try:
@@ -139,7 +141,8 @@ class LobbyService:
             await self.stage.flush(room)
 
     async def player(self, member: Member, mode: str) -> Player:
-        """The member's session as a player: a guest, or registered with a rating."""
+        """The member's session as a player: a guest, or registered with its rating in `mode`
+        (a rating's mode, server/ratings/model.py `rating_mode`)."""
         assert member.session is not None
         s = member.session
         return (await self.identities.players([(s.sid, s.name)], mode))[0]
@@ -204,7 +207,7 @@ class LobbyService:
     async def quick(self, conn: Client, mode: str, game: str = "novuss") -> None:
         """Queue for a quick match (one queue per game and mode in Redis, shared by every
         process); whoever completes a table seats it in a new room of this process, and it
-        starts. A Novuss entry carries the player's rating, to be paired by it
+        starts. An entry carries the player's rating in the game and mode, to be paired by it
         (server/lobby/matchmaking.py)."""
         await self.free(conn)
         self.room_for_more()
@@ -215,7 +218,7 @@ class LobbyService:
         entry: QueueEntry = [sess.sid, sess.name, self.cluster.pid, conn.cid]
         queue = mode if game == "novuss" else f"{game}-{mode}"  # Novuss's keys as they were
         if queue in RATED_QUEUES:
-            entry += [(await self.player(conn, mode)).rating, time.time()]
+            entry += [(await self.player(conn, rating_mode(game, mode))).rating, time.time()]
         waiting = await self.store.enqueue(queue, entry)
         conn.queued = (queue, entry)
         conn.send({"t": "queued", "mode": mode, "game": game, "waiting": waiting})
@@ -226,9 +229,9 @@ class LobbyService:
         """Seat whatever table the rated queues hold now (called once a second: a player's
         window widens as they wait, so a table may form with nobody new coming)."""
         lengths = await self.store.queue_lengths(list(RATED_QUEUES))
-        for mode in RATED_QUEUES:
-            if lengths.get(mode, 0) >= SEATS[mode]:
-                await self._seat_table(mode, mode, "novuss")
+        for queue, (game, mode) in RATED_QUEUES.items():
+            if lengths.get(queue, 0) >= SEATS[mode]:
+                await self._seat_table(queue, mode, game)
 
     async def _seat_table(self, queue: str, mode: str, game: str) -> None:
         """Take a table from the queue, if one is full, and seat it here."""
@@ -244,7 +247,9 @@ class LobbyService:
             # dequeues its own entry as it closes; the other must stay queued
             await self.store.requeue(queue, [e for e in claimed if self._connected(e)])
             return
-        players = await self.identities.players([(e[0], e[1]) for e in taken], mode)
+        players = await self.identities.players(
+            [(e[0], e[1]) for e in taken], rating_mode(game, mode)
+        )
         room, _step = self.lobby.quick_room(mode, players, time.time(), rid, game)
         await self.cluster.claim(room.id)
         for sid, name, pid, cid, *_ in taken:
@@ -276,7 +281,7 @@ class LobbyService:
         return []
 
     async def _take(self, queue: str, seats: int) -> list[QueueEntry]:
-        """A table from a queue: by rating from Novuss's, in order from the others."""
+        """A table from a queue: by rating (server/lobby/matchmaking.py)."""
         if queue in RATED_QUEUES:
             return await self.matchmaker.take(queue, seats, time.time())
         return await self.store.take(queue, seats)

@@ -133,14 +133,16 @@ class Players:
             "result": None if team is None else outcome(r.get("result"), team),
             "score": r.get("score"),
             "reason": (r.get("result") or {}).get("reason"),
-            "record": f"/?match={r['id']}",  # the record page; the replay viewer is to come
+            "record": f"/?match={r['id']}",  # the record page
+            # the replay viewer (server/net/replays.py): Novuss matches, whose strokes it checks
+            "replay": f"/m/{r['id']}" if r.get("game", "novuss") == "novuss" else None,
         }
 
     async def leaderboard(self, request: web.Request) -> web.Response:
         """GET /api/leaderboard/{mode}?page=N: rated players, best (mu - 3 sigma) first."""
         mode = request.match_info["mode"]
         if mode not in MODES:
-            raise _bad("bad_mode", "The leaderboards are singles and doubles.", 404)
+            raise _bad("bad_mode", "The leaderboards are " + ", ".join(MODES) + ".", 404)
         page = _page(request)
         total, uids = await self.history.leaderboard(mode, page * PAGE, PAGE)
         names = await self.accounts.names(uids)

@@ -18,7 +18,19 @@ from openskill.models import ThurstoneMostellerFull
 MODEL = ThurstoneMostellerFull()
 SCALE = 60.0  # shown rating points per unit of mu: mu 25 (a newcomer) shows as 1500
 PROVISIONAL_SIGMA = 4.5  # above this the rating is shown provisional (about 15 matches)
-MODES = ("singles", "doubles")
+# Each game is rated apart, and each way of playing it: Novuss by mode; Crokinole's singles,
+# doubles, and 3 or 4 players each alone (002 7 d) ranked by their points.
+MODES = ("singles", "doubles", "crokinole-singles", "crokinole-doubles", "crokinole-7d")
+RATED_GAMES = ("novuss", "crokinole")
+
+
+def rating_mode(game: str, mode: str, alone: bool = False) -> str:
+    """The rating a match of `game` in `mode` moves: Novuss's is the mode itself (the keys of
+    the ratings from before Crokinole was rated); another game's is "<game>-<mode>", or
+    "<game>-7d" for 3 or 4 players each alone (002 7 d: `alone`)."""
+    if game == "novuss":
+        return mode
+    return f"{game}-7d" if alone else f"{game}-{mode}"
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,15 @@ class Skill:
 def rate(teams: list[list[Skill]], winner: int | None) -> list[list[Skill]]:
     """The skills after a two-team match won by team `winner` (None: a draw, 004 § 32 (1))."""
     ranks = [0.0, 0.0] if winner is None else [0.0 if t == winner else 1.0 for t in range(2)]
+    return rate_ranked(teams, ranks)
+
+
+def rate_ranked(teams: list[list[Skill]], ranks: list[float]) -> list[list[Skill]]:
+    """The skills after a match of two or more sides finishing in `ranks` (0 the best; equal
+    ranks tie): a 3 or 4 player Crokinole game (002 7 d) rates every side against each other
+    by where it finished, as OpenSkill's full pairing does."""
+    if len(ranks) != len(teams) or len(teams) < 2:
+        raise ValueError(f"{len(teams)} sides and {len(ranks)} ranks: one rank a side, two or more")
     rated = MODEL.rate(
         [[MODEL.rating(mu=s.mu, sigma=s.sigma) for s in team] for team in teams], ranks=ranks
     )

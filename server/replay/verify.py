@@ -16,7 +16,7 @@ a recomputation against.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from server.rules import (
@@ -44,7 +44,8 @@ class ReplayError(Exception):
 class Check:
     """One entry replayed: its place in the log, its kind, the stroke number (strokes only),
     whether the recomputed hash and ruling (for `end`: result) are the stored ones (None:
-    nothing stored to compare), and its line in a notation text (None: not from one)."""
+    nothing stored to compare), its line in a notation text (None: not from one), and the
+    recomputed state after it (None when the entry could not be replayed: the replay ends)."""
 
     index: int
     kind: str
@@ -53,6 +54,7 @@ class Check:
     ruling_ok: bool | None
     lines: tuple[str, ...]  # the recomputed ruling in words
     line: int | None = None
+    state: MatchState | None = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -79,7 +81,7 @@ def replay(record: dict[str, Any], table: Table = COMPETITION) -> Iterator[Check
         if kind == "end":
             ended = True
             agrees = _same_result(state.match_result, entry.get("result"))
-            yield Check(i, kind, None, None, agrees, (_result_words(state),), line)
+            yield Check(i, kind, None, None, agrees, (_result_words(state),), line, state)
             continue
         hash_ok: bool | None = None
         try:
@@ -104,10 +106,10 @@ def replay(record: dict[str, Any], table: Table = COMPETITION) -> Iterator[Check
             return
         state = ruling.state
         same = _same(ruling, entry["ruling"]) if "ruling" in entry else None
-        yield Check(i, kind, entry.get("stroke"), hash_ok, same, tuple(_words(ruling)), line)
+        yield Check(i, kind, entry.get("stroke"), hash_ok, same, tuple(_words(ruling)), line, state)
     if state.finished and not ended:
         why = "the recomputed match is over, and the record does not say so"
-        yield Check(len(log), "end", None, None, False, (why, _result_words(state)))
+        yield Check(len(log), "end", None, None, False, (why, _result_words(state)), None, state)
 
 
 def _same(ruling: Ruling, stored: Any) -> bool:

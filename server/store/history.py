@@ -14,7 +14,8 @@ do one player's, whose tag is the account's uid or a guest's session id):
                       listed in a profile; kept apart so that the profile's pages count right)
   stats:{uid}         hash of a player's counters: "<kind>:<win|loss|draw|matches|strokes|
                       pocketed|penalties>"
-  rating:{uid}        hash mode -> msgpack [mu, sigma, matches]
+  rating:{uid}        hash mode -> msgpack [mu, sigma, matches]; a mode is a rating's
+                      (server/ratings/model.py MODES: "singles", "crokinole-doubles", ...)
   rh:{uid}:<mode>     list of msgpack [time, shown rating, match id], oldest first (the chart)
   sids:{uid}          set of guest session ids whose matches the account took over
   lb:<mode>           sorted set uid -> mu - 3 sigma (the leaderboard's order)
@@ -42,7 +43,6 @@ GROUP = "archivist"
 # checked under the archive lock, and each player's part is idempotent).
 CLAIM_IDLE_MS = 10_000
 GUEST_DAYS = 7  # a guest's list of matches lasts this long (a guest who registers keeps it)
-MODES = ("singles", "doubles")
 
 # One player's part of one match's archive, atomic within the player's slot. KEYS: pm (or pmp),
 # stats, rating, rh. ARGV: mid, ended, guest ttl (0: registered), n, n pairs (counter, increment),
@@ -84,7 +84,8 @@ def rh_key(uid: str, mode: str) -> str:
 @dataclass(frozen=True)
 class Archived:
     """What archiving one match writes (computed by server/history, written player by player).
-    Ratings are (mu, sigma, matches, ordinal) in the match's mode."""
+    Ratings are (mu, sigma, matches, ordinal) in the rating's `mode` (server/ratings/model.py
+    `rating_mode`: "singles", "crokinole-7d", ...)."""
 
     mid: str
     ended: float
@@ -253,8 +254,9 @@ class HistoryStore:
     async def forget_player(self, uid: str, shown_as: str) -> None:
         """A deleted account leaves the leaderboards, and its archived matches name it
         `shown_as` instead of its name (the matches stay, their other players' too)."""
-        for mode in MODES:
-            await self.redis.zrem(P + "lb:" + mode, uid)
+        # every leaderboard the player is on: the modes of their ratings
+        for mode in await self.redis.hkeys(rating_key(uid)):
+            await self.redis.zrem(P + "lb:" + _bytes(mode).decode(), uid)
         for index in ("pm:", "pmp:"):
             listed = await self.redis.zrange(P + index + "{" + uid + "}", 0, -1)
             mids = [_bytes(m).decode() for m in listed]

@@ -42,3 +42,19 @@ def test_trims_keep_their_pace_and_leave_a_trimmed_heap_alone():
     assert trimmer.maintain(110.0)
     assert not trimmer.maintain(120.0), "its free pages are back already: nothing to walk"
     assert trimmer.view()["trims"] == 2
+
+
+def test_what_is_freed_after_a_trim_at_the_peak_goes_back_at_the_next():
+    # an attack's memory is in use when a trim falls in it, and freed when it ends: the RSS
+    # does not grow then, the free bytes do
+    trim()
+    rss = psutil.Process().memory_info().rss
+    held = [bytes(2000) for _ in range(60 * 2**20 // 2000)]
+    KEPT.extend(held[::500])
+    trimmer = Trimmer(every=10.0, above=16 << 20)
+    _burst_freed(20)
+    assert trimmer.maintain(100.0), "the burst's free pages, at the attack's peak"
+    del held
+    assert psutil.Process().memory_info().rss > rss + 40 * 2**20, "freed, still resident"
+    assert trimmer.maintain(110.0)
+    assert psutil.Process().memory_info().rss < rss + 20 * 2**20, trimmer.view()

@@ -12,6 +12,8 @@ export async function showRecord(id, invite = null) {
   $("record-raw").href = url;
   // The notation (docs/notation.md), under the same invite as the record.
   $("record-notation").href = `/api/matches/${encodeURIComponent(id)}.txt${query}`;
+  // The replay viewer (docs/notation.md, "The replay viewer"), under the same invite.
+  $("record-replay").href = `/m/${encodeURIComponent(id)}${query}`;
   let rec;
   try {
     const res = await fetch(url);
@@ -25,7 +27,7 @@ export async function showRecord(id, invite = null) {
 }
 
 export function renderRecord(rec) {
-  // Crokinole matches have no notation (their strokes carry no state hash).
+  // Crokinole matches have no notation and no replay (their strokes carry no state hash).
   $("record-notation-item").hidden = (rec.game ?? "novuss") !== "novuss";
   const players = rec.players || [];
   const seats = [];

@@ -15,11 +15,13 @@ test("a Novuss room takes mode, sets and clock, no Crokinole option", () => {
   assert.deepEqual(createMessage({ ...FORM, direct_hit: true }), { t: "create", mode: "doubles", sets: 2, clock: 30, private: false });
 });
 
-test("the Rated box asks for a rated Novuss room; a Crokinole room is never asked rated", () => {
+test("the Rated box asks for a rated room of either game (each rated apart)", () => {
   const rated = createMessage({ ...FORM, rated: true });
   assert.deepEqual(rated, { t: "create", mode: "doubles", sets: 2, clock: 30, private: false, rated: true });
   assert.equal(createMessage({ ...FORM, rated: false }).rated, undefined);
-  assert.equal(createMessage({ ...FORM, game: "crokinole", rated: true }).rated, undefined);
+  assert.equal(createMessage({ ...FORM, game: "crokinole", rated: true }).rated, true);
+  assert.equal(createMessage({ ...FORM, game: "crokinole", players: "3", rated: true }).rated, true);
+  assert.equal(createMessage({ ...FORM, game: "crokinole", rated: false }).rated, undefined);
 });
 
 test("a Crokinole room takes its players and rule options", () => {

@@ -1,9 +1,11 @@
-// The leaderboard per mode (/leaderboard, /leaderboard#doubles), a page at a time.
+// The leaderboard per game and mode (/leaderboard, /leaderboard#doubles,
+// /leaderboard#crokinole-7d), a page at a time.
 import { t } from "../i18n.js";
 import { getJSON, ratingText, setUpPage } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
-let mode = location.hash === "#doubles" ? "doubles" : "singles";
+const MODES = [...document.querySelectorAll("[data-mode]")].map((b) => b.dataset.mode);
+let mode = MODES.includes(location.hash.slice(1)) ? location.hash.slice(1) : "singles";
 let page = 0;
 
 function cell(...children) {

@@ -5,7 +5,7 @@ import { getJSON, ratingText, setUpPage, when } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split("/")[2] || "");
-const MODES = ["singles", "doubles"];
+const NOVUSS = ["singles", "doubles"]; // shown always; another game's once rated in it
 const modeName = (mode) => t("prof.mode_name", { mode });
 let page = 0;
 
@@ -73,7 +73,8 @@ async function profile() {
   document.title = t("prof.title_of", { name: body.username });
   $("username").textContent = body.username;
   $("joined").textContent = t("prof.since", { date: when(body.joined) });
-  $("ratings").textContent = MODES.map((m) => t("prof.rating_of", { mode: modeName(m), rating: ratingText(body.ratings[m]) })).join(" · ");
+  const modes = Object.keys(body.ratings).filter((m) => NOVUSS.includes(m) || body.ratings[m]);
+  $("ratings").textContent = modes.map((m) => t("prof.rating_of", { mode: modeName(m), rating: ratingText(body.ratings[m]) })).join(" · ");
   const rows = Object.entries(body.figures).map(([kind, f]) =>
     row(cell(modeName(kind)), cell(f.matches), cell(f.win), cell(f.loss), cell(f.draw),
       cell(f.pucks_per_stroke ?? "–"), cell(f.penalties_per_match ?? "–")));
@@ -90,8 +91,10 @@ async function matches() {
     const score = Array.isArray(m.score) ? m.score.join(":") : "";
     const date = cell("");
     date.append(Object.assign(document.createElement("a"), { href: m.record, textContent: when(m.ended) }));
-    const mode = m.rated ? t("prof.mode_rated", { mode: modeName(m.mode) }) : modeName(m.mode);
-    return row(date, cell(mode), cell(opponents), cell(t("prof.result_word", { result: m.result }), `result-${m.result}`), cell(score));
+    const mode = m.rated ? t("prof.mode_rated", { mode: modeName(m.kind) }) : modeName(m.kind);
+    const replay = cell("");
+    if (m.replay) replay.append(Object.assign(document.createElement("a"), { href: m.replay, className: "replay-link", textContent: t("prof.replay") }));
+    return row(date, cell(mode), cell(opponents), cell(t("prof.result_word", { result: m.result }), `result-${m.result}`), cell(score), replay);
   });
   $("matches").tBodies[0].replaceChildren(...rows);
   $("no-matches").hidden = body.total > 0;

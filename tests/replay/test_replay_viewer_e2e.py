@@ -1,0 +1,161 @@
+"""The replay viewer's endpoints (server/net/replays.py) against a real server and Redis: a
+played match's steps recomputed with every hash agreeing, each stroke's served motion ending
+exactly in the stored state hash; bad ids and strokes 404; a private match only with its
+invite; Crokinole refused with the reason; an altered record's mismatch marked."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+from urllib.error import HTTPError
+from urllib.request import urlopen
+
+import msgpack
+import pytest
+
+from server.replay.steps import recompute
+from server.sim.result import Trajectory, state_hash
+from server.store.redis_store import log_key
+from tests.accounts.account_client import Http, db
+from tests.replay.test_notation_e2e import start_room
+from tests.server.server_client import connected, get_json
+
+pytestmark = pytest.mark.asyncio
+
+
+def fetch(url: str) -> tuple[int, Any]:
+    """(status, JSON body or text) of a GET, errors included."""
+    try:
+        with urlopen(url, timeout=10) as r:
+            status, raw = r.status, r.read().decode()
+    except HTTPError as e:
+        status, raw = e.code, e.read().decode()
+    try:
+        return status, json.loads(raw)
+    except ValueError:
+        return status, raw
+
+
+async def resign_at_rest(loser: Any, winner: Any) -> str:
+    """Once the last stroke's motion has ended (its ruling delivered), the loser resigns; the
+    match's id."""
+    async with asyncio.timeout(30):
+        while loser.phase != "play":
+            await asyncio.sleep(0.05)
+    await loser.send("resign")
+    return str((await winner.expect("result"))["record"].split("/")[3])
+
+
+def motion_hash(motion: dict[str, Any]) -> str:
+    """The state hash of where the served paths end (the striker's owner is not hashed)."""
+    paths = [[d[0], d[1], -1 if d[0] == 0 else d[2], *d[3:]] for d in motion["paths"]]
+    data = {"v": 1, "decel": motion["decel"], "duration": motion["duration"], "discs": paths}
+    return state_hash(Trajectory.from_compact(data).sample(motion["duration"]))
+
+
+async def test_a_played_match_steps_and_strokes_replay_exactly(game_server):
+    srv = game_server(speed_factor=25)
+    a = await Http(srv.url).player(srv.ws_url, name="Anu")
+    b = await Http(srv.url).player(srv.ws_url, name="Boris")
+    await start_room(a, b, private=False)
+    await asyncio.gather(a.play("singles", strokes=5), b.play("singles", strokes=5))
+    mid = await resign_at_rest(a, b)
+    record = await asyncio.to_thread(get_json, f"{srv.url}/api/matches/{mid}")
+    status, rep = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay")
+    assert status == 200, rep
+    assert rep["mismatches"] == 0 and rep["stopped"] is None
+    assert [p["name"] for p in rep["players"]] == ["Anu", "Boris"]
+    strokes = [e for e in record["log"] if e["kind"] == "stroke"]
+    steps = [s for s in rep["steps"] if s["kind"] == "stroke"]
+    assert len(steps) == len(strokes) >= 5
+    assert all(s["hash_ok"] and s["ruling_ok"] for s in steps)
+    assert [s["ruling"] for s in steps] == [e["ruling"] for e in strokes]
+    assert rep["steps"][-1]["kind"] == "end" and rep["steps"][-1]["result"]["winner"] == 1
+    assert len(rep["start"]["discs"]) == 16 and rep["table"]["size"]
+    for entry, step in zip(strokes, steps, strict=True):
+        n = entry["stroke"]
+        status, motion = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay/{n}")
+        assert status == 200 and motion["hash_ok"] is True
+        assert motion_hash(motion) == motion["hash"] == entry["hash"]
+        assert motion["seat"] == entry["seat"] and motion["shot"] == entry["shot"]
+        striker = next(p for p in motion["paths"] if p[0] == 0)  # struck from its place
+        assert (striker[2], striker[8], striker[9]) == (entry["seat"], entry["shot"]["x"],
+                                                        entry["shot"]["y"])  # fmt: skip
+        assert step["stroke"] == n
+    # bad ids and strokes: clear 404s, the page's too
+    for path in (
+        "/api/matches/nope/replay",
+        f"/api/matches/{mid}/replay/999",
+        f"/api/matches/{mid}/replay/0",
+        f"/api/matches/{mid}/replay/x",
+        "/api/matches/nope/replay/1",
+    ):
+        status, body = await asyncio.to_thread(fetch, srv.url + path)
+        assert status == 404 and body["error"] in ("no_match", "no_stroke"), path
+    status, page = await asyncio.to_thread(fetch, f"{srv.url}/m/nope")
+    assert status == 404 and "replay-canvas" in page
+    status, page = await asyncio.to_thread(fetch, f"{srv.url}/m/{mid}")
+    assert status == 200 and "replay-canvas" in page
+
+
+async def test_a_private_match_replays_only_with_its_invite_crokinole_is_refused(game_server):
+    srv = game_server(speed_factor=25)
+    a, b = await connected(srv.ws_url, "Priv", "Ate")
+    room = await start_room(a, b, private=True)
+    await a.send("resign")
+    mid = (await b.expect("result"))["record"].split("/")[3].split("?")[0]
+    for query in ("", "?invite=wrong"):
+        for path in (f"/api/matches/{mid}/replay{query}", f"/m/{mid}{query}"):
+            status, _ = await asyncio.to_thread(fetch, srv.url + path)
+            assert status == 404, "to anybody else it does not exist"
+    invite = room["invite"]
+    url = f"{srv.url}/api/matches/{mid}/replay?invite={invite}"
+    status, rep = await asyncio.to_thread(fetch, url)
+    assert status == 200 and rep["steps"][0]["kind"] == "resign" and "access" not in rep
+    status, _ = await asyncio.to_thread(fetch, f"{srv.url}/m/{mid}?invite={invite}")
+    assert status == 200
+    for c in (a, b):
+        await c.send("leave")
+    c, d = await connected(srv.ws_url, "Kro", "Kinole")
+    await start_room(c, d, private=False, game="crokinole")
+    await c.send("resign")
+    mid = (await d.expect("result"))["record"].split("/")[3]
+    status, body = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay")
+    assert status == 422 and body["error"] == "not_replayable"
+    assert "Crokinole" in body["message"] and "state hash" in body["message"]
+
+
+async def test_a_live_match_replays_so_far_and_an_altered_record_is_marked(game_server):
+    srv = game_server(speed_factor=25)
+    a, b = await connected(srv.ws_url, "Alt", "Ered")
+    await start_room(a, b, private=False)
+    await asyncio.gather(a.play("singles", strokes=3), b.play("singles", strokes=3))
+    async with asyncio.timeout(30):
+        while a.phase != "play":
+            await asyncio.sleep(0.05)
+    live = a.current_room["match"]["id"]
+    status, rep = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{live}/replay")
+    assert status == 200 and rep["ended"] is None and rep["mismatches"] == 0
+    assert [s["stroke"] for s in rep["steps"]] == list(range(1, len(a.strokes_seen) + 1))
+    assert rep["steps"][-1]["result"] is None
+    mid = await resign_at_rest(a, b)
+    assert mid == live
+    # the log has grown: recomputed, not the cached replay of the live match
+    status, rep = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay")
+    assert [s["kind"] for s in rep["steps"][-2:]] == ["resign", "end"]
+    record = await asyncio.to_thread(get_json, f"{srv.url}/api/matches/{mid}")
+    first = next(e for e in record["log"] if e["kind"] == "stroke")
+    first["shot"]["speed"] *= 0.5
+    replayed = recompute(record)
+    marked = next(s for s in replayed.steps if s["stroke"] == first["stroke"])
+    assert marked["hash_ok"] is False and replayed.mismatches >= 1
+    # a corrupted stored log (an entry without its stroke) is reported, not served as a replay
+    assert srv.redis_url is not None
+    r = db(srv.redis_url)
+    r.xadd(log_key(mid), {"m": msgpack.packb({"kind": "stroke", "at": 0.0})})
+    status, body = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay")
+    assert status == 422 and body["error"] == "not_replayable"
+    status, body = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay/1")
+    assert status == 422
+    r.close()

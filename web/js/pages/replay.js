@@ -1,0 +1,277 @@
+// The replay viewer (/m/<id>, #stroke=N to open after stroke N; docs/notation.md "The replay
+// viewer"): a finished or live match step by step, recomputed by the server with its core and
+// referee (GET /api/matches/<id>/replay): the table after each entry, its ruling in words,
+// the score, and whether the recomputation agrees with the record. A stroke's motion is the
+// core's exact paths (GET .../replay/<n>), sampled at real speed (js/replay-motion.js).
+import { t } from "../i18n.js";
+import { Renderer } from "../render.js";
+import { discsAt, restingPlaces, stepOfStroke } from "../replay-motion.js";
+import { humanize } from "../rulings.js";
+import { tableFrom } from "../table.js";
+import { getJSON, setUpPage, when } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const mid = decodeURIComponent(location.pathname.split("/")[2] || "");
+const invite = new URLSearchParams(location.search).get("invite");
+const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+const PAUSE_MS = 700; // between strokes while playing through
+
+const view = {
+  rep: null, // the served replay
+  table: null,
+  index: 0, // 0: the start; i: after steps[i - 1]
+  motion: null, // {stroke, data, started (ms)} while a stroke moves
+  playing: false, // playing through, stroke after stroke
+  wait: null, // the timer of the pause between strokes
+  motions: new Map(), // stroke -> its served motion
+  shown: [], // the discs drawn last (for tests: window.__replay)
+};
+const renderer = new Renderer($("replay-canvas"));
+
+/** The table at step i (0: the start). */
+const tableAt = (i) => (i === 0 ? view.rep.start : view.rep.steps[i - 1]);
+
+function seatsAt(i) {
+  const sides = tableAt(i).sides || [];
+  const seats = [];
+  for (const p of view.rep.players || []) seats[p.seat] = { name: p.name, side: sides[p.seat] };
+  return seats;
+}
+
+function teamNames(team) {
+  return (view.rep.players || []).filter((p) => p.team === team).map((p) => p.name).join(" & ");
+}
+
+function draw(now) {
+  if (!view.rep) return;
+  let discs;
+  let seatsFrom = view.index;
+  if (view.motion) {
+    const elapsed = (now - view.motion.started) / 1000; // real speed: 1 s of play is 1 s shown
+    discs = discsAt(view.motion.data, elapsed);
+    seatsFrom = view.index - 1; // the sides as they were when the stroke was made
+    if (elapsed >= view.motion.data.duration) finishMotion();
+  } else {
+    discs = tableAt(view.index).discs;
+  }
+  view.shown = discs;
+  const turn = view.motion ? null : tableAt(view.index).turn;
+  renderer.draw({
+    table: view.table,
+    side: "S",
+    below: 30,
+    pucks: discs.filter((d) => d.id !== 0),
+    striker: discs.find((d) => d.id === 0) || null,
+    players: seatsAt(Math.max(0, seatsFrom))
+      .map((s, seat) => s && { side: s.side, name: s.name, active: seat === turn })
+      .filter((s) => s?.side),
+    highlights: [],
+    now,
+  });
+}
+
+function frame(now) {
+  requestAnimationFrame(frame);
+  draw(now);
+}
+
+function finishMotion() {
+  view.motion = null;
+  render();
+  if (view.playing) view.wait = setTimeout(playNext, PAUSE_MS);
+}
+
+async function motionOf(stroke) {
+  if (!view.motions.has(stroke)) {
+    const { status, body } = await getJSON(`/api/matches/${encodeURIComponent(mid)}/replay/${stroke}${query}`);
+    if (status !== 200) throw new Error(body.message || String(status));
+    view.motions.set(stroke, body);
+  }
+  return view.motions.get(stroke);
+}
+
+/** Move to step i; with `animate`, a stroke step plays its motion first. */
+async function go(i, animate = false) {
+  const steps = view.rep.steps;
+  i = Math.max(0, Math.min(steps.length, i));
+  clearTimeout(view.wait);
+  view.motion = null;
+  const step = steps[i - 1];
+  if (animate && step && step.kind === "stroke" && step.stroke !== null && !step.stopped) {
+    const data = await motionOf(step.stroke);
+    view.index = i;
+    view.motion = { stroke: step.stroke, data, started: performance.now() };
+  } else {
+    view.index = i;
+    // playing through: an entry without motion (a pass, the clock, the end) is shown a moment
+    if (view.playing) view.wait = setTimeout(playNext, PAUSE_MS);
+  }
+  render();
+}
+
+function playNext() {
+  if (view.index >= view.rep.steps.length) {
+    setPlaying(false);
+    return;
+  }
+  go(view.index + 1, true);
+}
+
+function setPlaying(on) {
+  view.playing = on;
+  clearTimeout(view.wait);
+  const b = $("replay-play");
+  b.textContent = on ? "❚❚" : "▶";
+  b.setAttribute("aria-label", t(on ? "replay.pause" : "replay.play"));
+  b.title = t(on ? "replay.pause" : "replay.play");
+  if (on && !view.motion) playNext();
+}
+
+/** The last stroke at or before step i, for the address (#stroke=N). */
+function strokeAt(i) {
+  for (let k = i; k >= 1; k--) if (view.rep.steps[k - 1].kind === "stroke") return view.rep.steps[k - 1].stroke;
+  return null;
+}
+
+function render() {
+  const rep = view.rep;
+  if (!rep) return;
+  const i = view.index;
+  const steps = rep.steps;
+  const at = tableAt(i);
+  $("replay-scrub").max = String(steps.length);
+  $("replay-scrub").value = String(i);
+  const step = steps[i - 1];
+  const seats = seatsAt(Math.max(0, i - 1));
+  const who = step ? seats[step.seat]?.name : null;
+  let head;
+  if (!step) head = t("replay.start", { n: steps.length });
+  else if (view.motion) head = t("replay.moving", { stroke: step.stroke });
+  else if (step.kind === "stroke") head = who ? t("record.stroke_who", { stroke: step.stroke, name: who }) : t("record.stroke", { stroke: step.stroke });
+  else if (step.kind === "end") head = t("record.end");
+  else {
+    const kind = t(`record.kind.${step.kind}`);
+    head = who ? t("record.kind_who", { kind, name: who }) : kind;
+  }
+  $("replay-position").textContent = `${t("replay.position", { step: i, steps: steps.length })} · ${head}`;
+  const [x, y] = at.score || [0, 0];
+  const score = t("replay.sets", { a: teamNames(0), b: teamNames(1), x, y });
+  const result = view.motion ? null : at.result;
+  let end = t("replay.set_no", { set: at.set });
+  if (result) end = result.winner === null || result.winner === undefined ? t("record.no_winner") : t("record.won", { names: teamNames(result.winner) });
+  $("replay-score").textContent = `${score} · ${end}`;
+  const lines = step?.ruling && !view.motion ? humanize(step.ruling.lines, { seats, mode: rep.mode, me: null }) : [];
+  $("replay-ruling").replaceChildren(
+    ...lines.map((l) => Object.assign(document.createElement("li"), { textContent: l.text, title: l.cite || "" })),
+  );
+  const wrong = [];
+  if (step?.hash_ok === false) wrong.push(t("replay.mismatch_hash"));
+  if (step?.ruling_ok === false && !step.stopped) wrong.push(t("replay.mismatch_ruling"));
+  if (step?.stopped) wrong.push(t("replay.stopped", { why: step.stopped }));
+  $("replay-mismatch").hidden = wrong.length === 0;
+  $("replay-mismatch").textContent = wrong.join(" ");
+  $("replay-again").disabled = !(step && step.kind === "stroke" && !step.stopped);
+  const n = strokeAt(i);
+  history.replaceState(null, "", `${location.pathname}${location.search}${n === null ? "" : `#stroke=${n}`}`);
+  window.__replay = {
+    index: i,
+    steps: steps.length,
+    moving: Boolean(view.motion),
+    stroke: view.motion?.stroke ?? null,
+    // for tests and the curious: what is drawn, and the loaded motions sampled as drawn
+    discs: () => view.shown,
+    sample: (stroke, at) => discsAt(view.motions.get(stroke), at),
+    resting: (stroke) => restingPlaces(view.motions.get(stroke)),
+  };
+}
+
+function summary() {
+  const rep = view.rep;
+  const names = [teamNames(0), teamNames(1)];
+  const title = t(rep.mode === "doubles" ? "record.versus_doubles" : "record.versus", { a: names[0], b: names[1] });
+  $("replay-title").textContent = title;
+  document.title = t("replay.title_of", { title });
+  const strokes = rep.steps.filter((s) => s.kind === "stroke").length;
+  $("replay-summary").textContent = [t("record.strokes", { n: strokes }), when(rep.started)].filter(Boolean).join(" · ");
+  const ok = rep.mismatches === 0 && !rep.stopped;
+  const check = $("replay-check");
+  check.className = ok ? "replay-ok" : "replay-bad";
+  check.textContent = ok ? `✓ ${t("replay.verified", { n: strokes })}` : `✗ ${t("replay.not_verified", { n: rep.mismatches + (rep.stopped ? 1 : 0) })}`;
+}
+
+function refuse(status, body) {
+  $("replay-summary").hidden = false;
+  if (status === 404) $("replay-summary").textContent = t("replay.no_match");
+  else if (body?.reason === "crokinole") $("replay-summary").textContent = t("replay.crokinole");
+  else $("replay-summary").textContent = t("replay.unreadable", { why: body?.message || status });
+  $("replay-title").textContent = t("replay.page_title");
+  window.__replay = { error: status };
+}
+
+function keys(e) {
+  if (!view.rep || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+  const moves = { ArrowRight: () => go(view.index + 1), ArrowLeft: () => go(view.index - 1), Home: () => go(0), End: () => go(view.rep.steps.length) };
+  if (moves[e.key]) {
+    setPlaying(false);
+    moves[e.key]();
+  } else if (e.key === " ") {
+    setPlaying(!view.playing);
+  } else if (e.key === "Enter") {
+    setPlaying(false);
+    go(view.index, true);
+  } else return;
+  e.preventDefault();
+}
+
+function controls() {
+  const stop = (fn) => () => {
+    setPlaying(false);
+    fn();
+  };
+  $("replay-first").addEventListener("click", stop(() => go(0)));
+  $("replay-prev").addEventListener("click", stop(() => go(view.index - 1)));
+  $("replay-next").addEventListener("click", stop(() => go(view.index + 1)));
+  $("replay-last").addEventListener("click", stop(() => go(view.rep.steps.length)));
+  $("replay-again").addEventListener("click", stop(() => go(view.index, true)));
+  $("replay-play").addEventListener("click", () => setPlaying(!view.playing));
+  $("replay-scrub").addEventListener("input", (e) => {
+    setPlaying(false);
+    go(Number(e.target.value));
+  });
+  document.addEventListener("keydown", keys);
+  // a link to another stroke of the same match (#stroke=N) moves there without a reload
+  window.addEventListener("hashchange", () => {
+    const open = stepOfStroke(view.rep.steps, location.hash);
+    if (open !== null) {
+      setPlaying(false);
+      go(open);
+    }
+  });
+}
+
+async function load() {
+  $("replay-record").href = `/?match=${encodeURIComponent(mid)}${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`;
+  $("replay-notation").href = `/api/matches/${encodeURIComponent(mid)}.txt${query}`;
+  const { status, body } = await getJSON(`/api/matches/${encodeURIComponent(mid)}/replay${query}`);
+  if (status !== 200) {
+    refuse(status, body);
+    return;
+  }
+  view.rep = body;
+  view.table = tableFrom(body.table);
+  $("replay-body").hidden = false;
+  summary();
+  controls();
+  const open = stepOfStroke(body.steps, location.hash);
+  await go(open ?? 0);
+  requestAnimationFrame(frame);
+}
+
+setUpPage(() => {
+  if (!view.rep) return;
+  summary();
+  render();
+  setPlaying(view.playing);
+});
+load();

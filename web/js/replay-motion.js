@@ -1,0 +1,58 @@
+// A stroke's motion as the server's core computed it (GET /api/matches/<id>/replay/<n>,
+// docs/notation.md "The replay viewer"): every disc's exact piecewise path, sampled at any
+// instant with the same arithmetic as server/sim/result.py (DiscPath.position), so a replay
+// shows what the referee judged, not an interpolation of frames. Pure: no DOM.
+
+const WHERE = ["table", "pocket", "off"];
+
+/** One path of the compact form: [id, kind, owner, where, t_end, x_end, y_end, t0, x0, y0, vx, vy, ...]. */
+export function pathOf(row) {
+  const [id, kind, owner, where, tEnd, xEnd, yEnd, ...segments] = row;
+  return { id, striker: kind === 0, owner, where: WHERE[where], tEnd, xEnd, yEnd, segments };
+}
+
+/** Where a path's disc is at time t (s from the stroke): [x, y, where], as DiscPath.position. */
+export function position(path, t, decel) {
+  if (path.where !== "table" && t >= path.tEnd) return [path.xEnd, path.yEnd, path.where];
+  const segs = path.segments;
+  // the last segment starting at or before t (bisect_right - 1 over the start times)
+  let k = 0;
+  for (let i = 0; i < segs.length; i += 5) if (segs[i] <= t) k = i;
+  const [t0, x0, y0, vx, vy] = segs.slice(k, k + 5);
+  const sp = (vx * vx + vy * vy) ** 0.5;
+  if (sp === 0) return [x0, y0, "table"];
+  const dt = Math.min(Math.max(t - t0, 0), sp / decel);
+  const s = sp - decel * dt;
+  const d = (sp + s) * 0.5 * dt;
+  return [x0 + (vx / sp) * d, y0 + (vy / sp) * d, "table"];
+}
+
+/** The discs on the table at time t (clamped to the stroke), as {id, owner, x, y, striker}. */
+export function discsAt(motion, t) {
+  const at = Math.min(Math.max(t, 0), motion.duration);
+  const out = [];
+  for (const row of motion.paths) {
+    const p = pathOf(row);
+    const [x, y, where] = position(p, at, motion.decel);
+    if (where === "table") out.push({ id: p.id, owner: p.owner, x, y, striker: p.striker });
+  }
+  return out;
+}
+
+/** Every disc where the motion leaves it, in the core's order (the striker first), with
+ * where it ended: what the stroke's state hash is taken over (server/sim/result.py). */
+export function restingPlaces(motion) {
+  return motion.paths.map((row) => {
+    const p = pathOf(row);
+    const [x, y, where] = position(p, motion.duration, motion.decel);
+    return { id: p.id, where, x, y };
+  });
+}
+
+/** Index of the step to open at for `#stroke=N` (the step after stroke N), or null. */
+export function stepOfStroke(steps, hash) {
+  const m = /(?:^#|&)stroke=(\d+)/.exec(hash || "");
+  if (!m) return null;
+  const i = steps.findIndex((s) => s.kind === "stroke" && s.stroke === Number(m[1]));
+  return i < 0 ? null : i + 1;
+}
