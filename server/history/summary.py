@@ -87,9 +87,9 @@ def summarise(
             by_seat.setdefault(ruling.get("seat", entry.get("seat")), Counter())["penalties"] += 1
         if entry.get("kind") != "stroke":
             continue
-        c = by_seat.setdefault(entry["seat"], Counter())
-        c["strokes"] += 1
-        c["pocketed"] += int(entry.get("own", 0))  # the striker's side's pucks that stayed in
+        # the striker's side's pucks that stayed in; penalties present (0) for whoever struck
+        own = int(entry.get("own", 0))
+        by_seat.setdefault(entry["seat"], Counter()).update(strokes=1, pocketed=own, penalties=0)
     players: dict[str, bool] = {}
     counters: dict[str, dict[str, int]] = {}
     for p in record.get("players", []):

@@ -17,28 +17,31 @@ from tests.server.server_client import Client
 pytestmark = pytest.mark.asyncio
 
 
-def rate(redis_url: str, name: str, shown: int) -> None:
-    """Give account `name` the singles rating `shown` (as archiving a match stores it)."""
+def rate(redis_url: str, name: str, shown: int, mode: str = "singles") -> None:
+    """Give account `name` the rating `shown` in a rating's mode (as archiving a match stores
+    it)."""
     r = db(redis_url)
     uid = r.get(f"nv:uname:{name.lower()}")
     assert isinstance(uid, bytes)
-    r.hset(f"nv:rating:{{{uid.decode()}}}", "singles", msgpack.packb([shown / SCALE, 3.0, 40]))
+    r.hset(f"nv:rating:{{{uid.decode()}}}", mode, msgpack.packb([shown / SCALE, 3.0, 40]))
 
 
-async def player(url: str, ws_url: str, redis_url: str, name: str, shown: int) -> Client:
+async def player(
+    url: str, ws_url: str, redis_url: str, name: str, shown: int, mode: str = "singles"
+) -> Client:
     """A registered player with that rating, connected (from a page of `url`'s origin)."""
     h = Http(url)
     await h.register(name)
-    rate(redis_url, name, shown)
+    rate(redis_url, name, shown, mode)
     c = Client(name)
     await c.open(ws_url, headers={"Origin": url, "Cookie": h.cookie()})
     await c.hello()
     return c
 
 
-async def queue(c: Client) -> None:
-    """c joins the singles quick-match queue."""
-    await c.send("quick", mode="singles")
+async def queue(c: Client, game: str = "novuss") -> None:
+    """c joins the singles quick-match queue of `game`."""
+    await c.send("quick", mode="singles", game=game)
     await c.expect("queued")
 
 
@@ -112,4 +115,20 @@ async def test_the_pairing_spans_processes(game_cluster):
     room = await seated_with(a)
     assert room == {"names": {"Liisa", "Nele"}, "rated": True, "ratings": [1490, 1500]}
     assert room == await seated_with(c)
+    assert not any(m["t"] == "room" for m in b.seen)
+
+
+async def test_crokinole_by_its_own_rating(game_server):
+    srv = game_server()
+    url, ws, db_url = srv.url, srv.ws_url, srv.redis_url
+    # near in Novuss, far apart in Crokinole: Crokinole's rating decides
+    a = await player(url, ws, db_url, "Olev", 1500, "crokinole-singles")
+    b = await player(url, ws, db_url, "Piret", 1900, "crokinole-singles")
+    c = await player(url, ws, db_url, "Rein", 1480, "crokinole-singles")
+    for name in ("Olev", "Piret", "Rein"):
+        rate(db_url, name, 1500)
+    for p in (a, b, c):
+        await queue(p, "crokinole")
+    room = await seated_with(a)
+    assert room == {"names": {"Olev", "Rein"}, "rated": True, "ratings": [1480, 1500]}
     assert not any(m["t"] == "room" for m in b.seen)
