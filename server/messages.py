@@ -35,6 +35,7 @@ ERROR_CODES: tuple[str, ...] = (
     "not_teammate",
     "internal",
     "replaced",
+    "logged_out",
     "rate_limited",
     "server_full",
     "abuse",

@@ -19,6 +19,10 @@ Messages (msgpack lists):
   everybody         ["lobby"] on the lobby channel          the lobby list changed
                     ["session", sid, pid, at] (idem)        a session said hello there at `at`:
                                                             its older connections elsewhere close
+                    ["logout", uid, only, keep] (idem)      logins of account uid ended (only the
+                                                            one of hash `only`, or all but `keep`):
+                                                            their websockets close
+                                                            (server/net/logouts.py)
 
 Every message is sealed: MAC_BYTES of HMAC-SHA256 under the cluster's key (`--bus-key`, the
 same for every process) precede its msgpack body, and a message whose seal does not verify is

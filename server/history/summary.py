@@ -78,12 +78,18 @@ def summarise(
     prefix = counter_prefix(record)
     by_seat: dict[int, Counter[str]] = {}
     for entry in record.get("log", []):
+        ruling = entry.get("ruling") or {}
+        if ruling.get("penalty"):
+            # 004 § 24 (1), (2): one penalty puck for the faulty stroke, or for the stroke
+            # clock run out (§ 24 (1) 18), § 26 (4)), to the player penalised, whether it is
+            # placed at once or owed (§ 24 (4)). Not the pucks placed during a stroke: those
+            # may be the opponent's debts coming out (§ 24 (5)), counted when incurred.
+            by_seat.setdefault(ruling.get("seat", entry.get("seat")), Counter())["penalties"] += 1
         if entry.get("kind") != "stroke":
             continue
-        c = by_seat.setdefault(entry["seat"], Counter())
-        c["strokes"] += 1
-        c["pocketed"] += int(entry.get("own", 0))
-        c["penalties"] += len(entry.get("ruling", {}).get("penalty_placed", []))
+        # the striker's side's pucks that stayed in; penalties present (0) for whoever struck
+        own = int(entry.get("own", 0))
+        by_seat.setdefault(entry["seat"], Counter()).update(strokes=1, pocketed=own, penalties=0)
     players: dict[str, bool] = {}
     counters: dict[str, dict[str, int]] = {}
     for p in record.get("players", []):

@@ -16,12 +16,14 @@ from typing import Any
 
 from server.lobby.identity import Identities, room_rating_mode
 from server.lobby.lobby import Lobby, lobby_view
+from server.lobby.matchmaking import RATED_QUEUES, Matchmaker
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
 from server.lobby.reserved import is_competition, take_held
 from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.lobby.seat import Player
 from server.ratings.model import rating_mode
 from server.store.memory import MemoryWatch
+from server.store.pairing import QueueView
 from server.store.redis_store import Store
 from server.store.tournaments import mark_came
 
@@ -45,6 +47,7 @@ class LobbyService:
         self.stage = stage
         self.cluster = cluster
         self.joining: dict[str, asyncio.Lock] = {}  # room -> joins in arrival order
+        self.matchmaker = Matchmaker(QueueView(store.redis))
 
     @staticmethod
     def sid(member: Member) -> str:
@@ -211,19 +214,34 @@ class LobbyService:
     async def quick(self, conn: Client, mode: str, game: str = "novuss") -> None:
         """Queue for a quick match (one queue per game and mode in Redis, shared by every
         process); whoever completes a table seats it in a new room of this process, and it
-        starts."""
+        starts. An entry carries the player's rating in the game and mode, to be paired by it
+        (server/lobby/matchmaking.py)."""
         await self.free(conn)
         self.room_for_more()
         sess = conn.session
         assert sess is not None
         self.stage.leave_audience(conn)
         await self.dequeue(conn)
-        entry = [sess.sid, sess.name, self.cluster.pid, conn.cid]
+        entry: QueueEntry = [sess.sid, sess.name, self.cluster.pid, conn.cid]
         queue = mode if game == "novuss" else f"{game}-{mode}"  # Novuss's keys as they were
+        if queue in RATED_QUEUES:
+            entry += [(await self.player(conn, rating_mode(game, mode))).rating, time.time()]
         waiting = await self.store.enqueue(queue, entry)
         conn.queued = (queue, entry)
         conn.send({"t": "queued", "mode": mode, "game": game, "waiting": waiting})
         self.cluster.lobby_changed()
+        await self._seat_table(queue, mode, game)
+
+    async def pair_waiting(self) -> None:
+        """Seat whatever table the rated queues hold now (called once a second: a player's
+        window widens as they wait, so a table may form with nobody new coming)."""
+        lengths = await self.store.queue_lengths(list(RATED_QUEUES))
+        for queue, (game, mode) in RATED_QUEUES.items():
+            if lengths.get(queue, 0) >= SEATS[mode]:
+                await self._seat_table(queue, mode, game)
+
+    async def _seat_table(self, queue: str, mode: str, game: str) -> None:
+        """Take a table from the queue, if one is full, and seat it here."""
         taken = await self._take_table(queue, SEATS[mode])
         if not taken:
             return
@@ -241,7 +259,7 @@ class LobbyService:
         )
         room, _step = self.lobby.quick_room(mode, players, time.time(), rid, game)
         await self.cluster.claim(room.id)
-        for sid, name, pid, cid in taken:
+        for sid, name, pid, cid, *_ in taken:
             player = self.cluster.member(pid, cid, sid, name)
             if player is not None:
                 player.queued = None
@@ -251,8 +269,8 @@ class LobbyService:
     def _connected(self, entry: QueueEntry) -> bool:
         """Is the entry's connection still open (as far as this process can tell: another
         process's connections are taken to be)?"""
-        _sid, _name, pid, cid = entry
-        return pid != self.cluster.pid or self.cluster.member(pid, cid, _sid, _name) is not None
+        sid, name, pid, cid = entry[:4]
+        return pid != self.cluster.pid or self.cluster.member(pid, cid, sid, name) is not None
 
     async def _take_table(self, queue: str, seats: int) -> list[QueueEntry]:
         """A full quick-match table from the queue, without entries of dead processes (a
@@ -260,7 +278,7 @@ class LobbyService:
         process's closed connections (an entry put back after its connection had gone): if
         there were any, the live players go back to the head of the queue and the table is
         taken again."""
-        while taken := await self.store.take(queue, seats):
+        while taken := await self._take(queue, seats):
             others = sorted({e[2] for e in taken} - {self.cluster.pid})
             dead = {pid for pid, up in (await self.cluster.alive(others)).items() if not up}
             live = [e for e in taken if e[2] not in dead and self._connected(e)]
@@ -268,6 +286,12 @@ class LobbyService:
                 return taken
             await self.store.requeue(queue, live)
         return []
+
+    async def _take(self, queue: str, seats: int) -> list[QueueEntry]:
+        """A table from a queue: by rating (server/lobby/matchmaking.py)."""
+        if queue in RATED_QUEUES:
+            return await self.matchmaker.take(queue, seats, time.time())
+        return await self.store.take(queue, seats)
 
     async def dequeue(self, conn: Member) -> bool:
         """Take a connection out of its quick-match queue; True if it was queued."""

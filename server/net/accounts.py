@@ -28,7 +28,7 @@ from server.lobby.room import new_id
 from server.net.origin import is_secure, refuse_foreign
 from server.net.players import DELETED
 from server.net.proxy import Network, client_address, via_proxy
-from server.store.accounts import LOGIN_TTL_S, AccountStore
+from server.store.accounts import LOGIN_TTL_S, AccountStore, login_hash
 from server.store.history import HistoryStore
 
 COOKIE = "nv_login"
@@ -49,6 +49,13 @@ HASHING_QUEUE = 32  # requests waiting for one beyond that are refused (`busy`):
 
 T = TypeVar("T")
 Handler = Callable[["Accounts", web.Request], Awaitable[web.Response]]
+# logins of an account ended: (uid, only this login's hash, or all but this one's), so that
+# their open websockets end too (server/net/logouts.py)
+Ended = Callable[[str, str | None, str | None], None]
+
+
+def _no_sockets(uid: str, only: str | None, keep: str | None) -> None:
+    """Without websockets (the HTTP API alone), nothing more ends with a login."""
 
 
 def answered(handler: Handler) -> Handler:
@@ -85,7 +92,9 @@ class Accounts:
         history: HistoryStore,
         origins: frozenset[str],
         trusted: tuple[Network, ...],
+        ended: Ended = _no_sockets,
     ):
+        self.ended = ended
         self.store = store
         self.history = history
         self.origins = origins
@@ -200,34 +209,39 @@ class Accounts:
 
     @answered
     async def logout(self, request: web.Request) -> web.Response:
-        """POST: this login ends (the cookie is cleared)."""
+        """POST: this login ends (the cookie is cleared), and the websockets opened with it."""
         await self._body(request)
         token = request.cookies.get(COOKIE)
-        if token:
-            await self.store.end_login(token)
+        if token and len(token) <= 100:
+            uid = await self.store.end_login(token)
+            if uid is not None:
+                self.ended(uid, login_hash(token), None)
         response = web.json_response({"ok": True})
         response.del_cookie(COOKIE, path="/")
         return response
 
     @answered
     async def logout_all(self, request: web.Request) -> web.Response:
-        """POST: every login of the account ends, this one too."""
+        """POST: every login of the account ends, this one too, and every websocket of it."""
         await self._body(request)
         me = await self._me(request)
         ended = await self.store.end_logins(me.uid)
+        self.ended(me.uid, None, None)
         response = web.json_response({"ok": True, "ended": ended})
         response.del_cookie(COOKIE, path="/")
         return response
 
     @answered
     async def change_password(self, request: web.Request) -> web.Response:
-        """POST {current, password}: a new password; every other login ends."""
+        """POST {current, password}: a new password; every other login ends, and the
+        websockets opened with them."""
         body = await self._body(request)
         me = await self._me(request)
         await self._recheck(request, me, body.get("current"))
         password = check_password(body.get("password"), me.name)
         await self.store.set_hash(me.uid, await self._hash(password))
         ended = await self.store.end_logins(me.uid, keep=me.token)
+        self.ended(me.uid, None, login_hash(me.token))
         return web.json_response({"ok": True, "ended": ended})
 
     @answered
@@ -238,6 +252,7 @@ class Accounts:
         me = await self._me(request)
         await self._recheck(request, me, body.get("password"))
         await self.store.mark_deleted(me.uid)
+        self.ended(me.uid, None, None)
         await self.history.forget_player(me.uid, DELETED)
         response = web.json_response({"ok": True})
         response.del_cookie(COOKIE, path="/")

@@ -1,7 +1,7 @@
 """The clock loop (every `--tick-seconds`, 0.1 s): the rooms' clocks, the lobby list pushed to
 its subscribers (at most every 0.5 s), and once a second the upkeep: idle connections closed,
-unused sessions forgotten, the paced cycle collection (server/gc_policy.py), freed memory
-handed back (server/heap.py)."""
+unused sessions forgotten, rated quick-match tables paired (server/lobby/matchmaking.py), the
+paced cycle collection (server/gc_policy.py), freed memory handed back (server/heap.py)."""
 
 from __future__ import annotations
 
@@ -86,8 +86,10 @@ class Clock:
                     conn.send(view, droppable=True)
 
     async def _upkeep(self, now: float) -> None:
-        """Read Redis's memory; renew the lives of the connected sessions now and then."""
+        """Read Redis's memory; seat the quick-match tables that the widening rating windows
+        allow now; renew the lives of the connected sessions now and then."""
         self.memory.update(*await self.store.memory())
+        await self.service.pair_waiting()
         if now - self._last_refresh >= self.refresh_every:
             self._last_refresh = now
             tokens = [c.session.token for c in self.conns.all if c.session and c.session.token]

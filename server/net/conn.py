@@ -39,6 +39,7 @@ class Conn:
     queued: tuple[str, QueueEntry] | None = None  # (mode, entry) while in a quick-match queue
     transport: asyncio.Transport | None = None  # to drop a hopelessly slow reader at once
     account: tuple[str, str] | None = None  # (uid, username) its login cookie named at upgrade
+    login: str | None = None  # that login's hash (login_hash): its websockets end with it
 
     def send(self, msg: dict[str, Any] | bytes | Packet, droppable: bool = False) -> None:
         """Write a message to the socket now. A reader that falls behind loses frames
@@ -56,17 +57,17 @@ class Conn:
             return 0
         return self.transport.get_write_buffer_size()
 
-    def shutdown(self, abort: bool = False) -> None:
-        """Stop sending and close the socket. `abort` drops it at once: a reader too slow for
-        the events would hold a polite close up behind its backlog, and it resyncs when it
-        reconnects anyway."""
+    def shutdown(self, abort: bool = False, code: int = 1000, reason: bytes = b"") -> None:
+        """Stop sending and close the socket (with the websocket close `code`). `abort` drops
+        it at once: a reader too slow for the events would hold a polite close up behind its
+        backlog, and it resyncs when it reconnects anyway."""
         if self.closed:
             return
         self.closed = True
         if abort and self.transport is not None:
             self.transport.abort()
         else:
-            self.closing = asyncio.ensure_future(self.ws.close())
+            self.closing = asyncio.ensure_future(self.ws.close(code=code, message=reason))
 
     def may_create(self) -> None:
         """Allow one room creation or raise `rate_limited` (server/net/limits.py): within the

@@ -20,9 +20,11 @@ from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.fanout import Wire, deflate_modes
 from server.net.limits import AddressCounter, ConnGuard, CreateBudgets, Limits
+from server.net.logouts import Logouts
 from server.net.origin import refuse_foreign
 from server.net.proxy import Network, client_address
 from server.net.stalls import Stalls
+from server.store.accounts import login_hash
 
 CLOSE_WAIT = 2.0  # seconds a client has to answer the server's close at shutdown
 HARD_FRAME_LIMIT = 65536  # above this aiohttp closes the socket; below, oversize gets an error
@@ -43,6 +45,7 @@ class Gateway:
         accounts: Accounts | None = None,
     ):
         self.accounts = accounts
+        self.logouts: Logouts | None = None  # set by the hub: a login that ends ends its sockets
         self.conns = conns
         self.limits = limits
         self.addresses = AddressCounter(limits.conns_per_address)
@@ -77,12 +80,15 @@ class Gateway:
         guard = ConnGuard(self.limits, self.stalls)
         conn = Conn(ws, self.send_queue, guard, address=address, creates=self.creates)
         conn.transport = request.transport
-        conn.account = None if account is None else (account.uid, account.name)
+        if account is not None:
+            conn.account, conn.login = (account.uid, account.name), login_hash(account.token)
         if request.transport is not None:
             modes = deflate_modes(ws.headers.get("Sec-WebSocket-Extensions", ""))
             conn.wire = Wire(request.transport, modes, conn.limit * 1024)
         self.conns.add(conn)
         try:
+            if account is not None and self.logouts is not None:
+                await self.logouts.recheck(conn, account.token)
             async for msg in ws:
                 if msg.type in (WSMsgType.BINARY, WSMsgType.TEXT):
                     await self.receive(conn, msg.data)

@@ -44,6 +44,7 @@ from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.gateway import Gateway
 from server.net.limits import ChatBudgets, Limits
+from server.net.logouts import Logouts
 from server.net.origin import allowed_origins
 from server.net.play import Table
 from server.net.players import Players
@@ -87,9 +88,11 @@ class Hub:
         self.runtime = RoomRuntime(self.lobby, store, settings, self.bus, self.conns)
         accounts, history = AccountStore(store.redis), HistoryStore(store.redis)
         trusted = parse_networks(config.trusted_proxy)
+        self.logouts = Logouts(self.conns, self.bus, accounts)
         self.accounts = Accounts(
-            accounts, history, allowed_origins(config.allowed_origins), trusted
-        )
+            accounts, history, allowed_origins(config.allowed_origins), trusted,
+            self.logouts.announce,
+        )  # fmt: skip
         self.players = Players(accounts, history)
         self.archivist = Archivist(store, history, accounts, self.pid)
         self.service = LobbyService(
@@ -141,6 +144,7 @@ class Hub:
             config.send_budget << 20,
             self.accounts,
         )
+        self.gateway.logouts = self.logouts
         self.clock = Clock(
             self.runtime,
             self.service,
@@ -162,6 +166,9 @@ class Hub:
         self._archivist: asyncio.Task[None] | None = None
 
     async def _on_bus(self, msg: list[Any]) -> None:
+        if msg[0] == "logout":
+            self.logouts.on_bus(msg)
+            return
         await self.relay.on_bus(msg)
 
     async def _subscribe(self, conn: Conn, on: bool) -> None:

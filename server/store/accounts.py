@@ -37,9 +37,15 @@ def _text(value: object) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
+def login_hash(token: str) -> str:
+    """A login's name where it is kept or talked about: its token's SHA-256, never the
+    token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 def login_key(token: str) -> str:
     """The key of a login: the hash of its token, never the token."""
-    return P + "login:" + hashlib.sha256(token.encode()).hexdigest()
+    return P + "login:" + login_hash(token)
 
 
 def acct_key(uid: str) -> str:
@@ -112,13 +118,15 @@ class AccountStore:
         uid = await self.redis.getex(key, px=int(LOGIN_TTL_S * 1000))
         return None if uid is None else _text(uid)
 
-    async def end_login(self, token: str) -> None:
-        """Log one login out."""
+    async def end_login(self, token: str) -> str | None:
+        """Log one login out; the uid it belonged to (None: no such login)."""
         key = login_key(token)
         uid = await self.redis.get(key)
         await self.redis.delete(key)
-        if uid is not None:
-            await self.redis.srem(P + "logins:{" + _text(uid) + "}", key)
+        if uid is None:
+            return None
+        await self.redis.srem(P + "logins:{" + _text(uid) + "}", key)
+        return _text(uid)
 
     async def end_logins(self, uid: str, keep: str | None = None) -> int:
         """Log out every login of an account (but the one of token `keep`); how many ended."""

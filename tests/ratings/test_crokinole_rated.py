@@ -161,7 +161,9 @@ async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_s
     for c in (a, b):
         await c.send("quick", mode="singles", game="crokinole")
     for c in (a, b):
-        got = await c.expect("room")
+        # paired by rating: the winner and the loser are apart, so they wait until the window
+        # reaches the gap (at most 45 s: docs/accounts.md, "Quick match by rating")
+        got = await c.expect("room", timeout=60)
         assert got["rated"] is True and got["game"] == "crokinole"
         assert sorted(s["rating"] for s in got["seats"]) == [lost["rating"], won["rating"]]
     for h in (ha, hb):

@@ -52,6 +52,10 @@ def test_register_play_rated_and_read_the_profile(web_server, new_page):
         page.click("#ready-btn")
     for page in (ada, ben):
         wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
+    # the table's own rail names carry the ratings too, as the lobby and the waiting room
+    names = wait_state(ben, "s.labels.filter((l) => l.what === 'name').length === 2")["labels"]
+    shown = sorted(label["text"].removeprefix("▶ ") for label in names if label["what"] == "name")
+    assert shown == ["Ada (1500?)", "Ben (1500?)"]
     ada.on("dialog", lambda d: d.accept())
     ada.click("#resign-btn")
     wait_state(ben, "s.phase === 'over'", timeout=30_000)
@@ -72,3 +76,29 @@ def test_register_play_rated_and_read_the_profile(web_server, new_page):
     ben.click("#board a:has-text('Ada')")
     ben.wait_for_selector("#matches tbody tr")
     assert "loss" in ben.inner_text("#matches tbody tr")
+
+
+def test_logging_out_elsewhere_ends_the_tables_login_at_once(web_server, new_page):
+    """The account page's log out (here: its API, from another tab of the same browser)
+    closes the table's open websocket at once: the page says so in words and comes back as a
+    guest (docs/accounts.md, "When a login ends")."""
+    base = web_server
+    page = new_page()
+    register(page, base, "Cora")
+    enter(page, base, "typed name")
+    page.wait_for_selector("#screen-lobby:not([hidden])")
+    assert page.get_attribute("#account-link", "href") == "/u/Cora"
+    session = wait_state(page, "s.connected")["session"]
+    other = page.context.new_page()
+    other.goto(base + "/account")
+    status = other.evaluate(
+        """async () => (await fetch('/api/account/logout', {method: 'POST',
+             headers: {'Content-Type': 'application/json'}, body: '{}'})).status"""
+    )
+    assert status == 200
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "logged out" in page.inner_text("#toast")
+    wait_state(page, f"s.connected && s.session && s.session !== '{session}'")
+    page.wait_for_function("document.querySelector('#account-link').getAttribute('href') === "
+                           "'/account'")  # fmt: skip
+    assert page.inner_text("#me-name") == "typed name"

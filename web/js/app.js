@@ -8,6 +8,7 @@ import { AimController } from "./input.js";
 import { inviteCode, LobbyView, lookingFor, roomPage, RoomView, waitingFor } from "./lobby.js";
 import { Connection, socketUrl } from "./net.js";
 import { Playback } from "./playback.js";
+import { ratedName } from "./rating.js";
 import { Renderer } from "./render.js";
 import { showRecord } from "./record.js";
 import { humanize, ownerOfPuck, whosePucks } from "./rulings.js";
@@ -354,7 +355,8 @@ function scene(now) {
     highlights: state.highlights.filter((h) => now - h.since < HIGHLIGHT_MS),
     players: (state.room?.seats || [])
       .filter((s) => s?.side)
-      .map((s) => ({ side: s.side, name: s.name, active: s.seat === state.turn && state.phase !== "over" })),
+      // the rail names carry the ratings as the lobby and the waiting room show them
+      .map((s) => ({ side: s.side, name: ratedName(s), active: s.seat === state.turn && state.phase !== "over" })),
     now,
   };
 }
@@ -735,6 +737,12 @@ const HANDLERS = {
       // The same player opened another tab: this one steps aside instead of fighting it.
       conn.close();
       toast(t("toast.replaced"), 10000);
+      return;
+    }
+    if (m.code === "logged_out") {
+      // The login this socket was opened with ended (here or on another device): the server
+      // closes it, and the reconnect that follows is a guest's unless logged in again.
+      toast(refusalText(m), 10000);
       return;
     }
     if (m.code === "bad_token") {

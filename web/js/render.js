@@ -217,7 +217,8 @@ export class Renderer {
     return box;
   }
 
-  /** A player's name on his own rail, along it, never upside down. */
+  /** A player's name (with the rating, if registered) on his own rail, along it, never upside
+   * down; its box and text. */
   drawRailName(view, t, p) {
     const { ctx } = this;
     const [x, y] = toWorld(p.side, t.size / 2, -t.railWidth / 2, t.size);
@@ -237,7 +238,8 @@ export class Renderer {
     ctx.restore();
     const w = ctx.measureText(text).width + 4;
     const h = size + 4;
-    return across ? { x: px - h / 2, y: py - w / 2, w: h, h: w } : { x: px - w / 2, y: py - h / 2, w, h };
+    const box = across ? { x: px - h / 2, y: py - w / 2, w: h, h: w } : { x: px - w / 2, y: py - h / 2, w, h };
+    return { ...box, text };
   }
 
   /** A marked puck's label above it (or moved clear of names and other labels). */

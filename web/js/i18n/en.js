@@ -78,6 +78,7 @@ export default {
   "error.not_teammate": "Team chat is for partners in doubles.",
   "error.internal": "The server failed on that; nothing changed.",
   "error.replaced": "You connected elsewhere.",
+  "error.logged_out": "You were logged out, so this connection closed; you play on as a guest unless you log in again.",
   "error.rate_limited": "Too fast: that was ignored. Wait a moment.",
   "error.server_full": "The server is full just now: try again later.",
   "error.abuse": "Too many messages: the connection is closed.",

@@ -77,6 +77,7 @@ export default {
   "error.not_teammate": "Tiimivestlus on paarismängu partneritele.",
   "error.internal": "Serveris tekkis viga; midagi ei muutunud.",
   "error.replaced": "Ühendusid mujalt.",
+  "error.logged_out": "Sind logiti välja ja see ühendus suleti; mängid edasi külalisena, kui sa uuesti sisse ei logi.",
   "error.rate_limited": "Liiga kiiresti: seda ei arvestatud. Oota hetk.",
   "error.server_full": "Server on praegu täis: proovi hiljem uuesti.",
   "error.abuse": "Liiga palju sõnumeid: ühendus suleti.",

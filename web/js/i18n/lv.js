@@ -78,6 +78,7 @@ export default {
   "error.not_teammate": "Komandas tērzēšana ir pāru spēles partneriem.",
   "error.internal": "Serverī radās kļūda; nekas nemainījās.",
   "error.replaced": "Tu pieslēdzies citur.",
+  "error.logged_out": "Tu izgāji no konta, tāpēc šis savienojums tika slēgts; turpini kā viesis, ja vien neieej no jauna.",
   "error.rate_limited": "Pārāk ātri: tas netika ņemts vērā. Pagaidi mirkli.",
   "error.server_full": "Serveris šobrīd ir pilns: mēģini vēlāk.",
   "error.abuse": "Pārāk daudz ziņu: savienojums slēgts.",

@@ -1,0 +1,66 @@
+"""Who plays whom from a quick-match queue (docs/accounts.md, "Quick match by
+rating"). Pure: the waiting players in, the table to seat out.
+
+Registered players are paired by rating: with the nearest ratings among those waiting within
+a window that widens with the wait, `BASE + WIDEN × seconds` rating points either side, the
+window of whichever of the two has waited longer; past OPEN_AFTER seconds a player takes
+anybody. Guests are paired as before ratings: with whoever waits, in the order they came (a
+table with a guest is casual: a quick match is rated only when every player is registered);
+a registered player takes a guest only when no registered player is within reach. The longest
+waiting player is looked at first, so nobody starves: whoever has waited OPEN_AFTER seconds is
+seated with the next players there are.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+BASE = 50.0  # rating points either side at once (a shown rating: 60 × mu, docs/accounts.md)
+WIDEN = 10.0  # more points either side per second waited
+OPEN_AFTER = 45.0  # seconds waited after which anybody will do (the window is then ±500)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A player in the queue: the rating shown (None: a guest) and since when it waits."""
+
+    rating: int | None
+    since: float
+
+
+def window(waited: float) -> float:
+    """Rating points either side acceptable after `waited` seconds."""
+    return math.inf if waited >= OPEN_AFTER else BASE + WIDEN * max(0.0, waited)
+
+
+def suits(a: Waiting, b: Waiting, now: float) -> bool:
+    """May a and b sit at one table now?"""
+    if a.rating is None or b.rating is None:
+        return True  # a guest plays whoever waits, as before ratings
+    return abs(a.rating - b.rating) <= window(now - min(a.since, b.since))
+
+
+def pick(waiting: Sequence[Waiting], seats: int, now: float) -> list[int] | None:
+    """The indices (in queue order) of a table of `seats` players to seat now, or None.
+    `waiting` is in queue order (the first came first). The first player, in that order, who
+    has enough others suiting them is seated with the nearest in rating (registered players
+    before guests; guests in the order they came)."""
+    for i, anchor in enumerate(waiting):
+        fellows = [j for j, w in enumerate(waiting) if j != i and suits(anchor, w, now)]
+        if len(fellows) < seats - 1:
+            continue
+        fellows.sort(key=lambda j: (_distance(anchor, waiting[j]), j))
+        return sorted([i, *fellows[: seats - 1]])
+    return None
+
+
+def _distance(a: Waiting, b: Waiting) -> float:
+    """How far apart in rating (a guest is farther than any registered player, and guests
+    among themselves are equal: their order is the queue's)."""
+    if a.rating is None and b.rating is None:
+        return 0.0
+    if a.rating is None or b.rating is None:
+        return math.inf
+    return float(abs(a.rating - b.rating))

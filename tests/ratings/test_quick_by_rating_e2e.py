@@ -1,0 +1,134 @@
+"""Quick match pairs registered players by rating through a real server and Redis
+(docs/accounts.md, "Quick match by rating"): the nearest within reach rather than the first
+to come, the window widening with the wait, guests as before; across two processes too."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import msgpack
+import pytest
+
+from server.ratings.model import SCALE
+from tests.accounts.account_client import Http, db
+from tests.server.server_client import Client
+
+pytestmark = pytest.mark.asyncio
+
+
+def rate(redis_url: str, name: str, shown: int, mode: str = "singles") -> None:
+    """Give account `name` the rating `shown` in a rating's mode (as archiving a match stores
+    it)."""
+    r = db(redis_url)
+    uid = r.get(f"nv:uname:{name.lower()}")
+    assert isinstance(uid, bytes)
+    r.hset(f"nv:rating:{{{uid.decode()}}}", mode, msgpack.packb([shown / SCALE, 3.0, 40]))
+
+
+async def player(
+    url: str, ws_url: str, redis_url: str, name: str, shown: int, mode: str = "singles"
+) -> Client:
+    """A registered player with that rating, connected (from a page of `url`'s origin)."""
+    h = Http(url)
+    await h.register(name)
+    rate(redis_url, name, shown, mode)
+    c = Client(name)
+    await c.open(ws_url, headers={"Origin": url, "Cookie": h.cookie()})
+    await c.hello()
+    return c
+
+
+async def queue(c: Client, game: str = "novuss") -> None:
+    """c joins the singles quick-match queue of `game`."""
+    await c.send("quick", mode="singles", game=game)
+    await c.expect("queued")
+
+
+async def seated_with(c: Client, timeout: float = 10) -> dict[str, object]:
+    """The room c is seated in by quick match: {names of its players, rated, ratings}."""
+    room = await c.expect("room", timeout=timeout)
+    seats = room["seats"]
+    return {
+        "names": {s["name"] for s in seats},
+        "rated": room["rated"],
+        "ratings": sorted(s["rating"] for s in seats if s["rating"] is not None),
+    }
+
+
+async def test_the_nearest_rating_not_the_first_to_come(game_server):
+    srv = game_server()
+    a = await player(srv.url, srv.ws_url, srv.redis_url, "Aino", 1500)
+    b = await player(srv.url, srv.ws_url, srv.redis_url, "Berit", 1800)
+    c = await player(srv.url, srv.ws_url, srv.redis_url, "Carmen", 1520)
+    d = await player(srv.url, srv.ws_url, srv.redis_url, "Dora", 1790)
+    for p in (a, b):
+        await queue(p)
+    await asyncio.sleep(1.5)  # the once-a-second look: 300 apart is out of reach for now
+    assert not any(m["t"] == "room" for p in (a, b) for m in p.seen)
+    await queue(c)  # in reach of Aino, the first to come: they are seated together
+    ac = await seated_with(a)
+    assert ac == await seated_with(c)
+    assert ac == {"names": {"Aino", "Carmen"}, "rated": True, "ratings": [1500, 1520]}
+    await queue(d)
+    bd = await seated_with(b)
+    assert bd == {"names": {"Berit", "Dora"}, "rated": True, "ratings": [1790, 1800]}
+
+
+async def test_the_window_widens_with_the_wait(game_server):
+    srv = game_server()
+    a = await player(srv.url, srv.ws_url, srv.redis_url, "Eha", 1500)
+    b = await player(srv.url, srv.ws_url, srv.redis_url, "Frida", 1650)
+    start = time.monotonic()
+    await queue(a)
+    await queue(b)
+    # 150 apart: within reach once the first has waited 10 s (50 + 10 x 10), by nobody new
+    room = await seated_with(a, timeout=30)
+    waited = time.monotonic() - start
+    assert room["names"] == {"Eha", "Frida"} and room["rated"] is True
+    assert 9.0 <= waited <= 14.0, waited
+
+
+async def test_guests_are_paired_as_before(game_server):
+    srv = game_server()
+    r = await player(srv.url, srv.ws_url, srv.redis_url, "Helve", 1500)
+    g1, g2 = Client("Guest Ilmar"), Client("Guest Juta")
+    for g in (g1, g2):
+        await g.connect(srv.ws_url)
+    r2 = await player(srv.url, srv.ws_url, srv.redis_url, "Kersti", 1510)
+    await queue(r)
+    await queue(g1)  # a guest plays whoever waits: casual
+    casual = await seated_with(g1)
+    assert casual == {"names": {"Helve", "Guest Ilmar"}, "rated": False, "ratings": [1500]}
+    await queue(g2)
+    await queue(r2)
+    assert (await seated_with(r2))["names"] == {"Guest Juta", "Kersti"}
+
+
+async def test_the_pairing_spans_processes(game_cluster):
+    one, two = game_cluster(2)
+    a = await player(one.url, one.ws_url, one.redis_url, "Liisa", 1500)
+    b = await player(two.url, two.ws_url, two.redis_url, "Mihkel", 1900)
+    c = await player(two.url, two.ws_url, two.redis_url, "Nele", 1490)
+    for p in (a, b, c):
+        await queue(p)
+    room = await seated_with(a)
+    assert room == {"names": {"Liisa", "Nele"}, "rated": True, "ratings": [1490, 1500]}
+    assert room == await seated_with(c)
+    assert not any(m["t"] == "room" for m in b.seen)
+
+
+async def test_crokinole_by_its_own_rating(game_server):
+    srv = game_server()
+    url, ws, db_url = srv.url, srv.ws_url, srv.redis_url
+    # near in Novuss, far apart in Crokinole: Crokinole's rating decides
+    a = await player(url, ws, db_url, "Olev", 1500, "crokinole-singles")
+    b = await player(url, ws, db_url, "Piret", 1900, "crokinole-singles")
+    c = await player(url, ws, db_url, "Rein", 1480, "crokinole-singles")
+    for name in ("Olev", "Piret", "Rein"):
+        rate(db_url, name, 1500)
+    for p in (a, b, c):
+        await queue(p, "crokinole")
+    room = await seated_with(a)
+    assert room == {"names": {"Olev", "Rein"}, "rated": True, "ratings": [1480, 1500]}
+    assert not any(m["t"] == "room" for m in b.seen)
