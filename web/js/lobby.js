@@ -2,6 +2,7 @@
 // teams, ready). They render protocol data as text and report intents upwards.
 import { $, el } from "./dom.js";
 import { onLanguage, t } from "./i18n.js";
+import { ratingSuffix as rated } from "./rating.js";
 
 const MODE_NAMES = { get singles() { return t("mode.singles"); }, get doubles() { return t("mode.doubles"); } };
 // The lobby's words for the games (seed 002 for Crokinole), from the catalogs (js/i18n/).
@@ -65,11 +66,6 @@ export function roomPage(game, id, watching, invite = null) {
 /** A practice room against the computer (docs/bot.md, "In the product"): never rated, hints allowed. */
 function practiceBadge(r) {
   return r.options?.practice ? [el("span", { class: "badge practice", text: t("computer.practice_badge") })] : [];
-}
-
-/** A registered player's rating beside the name (" (1534)", "?" while provisional). */
-function rated(p) {
-  return p.rating === null || p.rating === undefined ? "" : ` (${p.rating}${p.provisional ? "?" : ""})`;
 }
 
 export class LobbyView {
