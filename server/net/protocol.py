@@ -82,7 +82,8 @@ class Quick:
 
 @dataclass(frozen=True, slots=True)
 class Computer:
-    """Play the computer: a Novuss room with the computer in some seats (docs/protocol.md)."""
+    """Play the computer: a Novuss or Crokinole room with the computer in some seats
+    (docs/protocol.md)."""
 
     mode: Mode
     level: int
@@ -92,6 +93,7 @@ class Computer:
     opponents: bool = True
     practice: bool = False
     private: bool = False
+    game: str = "novuss"
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +295,10 @@ def _computer(f: _Fields) -> Computer:
         opponents=f.flag("opponents", True),
         practice=f.flag("practice", False),
         private=f.flag("private", False),
+        game=f.choice("game", GAMES, False) or "novuss",
     )
+    if msg.game == "crokinole" and msg.practice:  # hints and take-backs are Novuss's
+        raise f.fail("practice", "practice is for Novuss")
     if msg.partner and msg.mode != "doubles":
         raise f.fail("partner", "a partner is for doubles")
     if not (msg.partner or msg.opponents):

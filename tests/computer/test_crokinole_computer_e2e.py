@@ -1,0 +1,37 @@
+"""Crokinole against the computer over real websockets and a real server: the computer
+seat's shots go through the same judge (seed 002) as a person's, to the game's end."""
+
+from __future__ import annotations
+
+from tests.computer.test_computer_e2e import FAST, play_computer
+from tests.server.server_client import close_all, connected, get_json
+from tests.server.test_crokinole_e2e import play
+
+
+async def test_a_crokinole_singles_game_against_the_computer_runs_to_the_end(game_server):
+    srv = game_server(**FAST)
+    c = await play_computer(srv, game="crokinole", level=2)
+    room = c.current_room
+    assert room["game"] == "crokinole" and room["rated"] is False
+    assert [s["computer"] for s in room["seats"]] == [None, 2]
+    result = await play(c)
+    assert result["winner"] in (0, 1, None)
+    rounds = [m for m in c.seen if m["t"] == "round"]
+    assert [r["round"] for r in rounds] == [1, 2, 3, 4] and sum(result["score"]) == 8  # 002 4 f
+    # the computer shot its 8 discs a round (002 1), each judged (never refused: 002 5)
+    rulings = [m for m in c.seen if m["t"] == "ruling" and m["cause"] == "stroke"]
+    assert sum(r["seat"] == 1 for r in rulings) == 4 * 8
+    assert not [m for m in c.seen if m["t"] == "error"]
+    health = get_json(f"{srv.url}/healthz")["computer"]
+    assert health["decisions"] >= 32 and health["given_up"] == 0
+    await close_all(c)
+
+
+async def test_crokinole_practice_is_refused(game_server):
+    srv = game_server(**FAST)
+    (c,) = await connected(srv.ws_url, "Mari")
+    await c.send("computer", mode="singles", level=1, sets=1, clock=60, game="crokinole",
+                 practice=True)  # fmt: skip
+    error = await c.expect("error")
+    assert error["code"] == "bad_field" and "practice" in error["message"]
+    await close_all(c)
