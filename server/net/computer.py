@@ -94,6 +94,7 @@ class Waiting:
     level: int
     mode: p.Mode
     wait: float
+    game: str = "novuss"
 
 
 class Computer:
@@ -149,7 +150,9 @@ class Computer:
         await self.service.quick(conn, msg.mode, msg.game)
         if msg.computer_after is not None and conn.queued is not None:
             at = time.time() + msg.computer_after
-            waiting = Waiting(conn, conn.queued, at, msg.level, msg.mode, msg.computer_after)
+            waiting = Waiting(
+                conn, conn.queued, at, msg.level, msg.mode, msg.computer_after, msg.game
+            )
             self.waiting[conn.cid] = waiting
 
     async def _quick_due(self, now: float) -> None:
@@ -164,7 +167,7 @@ class Computer:
                 w.conn.send({"t": "computer", "mode": w.mode, "level": w.level, "waited": w.wait})
                 try:
                     opponents = p.Computer(w.mode, w.level, QUICK_SETS, QUICK_CLOCK,
-                                           partner=w.mode == "doubles")  # fmt: skip
+                                           partner=w.mode == "doubles", game=w.game)  # fmt: skip
                     await self.create(w.conn, opponents)
                 except LobbyError as e:
                     w.conn.send(p.ProtocolError(e.code, e.message).reply())

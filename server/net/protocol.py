@@ -278,8 +278,6 @@ def _quick(f: _Fields) -> Quick:
     game = f.choice("game", GAMES, False) or "novuss"
     after = None
     if f.get("computer_after", False) is not None:
-        if game != "novuss":
-            raise f.fail("computer_after", "the computer plays Novuss only")
         after = f.number("computer_after", COMPUTER_WAIT_MIN, COMPUTER_WAIT_MAX)
     level = f.integer("level", 1, LEVELS, False) or 1
     return Quick(mode=f.choice("mode", MODES), game=game, computer_after=after, level=level)

@@ -3,9 +3,11 @@ seat's shots go through the same judge (seed 002) as a person's, to the game's e
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.computer.test_computer_e2e import FAST, play_computer
 from tests.server.server_client import close_all, connected, get_json
-from tests.server.test_crokinole_e2e import play
+from tests.server.test_crokinole_e2e import play, shot_for
 
 
 async def test_a_crokinole_singles_game_against_the_computer_runs_to_the_end(game_server):
@@ -34,4 +36,29 @@ async def test_crokinole_practice_is_refused(game_server):
                  practice=True)  # fmt: skip
     error = await c.expect("error")
     assert error["code"] == "bad_field" and "practice" in error["message"]
+    await close_all(c)
+
+
+async def test_quick_crokinole_offers_the_crokinole_computer_after_the_wait(game_server):
+    srv = game_server(**FAST)
+    (c,) = await connected(srv.ws_url, "Lone")
+    await c.send("quick", mode="singles", game="crokinole", computer_after=5, level=2)
+    await c.expect("queued")
+    told = await c.expect("computer", timeout=90)  # never silently
+    assert told["level"] == 2 and told["waited"] == 5.0
+    while c.room is None or c.room["match"] is None:
+        await c.inbox.get()
+    room = c.current_room
+    assert room["game"] == "crokinole" and room["seats"][1]["computer"] == 2
+    # the computer shoots in turn (002 2 a): one of its shots ruled, the player's too
+    k = 0
+    async with asyncio.timeout(60):
+        while not any(m["t"] == "ruling" and m["seat"] == 1 for m in c.seen):
+            if c.my_turn():
+                c.phase = "sent"
+                await c.send("strike", **shot_for(0, k))
+                k += 1
+                await c.expect("stroke")
+                continue
+            await c.inbox.get()
     await close_all(c)

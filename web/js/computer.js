@@ -24,7 +24,7 @@ export function computerMessage(v) {
 /** The `quick` message, with the wait after which the computer plays (0: never). */
 export function quickMessage(mode, game, after, level) {
   const msg = { t: "quick", mode, ...(game === "crokinole" ? { game } : {}) };
-  return after > 0 && game !== "crokinole" ? { ...msg, computer_after: after, level: Number(level) } : msg;
+  return after > 0 ? { ...msg, computer_after: after, level: Number(level) } : msg;
 }
 
 /** A computer seat's name in the page's language: "Computer (level 3)". */

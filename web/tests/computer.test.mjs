@@ -22,10 +22,11 @@ test("the computer form asks for Crokinole, without practice (Novuss only)", () 
   assert.equal(computerMessage({ ...form, game: "novuss" }).game, undefined);
 });
 
-test("quick match asks for the computer only with a wait, and only for Novuss", () => {
+test("quick match asks for the computer only with a wait, in either game", () => {
   assert.deepEqual(quickMessage("singles", "novuss", 0, "2"), { t: "quick", mode: "singles" });
   assert.deepEqual(quickMessage("doubles", "novuss", 30, "2"), { t: "quick", mode: "doubles", computer_after: 30, level: 2 });
-  assert.deepEqual(quickMessage("singles", "crokinole", 30, "2"), { t: "quick", mode: "singles", game: "crokinole" });
+  assert.deepEqual(quickMessage("singles", "crokinole", 30, "2"), { t: "quick", mode: "singles", game: "crokinole", computer_after: 30, level: 2 });
+  assert.deepEqual(quickMessage("singles", "crokinole", 0, "2"), { t: "quick", mode: "singles", game: "crokinole" });
 });
 
 test("computer seats are named in the page's language, with their level; people are not renamed", () => {
