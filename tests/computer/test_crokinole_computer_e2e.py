@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.computer.test_computer_e2e import FAST, play_computer
-from tests.server.server_client import close_all, connected, get_json
+from tests.server.server_client import Client, close_all, connected, get_json
 from tests.server.test_crokinole_e2e import play, shot_for
 
 
@@ -62,3 +62,37 @@ async def test_quick_crokinole_offers_the_crokinole_computer_after_the_wait(game
                 continue
             await c.inbox.get()
     await close_all(c)
+
+
+async def test_a_crokinole_computer_room_plays_on_after_a_restart(game_server):
+    srv = game_server(**{**FAST, "grace_seconds": 30})
+    c = await play_computer(srv, game="crokinole", level=2)
+    rid, token = c.current_room["id"], c.token
+
+    async def until_computer_ruled(client: Client, since: int) -> None:
+        k = 0
+        async with asyncio.timeout(90):
+            while not any(
+                m["t"] == "ruling" and m["seat"] == 1 and m["stroke"] > since for m in client.seen
+            ):
+                if client.my_turn():
+                    client.phase = "sent"
+                    await client.send("strike", **shot_for(0, k))
+                    k += 1
+                    await client.expect("stroke")
+                    continue
+                await client.inbox.get()
+
+    await until_computer_ruled(c, 0)
+    done = max(m["stroke"] for m in c.seen if m["t"] == "ruling")
+    srv.kill()  # SIGKILL: the checkpoint holds the computer seat and the rules state
+    await c.close()
+    srv.start()
+    back = Client("Mari")
+    welcome = await back.connect(srv.ws_url, token=token)
+    assert welcome["seat"]["room"] == rid
+    await back.send("resume", room=rid, since=0)
+    room = await back.expect("room")
+    assert room["game"] == "crokinole" and room["seats"][1]["computer"] == 2
+    await until_computer_ruled(back, done)  # the computer is back at the table and shoots
+    await close_all(back)
