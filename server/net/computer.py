@@ -27,12 +27,16 @@ from typing import TYPE_CHECKING, Any
 
 from server.bot import Choice, choose
 from server.config import Config
+from server.crokinole.board import TOURNAMENT
+from server.crokinole.rules import State as CrokinoleState
+from server.crokinole_match import CrokinoleMatch
 from server.lobby.lobby import QUICK_CLOCK, QUICK_SETS, Lobby
 from server.lobby.members import Client, QueueEntry
 from server.lobby.room import LobbyError, Room
 from server.lobby.seat import Player
 from server.lobby.service import LobbyService
 from server.match import Match, MatchRefused
+from server.net import crokinole_seat
 from server.net import protocol as p
 from server.net.runtime import RoomRuntime
 from server.net.thinker import Thinkers
@@ -67,9 +71,10 @@ def computer_seats(room: Room) -> list[int]:
 @dataclass(slots=True)
 class Thought:
     """A decision asked of the search for one position (`state`: the very object the match
-    holds; a new position, a take-back or a restart makes it stale)."""
+    holds, Novuss's or Crokinole's; a new position, a take-back or a restart makes it
+    stale)."""
 
-    state: MatchState
+    state: MatchState | CrokinoleState
     seat: int
     future: Future[Choice]
     asked: float
@@ -89,6 +94,7 @@ class Waiting:
     level: int
     mode: p.Mode
     wait: float
+    game: str = "novuss"
 
 
 class Computer:
@@ -113,10 +119,11 @@ class Computer:
 
     # -- filling seats -----------------------------------------------------------------
     async def create(self, conn: Client, msg: p.Computer) -> None:
-        """Play the computer: a new Novuss room, the player in seat 0 and the computer in the
-        seats asked for; with no seat left for a person the match starts at once."""
+        """Play the computer: a new room of the game asked for, the player in seat 0 and the
+        computer in the seats asked for; with no seat left for a person the match starts at
+        once."""
         await self.service.create(
-            conn, msg.mode, msg.sets, msg.clock, msg.private, "novuss",
+            conn, msg.mode, msg.sets, msg.clock, msg.private, msg.game,
             {"practice": True} if msg.practice else None, rated=False,
         )  # fmt: skip
         room = conn.room
@@ -143,7 +150,9 @@ class Computer:
         await self.service.quick(conn, msg.mode, msg.game)
         if msg.computer_after is not None and conn.queued is not None:
             at = time.time() + msg.computer_after
-            waiting = Waiting(conn, conn.queued, at, msg.level, msg.mode, msg.computer_after)
+            waiting = Waiting(
+                conn, conn.queued, at, msg.level, msg.mode, msg.computer_after, msg.game
+            )
             self.waiting[conn.cid] = waiting
 
     async def _quick_due(self, now: float) -> None:
@@ -158,7 +167,7 @@ class Computer:
                 w.conn.send({"t": "computer", "mode": w.mode, "level": w.level, "waited": w.wait})
                 try:
                     opponents = p.Computer(w.mode, w.level, QUICK_SETS, QUICK_CLOCK,
-                                           partner=w.mode == "doubles")  # fmt: skip
+                                           partner=w.mode == "doubles", game=w.game)  # fmt: skip
                     await self.create(w.conn, opponents)
                 except LobbyError as e:
                     w.conn.send(p.ProtocolError(e.code, e.message).reply())
@@ -229,13 +238,15 @@ class Computer:
                     changed = True
         if changed:
             await self.runtime.flush(room)
-        turn = m.turn if isinstance(m, Match) and m.phase == "play" else None
-        if not isinstance(m, Match) or turn is None or turn not in mine:
+        turn = m.turn if isinstance(m, (Match, CrokinoleMatch)) and m.phase == "play" else None
+        if m is None or turn is None or turn not in mine:
             thought = self.thoughts.pop(room.id, None)
             if thought is not None:
                 thought.future.cancel()
             return
-        await self._turn(room, m.state, turn, now)
+        # the position the search gets: a Crokinole match's `state` is made afresh on each
+        # read, its rules state (`game`) only by a shot
+        await self._turn(room, m.game if isinstance(m, CrokinoleMatch) else m.state, turn, now)
 
     async def _leave(self, room: Room, mine: list[int], now: float) -> None:
         try:
@@ -248,7 +259,9 @@ class Computer:
         self.runtime.lobby_changed = True
         await self.runtime.flush(room)
 
-    async def _turn(self, room: Room, state: MatchState, seat: int, now: float) -> None:
+    async def _turn(
+        self, room: Room, state: MatchState | CrokinoleState, seat: int, now: float
+    ) -> None:
         thought = self.thoughts.get(room.id)
         if thought is None or thought.state is not state or thought.seat != seat:
             if thought is not None:
@@ -276,11 +289,18 @@ class Computer:
         if now >= thought.strike_at:
             await self._strike(room, seat, choice, thought, now)
 
-    def _ask(self, room: Room, state: MatchState, seat: int, now: float, tries: int) -> Thought:
+    def _ask(
+        self, room: Room, state: MatchState | CrokinoleState, seat: int, now: float, tries: int
+    ) -> Thought:
         s = room.seats[seat]
         assert s is not None and s.computer is not None
         seed = secrets.randbits(32)  # the level's dice, thrown now: no future is seen
-        future = self.thinkers.ask(choose, state, seat, s.computer, seed, self.budget)
+        if isinstance(state, CrokinoleState):  # each game's own search
+            future = self.thinkers.ask(
+                crokinole_seat.choose, state, seat, s.computer, seed, self.budget
+            )
+        else:
+            future = self.thinkers.ask(choose, state, seat, s.computer, seed, self.budget)
         delay = self.delay * random.uniform(1.0, 2.0)  # a person's pause, not a metronome
         return Thought(state, seat, future, now, now + delay, tries)
 
@@ -299,7 +319,9 @@ class Computer:
 
     def _preview(self, room: Room, seat: int, choice: Choice) -> None:
         shot = choice.shot
-        power = min(1.0, shot.speed / self.runtime.settings.table.max_speed)
+        crokinole = isinstance(room.match, CrokinoleMatch)
+        top = TOURNAMENT.max_speed if crokinole else self.runtime.settings.table.max_speed
+        power = min(1.0, shot.speed / top)
         s = room.seats[seat]
         assert s is not None
         room.aim(s.sid, shot.x, shot.y, shot.angle, power, time.time())

@@ -82,7 +82,8 @@ class Quick:
 
 @dataclass(frozen=True, slots=True)
 class Computer:
-    """Play the computer: a Novuss room with the computer in some seats (docs/protocol.md)."""
+    """Play the computer: a Novuss or Crokinole room with the computer in some seats
+    (docs/protocol.md)."""
 
     mode: Mode
     level: int
@@ -92,6 +93,7 @@ class Computer:
     opponents: bool = True
     practice: bool = False
     private: bool = False
+    game: str = "novuss"
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,8 +278,6 @@ def _quick(f: _Fields) -> Quick:
     game = f.choice("game", GAMES, False) or "novuss"
     after = None
     if f.get("computer_after", False) is not None:
-        if game != "novuss":
-            raise f.fail("computer_after", "the computer plays Novuss only")
         after = f.number("computer_after", COMPUTER_WAIT_MIN, COMPUTER_WAIT_MAX)
     level = f.integer("level", 1, LEVELS, False) or 1
     return Quick(mode=f.choice("mode", MODES), game=game, computer_after=after, level=level)
@@ -293,7 +293,10 @@ def _computer(f: _Fields) -> Computer:
         opponents=f.flag("opponents", True),
         practice=f.flag("practice", False),
         private=f.flag("private", False),
+        game=f.choice("game", GAMES, False) or "novuss",
     )
+    if msg.game == "crokinole" and msg.practice:  # hints and take-backs are Novuss's
+        raise f.fail("practice", "practice is for Novuss")
     if msg.partner and msg.mode != "doubles":
         raise f.fail("partner", "a partner is for doubles")
     if not (msg.partner or msg.opponents):

@@ -16,6 +16,7 @@ ALLOWED: dict[str, set[str]] = {
     "server.sim": set(),
     "server.rules": {"server.sim"},
     "server.crokinole": {"server.sim"},
+    "server.crokinole_bot": {"server.crokinole", "server.sim"},
     "server.match": {"server.rules", "server.sim"},
     "server.crokinole_match": {"server.crokinole", "server.match", "server.sim"},
     "server.store": set(),

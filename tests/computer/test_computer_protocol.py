@@ -25,6 +25,8 @@ def test_the_computers_messages_decode():
     quick = {"t": "quick", "mode": "singles", "computer_after": 30, "level": 2}
     assert dec(quick).msg == p.Quick("singles", "novuss", 30.0, 2)
     assert dec({"t": "quick", "mode": "doubles"}).msg == p.Quick("doubles")
+    croki = {**quick, "game": "crokinole"}  # the Crokinole computer after the wait too
+    assert dec(croki).msg == p.Quick("singles", "crokinole", 30.0, 2)
 
 
 @pytest.mark.parametrize(
@@ -61,10 +63,6 @@ def test_the_computers_messages_decode():
         ),  # a computer match is never rated
         ({"t": "quick", "mode": "singles", "computer_after": 1}, "computer_after"),
         ({"t": "quick", "mode": "singles", "computer_after": 30, "level": 9}, "level"),
-        (
-            {"t": "quick", "mode": "singles", "game": "crokinole", "computer_after": 30},
-            "computer_after",
-        ),
         ({"t": "hint", "seat": 1}, "seat"),
     ],
 )

@@ -8,20 +8,23 @@ import { pocketCentres } from "./table.js";
 
 export const LEVELS = [1, 2, 3, 4, 5];
 
-/** The `computer` message of the form's values: the computer as opponents and/or partner. */
+/** The `computer` message of the form's values: the computer as opponents and/or partner,
+ * in Novuss or Crokinole (practice's hints and take-backs are Novuss's). */
 export function computerMessage(v) {
   const doubles = v.mode === "doubles";
+  const crokinole = v.game === "crokinole";
   const msg = { t: "computer", mode: v.mode, level: Number(v.level), sets: Number(v.sets), clock: Number(v.clock) };
+  if (crokinole) msg.game = "crokinole";
   if (doubles && v.partner) msg.partner = true;
   if (doubles && !v.opponents) msg.opponents = false;
-  if (v.practice) msg.practice = true;
+  if (v.practice && !crokinole) msg.practice = true;
   return msg;
 }
 
 /** The `quick` message, with the wait after which the computer plays (0: never). */
 export function quickMessage(mode, game, after, level) {
   const msg = { t: "quick", mode, ...(game === "crokinole" ? { game } : {}) };
-  return after > 0 && game !== "crokinole" ? { ...msg, computer_after: after, level: Number(level) } : msg;
+  return after > 0 ? { ...msg, computer_after: after, level: Number(level) } : msg;
 }
 
 /** A computer seat's name in the page's language: "Computer (level 3)". */
@@ -47,6 +50,7 @@ export class ComputerView {
       intents.play(
         computerMessage({
           mode: f.mode.value,
+          game: f.game.value,
           level: f.level.value,
           sets: f.sets.value,
           clock: f.clock.value,
@@ -62,13 +66,15 @@ export class ComputerView {
     $("takeback-btn").addEventListener("click", () => intents.takeback());
   }
 
-  /** The partner choice is for doubles; in doubles the computer fills at least one side. */
+  /** The partner choice is for doubles; in doubles the computer fills at least one side;
+   * practice is for Novuss. */
   showDoublesOptions() {
     const f = $("computer-form").elements;
     const doubles = f.mode.value === "doubles";
     f.partner.disabled = !doubles;
     f.opponents.disabled = !doubles;
     if (!doubles) f.opponents.checked = true;
+    f.practice.disabled = f.game.value === "crokinole";
     $("computer-play").disabled = doubles && !f.partner.checked && !f.opponents.checked;
   }
 

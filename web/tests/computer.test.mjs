@@ -16,10 +16,17 @@ test("the computer form gives the computer message the server takes", () => {
   assert.deepEqual(pair, { t: "computer", mode: "doubles", level: 3, sets: 1, clock: 60, partner: true, opponents: false, practice: true });
 });
 
-test("quick match asks for the computer only with a wait, and only for Novuss", () => {
+test("the computer form asks for Crokinole, without practice (Novuss only)", () => {
+  const msg = computerMessage({ ...form, game: "crokinole", practice: true });
+  assert.deepEqual(msg, { t: "computer", mode: "singles", level: 3, sets: 1, clock: 60, game: "crokinole" });
+  assert.equal(computerMessage({ ...form, game: "novuss" }).game, undefined);
+});
+
+test("quick match asks for the computer only with a wait, in either game", () => {
   assert.deepEqual(quickMessage("singles", "novuss", 0, "2"), { t: "quick", mode: "singles" });
   assert.deepEqual(quickMessage("doubles", "novuss", 30, "2"), { t: "quick", mode: "doubles", computer_after: 30, level: 2 });
-  assert.deepEqual(quickMessage("singles", "crokinole", 30, "2"), { t: "quick", mode: "singles", game: "crokinole" });
+  assert.deepEqual(quickMessage("singles", "crokinole", 30, "2"), { t: "quick", mode: "singles", game: "crokinole", computer_after: 30, level: 2 });
+  assert.deepEqual(quickMessage("singles", "crokinole", 0, "2"), { t: "quick", mode: "singles", game: "crokinole" });
 });
 
 test("computer seats are named in the page's language, with their level; people are not renamed", () => {
