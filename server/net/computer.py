@@ -275,11 +275,11 @@ class Computer:
             choice = thought.future.result()
         except (BrokenProcessPool, CancelledError):  # its worker died, or hung and was killed
             self.thinkers.replace("a worker died")  # (done already if it hung)
-            self._again(room, thought, now)
+            await self._again(room, thought, now)
             return
         except Exception:
             log.exception("the computer could not decide in room %s", room.id)
-            self._give_up(thought)
+            await self._give_up(room, thought, now)
             return
         if not thought.shown:
             thought.shown = True
@@ -304,18 +304,28 @@ class Computer:
         delay = self.delay * random.uniform(1.0, 2.0)  # a person's pause, not a metronome
         return Thought(state, seat, future, now, now + delay, tries)
 
-    def _again(self, room: Room, thought: Thought, now: float) -> None:
+    async def _again(self, room: Room, thought: Thought, now: float) -> None:
         if thought.tries >= TRIES:
-            self._give_up(thought)
+            await self._give_up(room, thought, now)
             return
         again = self._ask(room, thought.state, thought.seat, now, thought.tries + 1)
         again.strike_at = max(again.strike_at, thought.strike_at)
         self.thoughts[room.id] = again
 
-    def _give_up(self, thought: Thought) -> None:
-        # the stroke clock runs on and is judged as anybody's (004 § 26 (4), § 24 (1) 18))
+    async def _give_up(self, room: Room, thought: Thought, now: float) -> None:
         thought.done = True
         self.given_up += 1
+        if not isinstance(room.match, CrokinoleMatch):
+            # the stroke clock runs on and is judged as anybody's (004 § 26 (4), § 24 (1) 18))
+            return
+        # seed 002 has no shot clock: a computer that cannot shoot would hold the game for ever,
+        # so it resigns, as a player who stays away loses (docs/crokinole.md)
+        try:
+            room.resign(computer_sid(room.id, thought.seat), now)
+        except (MatchRefused, LobbyError):
+            return  # the game ended meanwhile
+        self.runtime.lobby_changed = True
+        await self.runtime.flush(room)
 
     def _preview(self, room: Room, seat: int, choice: Choice) -> None:
         shot = choice.shot
@@ -335,7 +345,7 @@ class Computer:
             step = room.strike(computer_sid(room.id, seat), choice.shot, now)
         except (MatchRefused, LobbyError) as e:  # the search's stroke refused: a bug of ours
             log.error("the computer's stroke was refused in room %s: %s", room.id, e)
-            self.given_up += 1
+            await self._give_up(room, thought, now)
             return
         self.runtime.play(room, step.motion)  # as a person's strike (server/net/play.py)
         await self.runtime.flush(room)

@@ -96,3 +96,15 @@ async def test_a_crokinole_computer_room_plays_on_after_a_restart(game_server):
     assert room["game"] == "crokinole" and room["seats"][1]["computer"] == 2
     await until_computer_ruled(back, done)  # the computer is back at the table and shoots
     await close_all(back)
+
+
+async def test_a_crokinole_computer_that_never_answers_resigns_and_the_game_ends(game_server):
+    # every search (tens of ms) outlives a --bot-timeout of 5 ms and is given up after three tries; seed 002 has no
+    # shot clock to rule it, so the computer resigns rather than hold the game for ever
+    srv = game_server(**{**FAST, "bot_budget": 5.0, "bot_timeout": 0.005})
+    c = await play_computer(srv, game="crokinole", level=5)
+    result = await play(c)
+    assert result["winner"] == 0 and result["cause"] == "resign", result
+    health = get_json(f"{srv.url}/healthz")["computer"]
+    assert health["given_up"] >= 1 and health["decisions"] == 0
+    await close_all(c)
