@@ -1,12 +1,14 @@
 """The computer's strength and speed: whole matches between its levels and against the
 scripted club player of server.rules.play, through the real core and referee.
 
-    python -m bench.bot [--matches N] [--sets S] [--levels 1,2,3,4,5] [--seed S]
+    python -m bench.bot [--matches N] [--sets S] [--levels 1,2,3,4,5] [--seed S] [--procs P]
 
-Each pairing plays N singles matches of S sets, the first strike drawn by the match's
-seed (so each side opens about half). A drawn match counts half a win. Decisions are
-timed one at a time in this process: CPU seconds of this process (one core, whatever
-else the machine runs), with the wall-clock p99 beside it. Prints per pairing the win rate, per
+Each pairing plays N singles matches of S sets (4 by default: the rules' shorter match,
+004 § 27 (2), in which each side opens two sets), the first strike drawn by the match's
+seed, the seats swapped every other match. A drawn match counts half a win. The matches
+run in P processes (one by default); each decision is timed in the process that plays it:
+CPU seconds of that process (one core, whatever else the machine runs), with the
+wall-clock p99 beside it. Prints per pairing the win rate, per
 level own pucks pocketed per stroke, penalty pucks per set, decision time p50/p99 and
 strokes simulated per decision; the last line is machine-readable:
 
@@ -21,6 +23,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from server.bot import LEVELS, choose
@@ -49,6 +52,16 @@ class Stats:
     walls: list[float] = field(default_factory=list)  # wall-clock seconds
     sims: list[int] = field(default_factory=list)
 
+    def add(self, other: Stats) -> None:
+        """Count what `other` recorded too."""
+        self.strokes += other.strokes
+        self.own_pocketed += other.own_pocketed
+        self.penalties += other.penalties
+        self.sets += other.sets
+        self.times += other.times
+        self.walls += other.walls
+        self.sims += other.sims
+
 
 Player = Callable[[MatchState, int, int], Shot]
 
@@ -74,10 +87,11 @@ def player(number: int, stats: Stats) -> Player:
 
 
 def match(
-    a: int, b: int, sets: int, seed: int, stats: dict[int, Stats], cap: int = MAX_STROKES
-) -> tuple[float, int, int]:
-    """One singles match, player `a` at seat 0 and `b` at seat 1: a's score (1, ½, 0)
-    and the sets each won."""
+    a: int, b: int, sets: int, seed: int, cap: int = MAX_STROKES
+) -> tuple[float, int, int, dict[int, Stats]]:
+    """One singles match, player `a` at seat 0 and `b` at seat 1: a's score (1, ½, 0),
+    the sets each won and what each player did."""
+    stats = {a: Stats(), b: Stats()}
     rng = random.Random(seed)
     state = new_match(MatchConfig(sets=sets), first_team=rng.randrange(2))
     who = {0: a, 1: b}
@@ -99,27 +113,42 @@ def match(
         state = ruling.state
     won_a, won_b = state.sets_won
     if state.match_result is None or state.match_result["winner"] is None:
-        return 0.5, won_a, won_b
-    return (1.0 if state.match_result["winner"] == 0 else 0.0), won_a, won_b
+        return 0.5, won_a, won_b, stats
+    return (1.0 if state.match_result["winner"] == 0 else 0.0), won_a, won_b, stats
+
+
+def seated(
+    a: int, b: int, k: int, sets: int, seed: int, cap: int
+) -> tuple[float, int, int, dict[int, Stats]]:
+    """Match k of a pairing, from a's side: a at seat 0 in even matches, at seat 1 in odd."""
+    if k % 2 == 0:
+        return match(a, b, sets, seed, cap)
+    score, y, x, stats = match(b, a, sets, seed, cap)
+    return 1.0 - score, x, y, stats
 
 
 def pairing(
-    a: int, b: int, matches: int, sets: int, seed: int, stats: dict[int, Stats], cap: int
+    a: int,
+    b: int,
+    matches: int,
+    sets: int,
+    seed: int,
+    stats: dict[int, Stats],
+    cap: int,
+    pool: Executor | None = None,
 ) -> tuple[float, float]:
     """a's win rate over `matches` matches against b, seats alternating, and a's share
-    of the sets won."""
+    of the sets won (the matches in `pool` if given)."""
+    jobs = [(a, b, k, sets, seed * 1000 + k, cap) for k in range(matches)]
+    results = pool.map(seated, *zip(*jobs, strict=True)) if pool else [seated(*j) for j in jobs]
     won = 0.0
     sets_a = sets_b = 0
-    for k in range(matches):
-        s = seed * 1000 + k
-        if k % 2 == 0:
-            score, x, y = match(a, b, sets, s, stats, cap)
-        else:
-            score, y, x = match(b, a, sets, s, stats, cap)
-            score = 1.0 - score
+    for score, x, y, played in results:
         won += score
         sets_a += x
         sets_b += y
+        for n, st in played.items():
+            stats[n].add(st)
     return won / matches, sets_a / max(1, sets_a + sets_b)
 
 
@@ -164,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     """Command line entry point."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=20, help="matches per pairing")
-    ap.add_argument("--sets", type=int, default=2, help="sets per match")
+    ap.add_argument("--sets", type=int, default=4, help="sets per match (004 § 27 (2): 4 or 6)")
+    ap.add_argument("--procs", type=int, default=1, help="processes the matches run in")
     ap.add_argument("--levels", default=",".join(map(str, LEVELS)), help="levels to play")
     ap.add_argument("--no-scripted", action="store_true", help="skip the scripted pairings")
     ap.add_argument("--seed", type=int, default=1)
@@ -186,16 +216,19 @@ def main(argv: list[str] | None = None) -> int:
         pairs.append((levels[-1], levels[0]))
     if not args.no_scripted:
         pairs += [(lv, SCRIPTED) for lv in levels]
+    pool = ProcessPoolExecutor(args.procs) if args.procs > 1 else None
     for k, (a, b) in enumerate(pairs):
         t0 = time.perf_counter()
         rates[(a, b)], set_share = pairing(
-            a, b, args.matches, args.sets, args.seed + k, stats, args.max_strokes
+            a, b, args.matches, args.sets, args.seed + k, stats, args.max_strokes, pool
         )
         print(
             f"{name(a)} vs {name(b)}: wins {rates[(a, b)]:.2f}, sets {set_share:.2f} "
             f"({args.matches} matches of {args.sets} sets, {time.perf_counter() - t0:.0f} s)",
             flush=True,
         )
+    if pool:
+        pool.shutdown()
     print("level  pucks/stroke  penalties/set  p50_s  p99_s  wall_p99_s  sims/decision  decisions")
     for n in (*levels, SCRIPTED):
         st = stats[n]

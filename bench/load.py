@@ -22,8 +22,8 @@ baseline measured on the same frames (each frame as JSON text: the whole disc st
 frame); messages per second; the server's CPU (fraction of one core) and RSS via psutil;
 the clients' own loop lag (if it is high, the clients are the bottleneck, not the server).
 With `--bots N`, N more players each play the computer (bench/load_bots.py) beside the human
-tables: the server thinks in its worker processes (at a lower priority than its own, and
-pinned with the clients), and the report adds the computer's decisions and their time.
+tables: the server thinks in its worker processes (at the lowest priority, nice 19, free to
+run on every core), and the report adds the computer's decisions and their time.
 The last line is machine-readable.
 """
 
@@ -230,11 +230,11 @@ def computer_stats(ws_url: str) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def pin_children(server: int, redis: int | None) -> None:
+def pin_children(server: int, redis: int | None, cpus: set[int]) -> None:
     """The server's computer workers (its child processes, started on the first decision
-    and again when one is replaced) on the clients' cores, where `separate` put this
-    process: the server's core stays its own."""
-    cpus = os.sched_getaffinity(0)
+    and again when one is replaced) free to run on every core, as they would be without
+    the bench's pinning: they inherit the server's core, and at their priority (nice 19)
+    they take what the server and the clients leave on any core, as in production."""
     for child in psutil.Process(server).children(recursive=True):
         if child.pid != redis:
             with contextlib.suppress(OSError, psutil.Error):
@@ -279,6 +279,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         proc = ctx.Process(target=run_worker, args=(plan, queue))
         proc.start()
         workers.append(proc)
+    everywhere = os.sched_getaffinity(0)
     pinned = (
         separate(pid, redis_pid, [p.pid for p in workers if p.pid is not None])
         if args.pin
@@ -297,7 +298,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         if server:
             rss_peak = max(rss_peak, server.memory_info().rss)
         if server and args.bots and args.pin:
-            pin_children(server.pid, redis_pid)
+            pin_children(server.pid, redis_pid, everywhere)
         time.sleep(1.0)
     window = args.seconds
     cpu1 = server.cpu_times() if server else None

@@ -129,7 +129,8 @@ class Client:
         self.turn: int | None = None
         self.sides: list[str | None] = []
         self.phase = ""
-        self.open_strokes: set[int] = set()  # strokes seen whose ruling has not come yet
+        # strokes seen whose ruling has not come yet -> when seen
+        self.open_strokes: dict[int, float] = {}
         self.struck_at: dict[int, float] = {}  # my stroke number -> when the strike was sent
         self.sent_strike: float | None = None
         self.thinking: asyncio.Future[Any] | None = None
@@ -263,7 +264,7 @@ class Client:
         if match is not None:
             self.turn, self.phase = match["turn"], match["phase"]
             done = match["stroke"] - (1 if match["phase"] == "motion" else 0)
-            self.open_strokes = {s for s in self.open_strokes if s > done}
+            self.open_strokes = {s: t for s, t in self.open_strokes.items() if s > done}
         if self.room_msg is not None and not self.room_msg.done():
             self.room_msg.set_result(msg)
         self.maybe_strike()
@@ -271,7 +272,7 @@ class Client:
     def on_stroke(self, msg: Msg) -> None:
         now = time.time()
         self.phase = "motion"
-        self.open_strokes.add(msg["stroke"])
+        self.open_strokes[msg["stroke"]] = now
         if msg["seat"] == self.seat and self.sent_strike is not None:
             self.struck_at[msg["stroke"]] = self.sent_strike
             self.sent_strike = None
@@ -305,7 +306,7 @@ class Client:
         now = time.time()
         ctx = self.ctx
         if msg["stroke"] is not None:
-            self.open_strokes.discard(msg["stroke"])
+            self.open_strokes.pop(msg["stroke"], None)
         ctx.count("rulings_seen")
         self.discs, self.turn, self.sides = msg["discs"], msg["turn"], msg["sides"]
         self.phase = "play" if msg["turn"] is not None else "over"
@@ -524,7 +525,10 @@ class Worker:
             for q in plan.watch_queues:
                 q.put(None)
         await asyncio.sleep(max(0.0, plan.end_at - time.time()))
-        self.stats.counts["dropped_rulings"] = sum(len(c.open_strokes) for c in self.clients)
+        # the computer strikes on after the players stop: its last motions may outlast the drain
+        self.stats.counts["dropped_rulings"] = sum(
+            1 for c in self.clients for seen in c.open_strokes.values() if seen <= plan.stop_at
+        )
         self.stats.counts["connected_at_end"] = sum(
             c.ws is not None and not c.ws.closed for c in self.clients
         )

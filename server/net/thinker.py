@@ -9,6 +9,7 @@ that dies, costs the pool: it is killed and replaced, and whoever was waiting as
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -17,10 +18,22 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+import psutil
+
 log = logging.getLogger("novuss.thinker")
 
 T = TypeVar("T")
-NICE = 10  # the workers' niceness over the server's
+STALLED = 6  # a search using no CPU for this many timeouts is stuck, not starved
+NICE = 19  # the workers' niceness: the lowest priority that still gets CPU on a busy host
+
+
+def background() -> None:
+    """Make this worker process think with the CPU the server leaves: the lowest niceness.
+    Its weight is 15 against the server's 1024, so a waking server preempts it at once and
+    it takes under 2 % of a core the server wants; but it still gets that much, where the
+    idle class (SCHED_IDLE) would get nothing at all while anything else runs, and a
+    person playing the computer on a busy host would wait for ever for its stroke."""
+    os.nice(NICE - os.nice(0))
 
 
 class Thinkers:
@@ -33,6 +46,7 @@ class Thinkers:
         # what was asked and not answered -> when it was first seen running (None: queued)
         self.flight: dict[Future[Any], float | None] = {}
         self.progress = 0.0  # when a search in flight was last seen answered
+        self.cpu_at_progress: dict[int, float] = {}  # each worker's CPU seconds then
         self.replaced = 0  # pools killed and replaced (a worker died or a search hung)
         self.asked = 0
 
@@ -41,9 +55,9 @@ class Thinkers:
             # spawn, not fork: the server's process has threads (Redis, the loop) a fork
             # would copy mid-lock; the workers import only the pure search
             context = multiprocessing.get_context("spawn")
-            # below the server's own priority: thinking waits, serving people does not
+            # below everything: thinking waits, serving people does not
             self.pool = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=os.nice, initargs=(NICE,)
+                self.workers, mp_context=context, initializer=background
             )
         return self.pool
 
@@ -61,20 +75,44 @@ class Thinkers:
         return future
 
     def watch(self, now: float) -> None:
-        """Called every tick: a search running longer than `timeout` is hung, and a search
-        cannot be stopped but with its process: the pool is replaced. The time spent queued
-        behind other searches is not counted (a busy pool is not a hung one): the executor
-        marks a search running as it hands it to a worker's queue, one ahead of what the
-        workers run, so a search counts from the later of that and the last answer."""
+        """Called every tick: a search that has used more than `timeout` seconds of a core is
+        hung, and a search cannot be stopped but with its process: the pool is replaced.
+        Time is counted in the workers' CPU seconds, not the wall clock's, because they
+        think at the lowest priority: on a busy machine a sound search may wait for CPU far longer
+        than it computes, and replacing it would only lose the work. A worker that uses no
+        CPU at all for STALLED times `timeout` (stopped, or blocked on something) is hung
+        too. The time spent queued behind other searches is not counted (a busy pool is not
+        a hung one): the executor marks a search running as it hands it to a worker's
+        queue, one ahead of what the workers run, so a search counts from the later of that
+        and the last answer."""
         for future, since in list(self.flight.items()):
             if future.done():  # answered, failed or cancelled: its waiter sees which
                 del self.flight[future]
                 self.progress = now
+                self.cpu_at_progress = self.cpu()
             elif since is None and future.running():
                 self.flight[future] = now
-            elif since is not None and now - max(since, self.progress) > self.timeout:
-                self.replace("a search ran out of time")
-                return
+                for pid, cpu in self.cpu().items():  # a new worker counts from its first search
+                    self.cpu_at_progress.setdefault(pid, cpu)
+        running = [since for since in self.flight.values() if since is not None]
+        if not running:
+            return
+        waited = now - max(min(running), self.progress)
+        burnt = max(
+            (cpu - self.cpu_at_progress.get(pid, cpu) for pid, cpu in self.cpu().items()),
+            default=0.0,
+        )
+        if burnt > self.timeout or waited > STALLED * self.timeout:
+            self.replace("a search ran out of time")
+
+    def cpu(self) -> dict[int, float]:
+        """Each worker's CPU seconds so far (a worker that just ended is left out)."""
+        used: dict[int, float] = {}
+        for pid in self.pids():
+            with contextlib.suppress(psutil.Error):
+                times = psutil.Process(pid).cpu_times()
+                used[pid] = times.user + times.system
+        return used
 
     def pids(self) -> list[int]:
         """The worker processes' ids (empty before the first decision)."""
@@ -99,6 +137,7 @@ class Thinkers:
                 process.kill()
         pool.shutdown(wait=False, cancel_futures=True)
         self.flight.clear()
+        self.cpu_at_progress.clear()
 
     def stop(self) -> None:
         """Stop the workers at shutdown (their decisions are not needed any more)."""

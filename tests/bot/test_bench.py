@@ -22,3 +22,16 @@ def test_a_tiny_bench_plays_and_ends_with_its_figures(capsys: pytest.CaptureFixt
 def test_the_gil_probe_reports_a_speedup(capsys: pytest.CaptureFixture[str]):
     assert bot.main(["--gil", "200"]) == 0
     assert capsys.readouterr().out.startswith("gil_speedup=")
+
+
+def test_matches_in_worker_processes_play_out_as_in_one(capsys: pytest.CaptureFixture[str]):
+    args = ["--matches", "2", "--sets", "1", "--levels", "1,2", "--max-strokes", "12"]
+    assert bot.main([*args, "--no-scripted"]) == 0
+    alone = capsys.readouterr().out.strip().splitlines()
+    assert bot.main([*args, "--no-scripted", "--procs", "2"]) == 0
+    pooled = capsys.readouterr().out.strip().splitlines()
+    # each match is seeded: the same results and counts, whichever process played it
+    assert alone[0].split(" (")[0] == pooled[0].split(" (")[0]
+    assert [r.split()[:3] + r.split()[-2:] for r in alone[2:4]] == [
+        r.split()[:3] + r.split()[-2:] for r in pooled[2:4]
+    ]

@@ -1,0 +1,71 @@
+"""The computer's worker pool (server/net/thinker.py): it thinks at the lowest priority, and
+tells a hung search (burning a core, or stuck) from one waiting for the CPU."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from server.net.thinker import Thinkers
+
+
+def niceness() -> int:
+    return os.nice(0)
+
+
+def nap(seconds: float) -> str:
+    time.sleep(seconds)
+    return "done"
+
+
+def spin(seconds: float) -> str:
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+    return "done"
+
+
+def watch_until_done(pool: Thinkers, future: object, limit: float) -> None:
+    """Tick the watch as the computer's clock does, every 0.05 s."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end and not future.done():  # type: ignore[attr-defined]
+        pool.watch(time.monotonic())
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def pool():
+    thinkers = Thinkers(workers=1, timeout=0.4)
+    yield thinkers
+    thinkers.stop()
+
+
+def test_workers_think_at_the_lowest_priority_below_the_server(pool):
+    assert pool.ask(niceness).result(timeout=60) == 19
+
+
+def test_a_search_waiting_without_burning_cpu_is_not_taken_for_hung(pool):
+    pool.ask(nap, 0.0).result(timeout=60)  # the worker started
+    future = pool.ask(nap, 1.2)  # three timeouts of wall time, almost no CPU
+    watch_until_done(pool, future, limit=10)
+    assert future.result(timeout=1) == "done"
+    assert pool.replaced == 0
+
+
+def test_a_search_burning_a_core_past_its_time_is_replaced(pool):
+    pool.ask(nap, 0.0).result(timeout=60)
+    future = pool.ask(spin, 30.0)
+    started = time.monotonic()
+    watch_until_done(pool, future, limit=20)
+    assert pool.replaced == 1
+    assert time.monotonic() - started < 10
+    assert future.done() and not future.cancelled() and future.exception() is not None
+
+
+def test_a_search_stuck_without_cpu_is_replaced_after_stalled_timeouts(pool):
+    pool.ask(nap, 0.0).result(timeout=60)
+    future = pool.ask(nap, 60.0)
+    watch_until_done(pool, future, limit=20)
+    assert pool.replaced == 1
