@@ -382,7 +382,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
             f"computer matches seated {c.get('computer_matches', 0)} of {args.bots}; the "
             f"computer's decisions {computer.get('decisions')}, time p50 "
             f"{computer.get('decision_ms_p50')} ms, p99 {computer.get('decision_ms_p99')} ms "
-            f"(asked to answered: the search and its wait for a free worker); given up "
+            f"(asked to answered: the search and its wait for a free worker), strokes "
+            f"simulated p50 {computer.get('sims_p50')} (levels 1-5 budget 40 to 2,000); given up "
             f"{computer.get('given_up')}, worker pools replaced {computer.get('replaced')}"
         )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine); "

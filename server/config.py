@@ -68,7 +68,8 @@ class Config:
     # Redis connection closes); long enough to outlast the event-loop stalls of an overload
     lease_seconds: float = 10.0
     event_loop: str = "uvloop"  # uvloop (libuv, in C) or Python's own asyncio loop
-    bot_workers: int = 1  # processes the computer thinks in (docs/bot.md, "In the product")
+    # processes the computer thinks in, at nice 19 (0: one per core; docs/bot.md, "In the product")
+    bot_workers: int = 0
     bot_delay: float = 1.5  # seconds the computer waits at least before it strikes
     # seconds a decision may search at most (0: no limit but the level's own budget of
     # simulations, which ends it sooner on an idle core; the limit holds on a busy one)
@@ -124,7 +125,8 @@ _HELP = {
     "appendfsync": "embedded Redis AOF fsync policy: always, everysec or no",
     "lease_seconds": "room lease time: a hung process's rooms are taken over after this long",
     "event_loop": "uvloop (the default: sockets and timers in C) or asyncio",
-    "bot_workers": "worker processes the computer opponent thinks in (started when needed)",
+    "bot_workers": "worker processes the computer opponent thinks in, started when needed "
+    "(0: one per core)",
     "bot_delay": "seconds the computer pauses before striking (between this and twice it)",
     "bot_budget": "seconds a computer decision may search at most (0: only its level's budget)",
     "bot_timeout": "seconds after which a computer decision's worker is replaced",

@@ -114,6 +114,9 @@ class Computer:
         self.decisions = 0
         self.given_up = 0
         self.think_ms: deque[float] = deque(maxlen=500)
+        # strokes each decision simulated: fewer than its level's budget when its time ran
+        # out first (a busy host: the computer plays weaker rather than late)
+        self.sims: deque[int] = deque(maxlen=500)
         self._scanned = 0.0
         self._task: asyncio.Task[None] | None = None
 
@@ -285,6 +288,7 @@ class Computer:
             thought.shown = True
             self.decisions += 1
             self.think_ms.append((now - thought.asked) * 1000)
+            self.sims.append(choice.candidates)
             self._preview(room, seat, choice)
         if now >= thought.strike_at:
             await self._strike(room, seat, choice, thought, now)
@@ -296,11 +300,10 @@ class Computer:
         assert s is not None and s.computer is not None
         seed = secrets.randbits(32)  # the level's dice, thrown now: no future is seen
         if isinstance(state, CrokinoleState):  # each game's own search
-            future = self.thinkers.ask(
-                crokinole_seat.choose, state, seat, s.computer, seed, self.budget
-            )
+            search: Any = crokinole_seat.choose
         else:
-            future = self.thinkers.ask(choose, state, seat, s.computer, seed, self.budget)
+            search = choose
+        future = self.thinkers.decide(search, state, seat, s.computer, seed, budget=self.budget)
         delay = self.delay * random.uniform(1.0, 2.0)  # a person's pause, not a metronome
         return Thought(state, seat, future, now, now + delay, tries)
 
@@ -360,6 +363,7 @@ class Computer:
             "given_up": self.given_up,
             "decision_ms_p50": round(times[len(times) // 2], 1) if times else None,
             "decision_ms_p99": round(times[int(len(times) * 0.99)], 1) if times else None,
+            "sims_p50": sorted(self.sims)[len(self.sims) // 2] if self.sims else None,
             "waiting": len(self.waiting),
             **self.thinkers.view(),
         }

@@ -94,7 +94,9 @@ class Practice:
         state = m.state
         self.thinking.add(room.id)
         try:
-            asked = self.thinkers.ask(hint, state, seat, secrets.randbits(32), self.budget)
+            asked = self.thinkers.decide(
+                hint, state, seat, secrets.randbits(32), budget=self.budget
+            )
             while not asked.done():  # a hung one is caught by Thinkers.watch, every tick
                 await asyncio.sleep(POLL)
             choice = asked.result()

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -23,6 +24,7 @@ import psutil
 log = logging.getLogger("novuss.thinker")
 
 T = TypeVar("T")
+FLOOR = 0.05  # seconds a decision thinks at least, however late its worker starts on it
 STALLED = 6  # a search using no CPU for this many timeouts is stuck, not starved
 NICE = 19  # the workers' niceness: the lowest priority that still gets CPU on a busy host
 
@@ -36,11 +38,21 @@ def background() -> None:
     os.nice(NICE - os.nice(0))
 
 
+def in_time(fn: Callable[..., T], until: float | None, *args: Any) -> T:
+    """fn(*args, budget_s), the budget being what is left until `until` (epoch seconds) when
+    a worker starts on it: a decision that waited behind others thinks less, so the computer
+    still answers in its time on a busy host, weaker rather than late. None: no limit."""
+    budget = None if until is None else max(FLOOR, until - time.time())
+    return fn(*args, budget)
+
+
 class Thinkers:
     """A lazily started pool of worker processes, replaced whole when one dies or hangs."""
 
     def __init__(self, workers: int, timeout: float):
-        self.workers = max(1, workers)
+        # one per core by default: at nice 19 a worker takes only what nobody else wants,
+        # so more of them never slow the server, and a decision waits less for a free one
+        self.workers = workers if workers > 0 else len(os.sched_getaffinity(0))
         self.timeout = timeout
         self.pool: ProcessPoolExecutor | None = None
         # what was asked and not answered -> when it was first seen running (None: queued)
@@ -73,6 +85,11 @@ class Thinkers:
             future = self._pool().submit(fn, *args)
         self.flight[future] = None
         return future
+
+    def decide(self, fn: Callable[..., T], *args: Any, budget: float | None) -> Future[T]:
+        """Ask fn(*args, budget_s) of a worker, to be answered within `budget` seconds from
+        now (the time waiting for a free worker included); None: no limit."""
+        return self.ask(in_time, fn, None if budget is None else time.time() + budget, *args)
 
     def watch(self, now: float) -> None:
         """Called every tick: a search that has used more than `timeout` seconds of a core is

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from server.net.thinker import Thinkers
+from server.net.thinker import FLOOR, Thinkers
 
 
 def niceness() -> int:
@@ -69,3 +69,15 @@ def test_a_search_stuck_without_cpu_is_replaced_after_stalled_timeouts(pool):
     future = pool.ask(nap, 60.0)
     watch_until_done(pool, future, limit=20)
     assert pool.replaced == 1
+
+
+def given(budget_s: float | None) -> float | None:
+    return budget_s
+
+
+def test_a_decision_that_waited_for_a_worker_thinks_only_for_what_is_left(pool):
+    pool.ask(nap, 0.0).result(timeout=60)
+    pool.ask(nap, 0.6)  # the only worker is busy for 0.6 s of the next decision's 1 s
+    late = pool.decide(given, budget=1.0).result(timeout=60)
+    assert FLOOR <= late <= 0.5
+    assert pool.decide(given, budget=None).result(timeout=60) is None
