@@ -13,6 +13,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -25,17 +26,30 @@ log = logging.getLogger("novuss.thinker")
 
 T = TypeVar("T")
 FLOOR = 0.05  # seconds a decision thinks at least, however late its worker starts on it
+ORPHAN_POLL = 1.0  # seconds between a worker's looks at whether its server still lives
 STALLED = 6  # a search using no CPU for this many timeouts is stuck, not starved
 NICE = 19  # the workers' niceness: the lowest priority that still gets CPU on a busy host
 
 
-def background() -> None:
-    """Make this worker process think with the CPU the server leaves: the lowest niceness.
-    Its weight is 15 against the server's 1024, so a waking server preempts it at once and
-    it takes under 2 % of a core the server wants; but it still gets that much, where the
+def background(server: int) -> None:
+    """Start a worker: it thinks with the CPU the server leaves, and ends with the server.
+
+    The lowest niceness: its weight is 15 against the server's 1024, so a waking server
+    preempts it at once and it takes under 2 % of a core the server wants; but it still gets that much, where the
     idle class (SCHED_IDLE) would get nothing at all while anything else runs, and a
-    person playing the computer on a busy host would wait for ever for its stroke."""
+    person playing the computer on a busy host would wait for ever for its stroke.
+
+    A worker's end of the task queue never reads end-of-file (each worker holds a writer of
+    it too), so a worker whose server was killed would wait on it for ever, holding its
+    memory: a thread ends the process once its parent is no longer `server`."""
     os.nice(NICE - os.nice(0))
+    threading.Thread(target=_end_with, args=(server,), name="end-with-server", daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(ORPHAN_POLL)
+    os._exit(0)
 
 
 def in_time(fn: Callable[..., T], until: float | None, *args: Any) -> T:
@@ -69,7 +83,7 @@ class Thinkers:
             context = multiprocessing.get_context("spawn")
             # below everything: thinking waits, serving people does not
             self.pool = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=background
+                self.workers, mp_context=context, initializer=background, initargs=(os.getpid(),)
             )
         return self.pool
 

@@ -4,6 +4,8 @@ tells a hung search (burning a core, or stuck) from one waiting for the CPU."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -81,3 +83,33 @@ def test_a_decision_that_waited_for_a_worker_thinks_only_for_what_is_left(pool):
     late = pool.decide(given, budget=1.0).result(timeout=60)
     assert FLOOR <= late <= 0.5
     assert pool.decide(given, budget=None).result(timeout=60) is None
+
+
+SERVER_KILLED = """
+import os, signal, sys
+from server.net.thinker import Thinkers
+pool = Thinkers(workers=2, timeout=10)
+pool.ask(os.getpid).result(timeout=60)
+print(" ".join(map(str, pool.pids())), flush=True)
+os.kill(os.getpid(), signal.SIGKILL)  # no clean-up, as a crash
+"""
+
+
+def test_workers_end_when_their_server_is_killed():
+    out = subprocess.run(
+        [sys.executable, "-c", SERVER_KILLED], capture_output=True, text=True, timeout=120
+    )
+    workers = [int(pid) for pid in out.stdout.split()]
+    assert workers, out.stderr
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+        time.sleep(0.2)
+    assert not any(alive(pid) for pid in workers)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
