@@ -14,6 +14,8 @@ ONE_ADDRESS: dict[str, object] = {
     "session_burst": 1_000_000,
     "address_create_rate": 10_000,
     "address_create_burst": 1_000_000,
+    "read_rate": 10_000,
+    "read_burst": 1_000_000,
 }
 
 

@@ -17,4 +17,19 @@ source scripts/setup-env.sh test
 if [ -d web/tests ]; then
   (cd web && node --test tests/)
 fi
-.venv/bin/python -m pytest -q "$@"
+if [ "$#" -gt 0 ]; then
+  exec .venv/bin/python -m pytest -q "$@"
+fi
+# Two pytest processes side by side, each with its own Redis and servers: the browser tests,
+# which mostly wait on Chromium, and the rest. One after the other they took 18 minutes.
+web_log="$(mktemp)"
+trap 'rm -f "$web_log"' EXIT
+.venv/bin/python -m pytest -q -p no:cacheprovider tests/web >"$web_log" 2>&1 &
+web=$!
+rest=0
+.venv/bin/python -m pytest -q --ignore=tests/web || rest=$?
+browser=0
+wait "$web" || browser=$?
+echo "--- the browser tests (tests/web):"
+cat "$web_log"
+[ "$rest" -eq 0 ] && [ "$browser" -eq 0 ]

@@ -19,6 +19,7 @@ from server.net.hub import Hub
 from server.net.lessons import add_routes as add_lesson_routes
 from server.net.players import name_players
 from server.net.proxy import parse_networks
+from server.net.reads import read_limits
 from server.net.replays import Replays
 from server.net.tournaments import TournamentRoutes, plug
 from server.net.tournaments import add_routes as add_tournament_routes
@@ -202,10 +203,14 @@ def _replay_routes(app: web.Application) -> None:
 
 def make_app(config: Config) -> web.Application:
     """The application; Redis (embedded unless config.redis_url) is reached at start-up."""
-    app = web.Application(client_max_size=CLIENT_MAX_SIZE)
+    trusted = parse_networks(config.trusted_proxy)
+    app = web.Application(
+        client_max_size=CLIENT_MAX_SIZE,
+        middlewares=[read_limits(config.read_rate, config.read_burst, trusted)],
+    )
     app[CONFIG] = config
     total = config.max_connections or max(64, open_file_limit() - RESERVED_FDS)
-    app[DOOR] = Door(total, config.tcp_per_address, parse_networks(config.trusted_proxy))
+    app[DOOR] = Door(total, config.tcp_per_address, trusted)
 
     async def lifecycle(app: web.Application) -> AsyncIterator[None]:
         url = config.redis_url or start_embedded(
@@ -245,7 +250,7 @@ def make_app(config: Config) -> web.Application:
     app.router.add_get("/api/matches/{mid}", match_record)
     _replay_routes(app)
     _account_routes(app)
-    add_lesson_routes(app, parse_networks(config.trusted_proxy))
+    add_lesson_routes(app, trusted)
     add_tournament_routes(app, lambda request: request.app[TOURS])
     for path, page in PAGES.items():
         app.router.add_get(path, _page(config.web_dir / page))

@@ -56,6 +56,8 @@ class Config:
     session_rate: float = 0.2
     session_burst: float = 20.0
     session_ttl: float = 600.0  # a session lives this long after its last connection ends
+    read_rate: float = 10.0  # HTTP API requests per second from one client address, sustained
+    read_burst: float = 100.0  # ... in one burst
     allowed_origins: str = ""  # other sites' pages allowed to use this server (comma-separated)
     trusted_proxy: str = ""  # addresses/networks of reverse proxies whose X-Forwarded-For counts
     redis_maxmemory: str = "256mb"  # the embedded Redis's limit (noeviction)
@@ -83,6 +85,8 @@ _HELP = {
     "port": "port of the web client, the websocket (/ws) and the HTTP API",
     "redis_url": "Redis to use (also REDIS_URL); empty: an embedded redis-server in --data-dir",
     "redis_password": "Redis AUTH password, if Redis asks for one",
+    "read_rate": "HTTP API requests per second from one client address (sustained)",
+    "read_burst": "HTTP API requests from one client address in one burst",
     "allowed_origins": "origins (scheme://host:port, comma-separated) besides this server's own"
     " whose pages may open the websocket and post to the API",
     "bus_key": "secret shared by a cluster's processes; bus messages without its seal are dropped",

@@ -35,9 +35,10 @@ def background(server: int) -> None:
     """Start a worker: it thinks with the CPU the server leaves, and ends with the server.
 
     The lowest niceness: its weight is 15 against the server's 1024, so a waking server
-    preempts it at once and it takes under 2 % of a core the server wants; but it still gets that much, where the
-    idle class (SCHED_IDLE) would get nothing at all while anything else runs, and a
-    person playing the computer on a busy host would wait for ever for its stroke.
+    preempts it at once and it takes under 2 % of a core the server wants; but it still
+    gets that much, where the idle class (SCHED_IDLE) would get nothing at all while
+    anything else runs, and a person playing the computer on a busy host would wait for
+    ever for its stroke.
 
     A worker's end of the task queue never reads end-of-file (each worker holds a writer of
     it too), so a worker whose server was killed would wait on it for ever, holding its
@@ -109,8 +110,8 @@ class Thinkers:
         """Called every tick: a search that has used more than `timeout` seconds of a core is
         hung, and a search cannot be stopped but with its process: the pool is replaced.
         Time is counted in the workers' CPU seconds, not the wall clock's, because they
-        think at the lowest priority: on a busy machine a sound search may wait for CPU far longer
-        than it computes, and replacing it would only lose the work. A worker that uses no
+        think at the lowest priority: on a busy machine a sound search may wait for CPU far
+        longer than it computes, and replacing it would only lose the work. A worker that uses no
         CPU at all for STALLED times `timeout` (stopped, or blocked on something) is hung
         too. The time spent queued behind other searches is not counted (a busy pool is not
         a hung one): the executor marks a search running as it hands it to a worker's
