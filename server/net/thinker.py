@@ -2,9 +2,11 @@
 pure Python over the Cython core, which holds the GIL, so a thread would stall the event loop
 and every room of the process with it (docs/bot.md, "In the product").
 
-One `concurrent.futures.ProcessPoolExecutor`, started on the first decision (a server nobody
-plays the computer on starts no process). A search that runs longer than its time, or a worker
-that dies, costs the pool: it is killed and replaced, and whoever was waiting asks again.
+One `concurrent.futures.ProcessPoolExecutor` of workers at nice 19, started on demand (a
+server nobody plays the computer on starts no process). A decision's time runs from its
+asking, so one that waited for a worker searches less. A search that burns more CPU than its
+time, or a worker that dies, costs the pool: it is killed and replaced, and whoever was
+waiting asks again. A worker ends when its server is gone.
 """
 
 from __future__ import annotations
