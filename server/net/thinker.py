@@ -165,20 +165,27 @@ class Thinkers:
             return
         log.warning("replacing the computer's worker processes (%s)", why)
         self.replaced += 1
-        processes = getattr(pool, "_processes", None) or {}
-        for process in list(processes.values()):
-            if process.is_alive():
-                process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+        _kill(pool)
         self.flight.clear()
         self.cpu_at_progress.clear()
 
     def stop(self) -> None:
-        """Stop the workers at shutdown (their decisions are not needed any more)."""
+        """Kill the workers at shutdown: their decisions are not needed any more, and the
+        interpreter's exit would otherwise wait for each search in flight to end (for ever,
+        for a hung one)."""
         pool, self.pool = self.pool, None
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            _kill(pool)
 
     def view(self) -> dict[str, Any]:
         """For /healthz."""
         return {"workers": self.pids(), "asked": self.asked, "replaced": self.replaced}
+
+
+def _kill(pool: ProcessPoolExecutor) -> None:
+    # the executor keeps its processes in a private map: the only way to stop a search
+    processes = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        if process.is_alive():
+            process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -38,7 +39,7 @@ def watch_until_done(pool: Thinkers, future: object, limit: float) -> None:
 
 
 @pytest.fixture
-def pool():
+def pool() -> Iterator[Thinkers]:
     thinkers = Thinkers(workers=1, timeout=0.4)
     yield thinkers
     thinkers.stop()
@@ -113,3 +114,21 @@ def alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+SERVER_STOPPED = """
+import time
+from server.net.thinker import Thinkers
+from tests.computer.test_thinker import spin
+pool = Thinkers(workers=1, timeout=60)
+pool.ask(spin, 0.0).result(timeout=60)
+pool.ask(spin, 120.0)  # a search that would run two minutes
+time.sleep(0.5)
+pool.stop()
+"""
+
+
+def test_a_server_stopping_does_not_wait_for_a_search_in_flight():
+    started = time.monotonic()
+    subprocess.run([sys.executable, "-c", SERVER_STOPPED], check=True, timeout=100)
+    assert time.monotonic() - started < 60
