@@ -2,6 +2,7 @@
 scripted club player of server.rules.play, through the real core and referee.
 
     python -m bench.bot [--matches N] [--sets S] [--levels 1,2,3,4,5] [--seed S] [--procs P]
+                        [--no-scripted | --only-scripted]
 
 Each pairing plays N singles matches of S sets (4 by default: the rules' shorter match,
 004 § 27 (2), in which each side opens two sets), the first strike drawn by the match's
@@ -197,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--procs", type=int, default=1, help="processes the matches run in")
     ap.add_argument("--levels", default=",".join(map(str, LEVELS)), help="levels to play")
     ap.add_argument("--no-scripted", action="store_true", help="skip the scripted pairings")
+    ap.add_argument("--only-scripted", action="store_true", help="only the scripted pairings")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument(
         "--max-strokes", type=int, default=MAX_STROKES, help="a match stopped here is drawn"
@@ -214,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     pairs = [(levels[i], levels[i - 1]) for i in range(1, len(levels))]
     if len(levels) > 2:
         pairs.append((levels[-1], levels[0]))
+    if args.only_scripted:
+        pairs = []
     if not args.no_scripted:
         pairs += [(lv, SCRIPTED) for lv in levels]
     pool = ProcessPoolExecutor(args.procs) if args.procs > 1 else None
@@ -242,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{sims:12.0f} {len(st.times):10}"
         )
     top, low = levels[-1], levels[0]
-    steps = [rates[p] for p in pairs[: len(levels) - 1]]
+    steps = [rates[p] for p in zip(levels[1:], levels, strict=False) if p in rates]
     top_st = stats[top]
     print(
         f"top_vs_l{low}={rates.get((top, low), float('nan')):.2f} "
