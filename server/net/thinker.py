@@ -33,7 +33,10 @@ STALLED = 6  # a search using no CPU for this many timeouts is stuck, not starve
 NICE = 19  # the workers' niceness: the lowest priority that still gets CPU on a busy host
 
 
-def background(server: int) -> None:
+_starts: Any = None  # in a worker: where it reports each search it starts
+
+
+def background(server: int, starts: Any) -> None:
     """Start a worker: it thinks with the CPU the server leaves, and ends with the server.
 
     The lowest niceness: its weight is 15 against the server's 1024, so a waking server
@@ -44,7 +47,11 @@ def background(server: int) -> None:
 
     A worker's end of the task queue never reads end-of-file (each worker holds a writer of
     it too), so a worker whose server was killed would wait on it for ever, holding its
-    memory: a thread ends the process once its parent is no longer `server`."""
+    memory: a thread ends the process once its parent is no longer `server`.
+
+    `starts` is the queue the worker reports each search on as it starts it (run)."""
+    global _starts
+    _starts = starts
     os.nice(NICE - os.nice(0))
     threading.Thread(target=_end_with, args=(server,), name="end-with-server", daemon=True).start()
 
@@ -53,6 +60,13 @@ def _end_with(server: int) -> None:
     while os.getppid() == server:
         time.sleep(ORPHAN_POLL)
     os._exit(0)
+
+
+def run(token: int, fn: Callable[..., T], *args: Any) -> T:
+    """fn(*args), in a worker, after telling the server which search this process starts
+    and its own CPU seconds then: the server then times each search by its own worker."""
+    _starts.put((token, os.getpid(), time.process_time()))
+    return fn(*args)
 
 
 def in_time(fn: Callable[..., T], until: float | None, *args: Any) -> T:
@@ -72,10 +86,10 @@ class Thinkers:
         self.workers = workers if workers > 0 else len(os.sched_getaffinity(0))
         self.timeout = timeout
         self.pool: ProcessPoolExecutor | None = None
-        # what was asked and not answered -> when it was first seen running (None: queued)
-        self.flight: dict[Future[Any], float | None] = {}
-        self.progress = 0.0  # when a search in flight was last seen answered
-        self.cpu_at_progress: dict[int, float] = {}  # each worker's CPU seconds then
+        self.starts: Any = None  # the pool's queue of searches started (run)
+        self.flight: dict[Future[Any], int] = {}  # asked and not answered -> its token
+        # started and not answered: token -> (its worker, that worker's CPU s, wall time then)
+        self.running: dict[int, tuple[int, float, float]] = {}
         self.replaced = 0  # pools killed and replaced (a worker died or a search hung)
         self.asked = 0
 
@@ -84,9 +98,12 @@ class Thinkers:
             # spawn, not fork: the server's process has threads (Redis, the loop) a fork
             # would copy mid-lock; the workers import only the pure search
             context = multiprocessing.get_context("spawn")
-            # below everything: thinking waits, serving people does not
+            self.starts = context.SimpleQueue()  # written at once: before the answer
             self.pool = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=background, initargs=(os.getpid(),)
+                self.workers,
+                mp_context=context,
+                initializer=background,
+                initargs=(os.getpid(), self.starts),
             )
         return self.pool
 
@@ -95,12 +112,13 @@ class Thinkers:
         for a worker that died earlier). The future fails with BrokenProcessPool if its
         worker dies or the pool is replaced, or is cancelled if the pool goes first."""
         self.asked += 1
+        token = self.asked
         try:
-            future: Future[T] = self._pool().submit(fn, *args)
+            future: Future[T] = self._pool().submit(run, token, fn, *args)
         except BrokenProcessPool:
             self.replace("a worker died")
-            future = self._pool().submit(fn, *args)
-        self.flight[future] = None
+            future = self._pool().submit(run, token, fn, *args)
+        self.flight[future] = token
         return future
 
     def decide(self, fn: Callable[..., T], *args: Any, budget: float | None) -> Future[T]:
@@ -109,35 +127,30 @@ class Thinkers:
         return self.ask(in_time, fn, None if budget is None else time.time() + budget, *args)
 
     def watch(self, now: float) -> None:
-        """Called every tick: a search that has used more than `timeout` seconds of a core is
-        hung, and a search cannot be stopped but with its process: the pool is replaced.
-        Time is counted in the workers' CPU seconds, not the wall clock's, because they
-        think at the lowest priority: on a busy machine a sound search may wait for CPU far
-        longer than it computes, and replacing it would only lose the work. A worker that uses no
-        CPU at all for STALLED times `timeout` (stopped, or blocked on something) is hung
-        too. The time spent queued behind other searches is not counted (a busy pool is not
-        a hung one): the executor marks a search running as it hands it to a worker's
-        queue, one ahead of what the workers run, so a search counts from the later of that
-        and the last answer."""
-        for future, since in list(self.flight.items()):
-            if future.done():  # answered, failed or cancelled: its waiter sees which
-                del self.flight[future]
-                self.progress = now
-                self.cpu_at_progress = self.cpu()
-            elif since is None and future.running():
-                self.flight[future] = now
-                for pid, cpu in self.cpu().items():  # a new worker counts from its first search
-                    self.cpu_at_progress.setdefault(pid, cpu)
-        running = [since for since in self.flight.values() if since is not None]
-        if not running:
-            return
-        waited = now - max(min(running), self.progress)
-        burnt = max(
-            (cpu - self.cpu_at_progress.get(pid, cpu) for pid, cpu in self.cpu().items()),
-            default=0.0,
-        )
-        if burnt > self.timeout or waited > STALLED * self.timeout:
-            self.replace("a search ran out of time")
+        """Called every tick: a search that has used more than `timeout` seconds of its
+        worker's CPU is hung, and a search cannot be stopped but with its process: the pool
+        is replaced. Each search is timed from its own start (its worker reports it, run),
+        so a queue behind a busy pool is never taken for a hang, nor a hung search hidden
+        by the others' answers. CPU seconds, not the wall clock's: at the lowest priority,
+        on a busy machine, a sound search may wait for CPU far longer than it computes, and
+        replacing it would only lose the work. A search whose worker uses no CPU at all
+        for STALLED times `timeout` (stopped, or blocked on something) is hung too."""
+        self._note_starts(now)
+        for future in [f for f in self.flight if f.done()]:  # its waiter sees how it ended
+            self.running.pop(self.flight.pop(future), None)
+        cpu = self.cpu()
+        for pid, cpu_then, since in self.running.values():
+            burnt = cpu.get(pid, cpu_then) - cpu_then
+            if burnt > self.timeout or now - since > STALLED * self.timeout:
+                self.replace("a search ran out of time")
+                return
+
+    def _note_starts(self, now: float) -> None:
+        asked = set(self.flight.values())
+        while self.starts is not None and not self.starts.empty():
+            token, pid, cpu_then = self.starts.get()
+            if token in asked:  # not one answered, failed or cancelled already
+                self.running[token] = (pid, cpu_then, now)
 
     def cpu(self) -> dict[int, float]:
         """Each worker's CPU seconds so far (a worker that just ended is left out)."""
@@ -167,7 +180,8 @@ class Thinkers:
         self.replaced += 1
         _kill(pool)
         self.flight.clear()
-        self.cpu_at_progress.clear()
+        self.running.clear()
+        self.starts = None
 
     def stop(self) -> None:
         """Kill the workers at shutdown: their decisions are not needed any more, and the
@@ -176,6 +190,7 @@ class Thinkers:
         pool, self.pool = self.pool, None
         if pool is not None:
             _kill(pool)
+        self.starts = None
 
     def view(self) -> dict[str, Any]:
         """For /healthz."""

@@ -132,3 +132,21 @@ def test_a_server_stopping_does_not_wait_for_a_search_in_flight():
     started = time.monotonic()
     subprocess.run([sys.executable, "-c", SERVER_STOPPED], check=True, timeout=100)
     assert time.monotonic() - started < 60
+
+
+def test_a_hung_search_is_caught_while_another_worker_keeps_answering():
+    pool = Thinkers(workers=2, timeout=0.5)
+    try:
+        for warm in [pool.ask(nap, 0.3) for _ in range(2)]:  # both workers started
+            warm.result(timeout=60)
+        hung = pool.ask(spin, 60.0)
+        end = time.monotonic() + 30
+        while time.monotonic() < end and pool.replaced == 0:
+            quick = pool.ask(nap, 0.05)  # the other worker answers all along
+            while not quick.done() and time.monotonic() < end:
+                pool.watch(time.monotonic())
+                time.sleep(0.02)
+        assert pool.replaced == 1
+        assert hung.done() and hung.exception() is not None
+    finally:
+        pool.stop()
