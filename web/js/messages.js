@@ -1,0 +1,368 @@
+// The protocol's events (docs/protocol.md) applied to the page's state: the order of the
+// sequenced events kept (duplicates dropped, a gap asked for again), the events that follow a
+// stroke held until its motion has been shown, and each message's handler.
+import { nameComputers } from "./computer.js";
+import { $, toast } from "./dom.js";
+import { refusalText, t } from "./i18n.js";
+import { roomPage, waitingFor } from "./lobby.js";
+import { ownerOfPuck, whosePucks } from "./rulings.js";
+import { joinByInvite, link, mySeat, send, state, STORE } from "./state.js";
+import { pocketCentres, tableFrom } from "./table.js";
+
+// The events that carry the room's `seq` (docs/protocol.md).
+const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back", "hidden", "takeback"]);
+
+/** The ids of the pucks a ruling says went into the holes. */
+function pocketedIds(ruling) {
+  const p = ruling?.pocketed;
+  if (!Array.isArray(p)) return [];
+  return p.map((x) => (Array.isArray(x) ? x[0] : typeof x === "object" && x ? x.id : x)).filter((x) => typeof x === "number");
+}
+
+/**
+ * The page's handling of the server's messages. `ctx` holds the parts of the page they change:
+ * `playback`, `chat`, `lobbyView`, `hud`, `table` (from `createTableView`), and the screens'
+ * functions `showLobby`, `showRoomScreen`, `renderHud`, `readRuling`, `backToCompetition`.
+ * Returns `onMessage` (for the connection) and `releaseHeld` (for the end of a motion).
+ */
+export function createMessages(ctx) {
+  const { playback, chat, lobbyView, hud, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition } = ctx;
+  const { aimer, updateAimer } = ctx.table;
+
+  function onMessage(msg) {
+    if (SEQUENCED.has(msg.t) && msg.t !== "room" && typeof msg.seq === "number" && !acceptSeq(msg.seq)) return;
+    const handler = HANDLERS[msg.t];
+    if (handler) handler(msg);
+  }
+
+  /** The protocol's rule for events: drop duplicates, ask for what a gap missed. */
+  function acceptSeq(seq) {
+    if (!state.room) return false;
+    if (seq <= state.last) return false;
+    if (seq > state.last + 1 && state.resumeAskedAt !== state.last) {
+      state.resumeAskedAt = state.last;
+      askSince(state.last);
+      return false;
+    }
+    // In order, or a gap that asking again did not fill: take it rather than ask forever.
+    state.last = seq;
+    state.resumeAskedAt = null;
+    return true;
+  }
+
+  /** Ask for the events after `since`: players resume, watchers watch again. */
+  function askSince(since) {
+    const r = state.room;
+    if (r.you?.role === "player") {
+      send({ t: "resume", room: r.id, since });
+      return;
+    }
+    const invite = state.invite?.code;
+    send({ t: "watch", room: r.id, since, ...(invite ? { invite } : {}) });
+  }
+
+  /** Events after a stroke wait until its motion has been seen to the end. */
+  function applyOrHold(fn) {
+    if (playback.active) {
+      state.held.push(fn);
+      return;
+    }
+    fn();
+    updateAimer();
+  }
+
+  function releaseHeld() {
+    const held = state.held;
+    state.held = [];
+    for (const fn of held) fn();
+    updateAimer();
+    if (state.room) showRoomScreen();
+  }
+
+  function setDropped(seat, name, seconds, now = performance.now()) {
+    if (seconds === null || seconds === undefined) state.dropped.delete(seat);
+    else state.dropped.set(seat, { seat, name, until: now + seconds * 1000 });
+  }
+
+  const HANDLERS = {
+    welcome(m) {
+      state.session = m.session;
+      playback.rate = m.speed_factor > 0 ? m.speed_factor : 1;
+      localStorage.setItem(STORE.token, m.token);
+      $("me-name").textContent = m.name;
+      // logged in (the login cookie): the header links to the profile, else to the log-in page
+      $("account-link").dataset.i18n = m.account ? "ui.profile" : "ui.log_in";
+      $("account-link").textContent = t($("account-link").dataset.i18n);
+      $("account-link").href = m.account ? `/u/${encodeURIComponent(m.account)}` : "/account";
+      if (m.seat) {
+        // Still seated somewhere: pick up where we were (a fresh page has seen nothing).
+        const since = state.room?.id === m.seat.room ? state.last : 0;
+        if (since === 0) state.room = null;
+        send({ t: "resume", room: m.seat.room, since });
+      } else if (state.room && state.room.you?.role === "watcher") {
+        askSince(state.last);
+      } else if (state.pendingIntent?.invite) {
+        state.joinedByLink = true;
+        joinByInvite(state.pendingIntent.invite);
+      } else if (state.pendingIntent) {
+        state.joinedByLink = state.pendingIntent.t === "join";
+        state.joinRef = state.joinedByLink ? link.nextRef : null;
+        send(state.joinedByLink ? { ...state.pendingIntent, ref: link.nextRef++ } : state.pendingIntent);
+      } else {
+        state.room = null;
+        showLobby();
+      }
+      state.pendingIntent = null;
+    },
+
+    lobby(m) {
+      for (const r of [...(m.rooms || []), ...(m.live || [])]) nameComputers(r.players);
+      state.lobby = m;
+      lobbyView.render(m);
+    },
+
+    queued(m) {
+      lobbyView.setQuickStatus(() => waitingFor(m.game, m.mode, m.waiting));
+    },
+
+    room(m) {
+      // A Crokinole room is played on its own page, which resumes the seat or watches.
+      const page = roomPage(m.game, m.id, m.you?.role === "watcher", state.invite?.code);
+      if (page) return location.assign(page);
+      const newRoom = state.room?.id !== m.id;
+      $("rename").hidden = true;
+      if (newRoom) {
+        chat.clear();
+        state.history = [];
+        send({ t: "lobby", on: false });
+        lobbyView.setQuickStatus("");
+        history.replaceState(null, "", `/?room=${encodeURIComponent(m.id)}`);
+      }
+      nameComputers(m.seats);
+      state.hint = null;
+      state.room = m;
+      state.last = m.seq;
+      state.resumeAskedAt = null;
+      state.table = tableFrom(m.table);
+      state.held = [];
+      playback.clear();
+      const match = m.match;
+      state.discs = m.discs || [];
+      state.turn = match ? match.turn : null;
+      state.phase = match ? match.phase : null;
+      state.score = match ? match.score : [0, 0];
+      state.set = match ? match.set : null;
+      state.debts = match?.rules?.debt ?? [];
+      state.clock = match?.clock ? { ...match.clock, at: performance.now() } : null;
+      state.result = match?.result ? { ...match.result, score: match.result.score ?? match.score } : null;
+      state.motionStroke = m.motion ? m.motion.stroke : null;
+      const last = match?.last_ruling;
+      state.ruling = last ? { lines: last.lines, legal: !!last.ruling?.legal, seat: last.seat, cause: last.cause, stroke: last.stroke, seq: m.seq } : null;
+      state.dropped.clear();
+      m.seats.forEach((s, i) => s && setDropped(i, s.name, s.away));
+      updateAimer();
+      showRoomScreen();
+    },
+
+    aim(m) {
+      if (m.seat === mySeat()) return;
+      state.ghost = m;
+    },
+
+    stroke(m) {
+      // A stroke that comes while the last one still plays here: show its end at once.
+      if (playback.active) {
+        playback.clear();
+        releaseHeld();
+      }
+      state.motionStroke = m.stroke;
+      state.hint = null;
+      state.framesSeen = 0;
+      state.phase = "motion";
+      state.ghost = null;
+      state.clock = state.clock ? { ...state.clock, running: false } : null;
+      aimer.stop();
+      renderHud();
+    },
+
+    frame(m) {
+      if (m.stroke !== state.motionStroke) return;
+      playback.push(m.time, m.discs, performance.now());
+      for (const d of m.discs || []) if (Array.isArray(d)) state.lastSeen.set(d[0], [d[1], d[2]]);
+      for (const d of m.discs || []) if (d && !Array.isArray(d) && d.id !== undefined) state.lastSeen.set(d.id, [d.x, d.y]);
+      state.framesSeen += 1;
+      if (m.k === m.n - 1) playback.complete = true;
+    },
+
+    ruling(m) {
+      playback.complete = true; // frames end before the ruling (some may have been dropped)
+      applyOrHold(() => {
+        const now = performance.now();
+        state.discs = (m.discs || []).filter((d) => d.id !== 0);
+        state.turn = m.turn;
+        state.score = m.score ?? state.score;
+        state.set = m.set ?? state.set;
+        state.phase = m.turn === null ? "over" : "play";
+        state.debts = m.ruling?.debts ?? state.debts;
+        if (state.ruling) {
+          state.history.push(state.ruling);
+          if (state.history.length > 30) state.history.shift();
+        }
+        state.ruling = { lines: m.lines, legal: !!m.ruling?.legal, seat: m.seat, cause: m.cause, stroke: m.stroke, seq: m.seq };
+        state.motionStroke = null;
+        if (Array.isArray(m.sides)) m.sides.forEach((side, i) => state.room.seats[i] && (state.room.seats[i].side = side));
+        const marks = [];
+        const names = (i) => state.room?.seats[i]?.name ?? t("seat", { seat: i + 1 });
+        const whose = (id) => whosePucks([id], names, mySeat());
+        for (const kind of ["restored", "respotted", "penalty_placed"]) {
+          for (const [id, x, y] of m.ruling?.[kind] || []) {
+            const k = kind === "penalty_placed" ? "penalty" : kind;
+            marks.push({ id, x, y, kind: k, label: t(`mark.${k}`, { pucks: whose(id) }), since: now });
+          }
+        }
+        // Pocketed pucks: marked at the hole they went into.
+        const pockets = pocketCentres(state.table);
+        for (const id of pocketedIds(m.ruling)) {
+          const at = state.lastSeen.get(id);
+          if (!at) continue;
+          const [, [px, py]] = Object.entries(pockets).reduce((best, e) =>
+            Math.hypot(e[1][0] - at[0], e[1][1] - at[1]) < Math.hypot(best[1][0] - at[0], best[1][1] - at[1]) ? e : best,
+          );
+          marks.push({ id, x: px, y: py, kind: "pocketed", label: t("mark.pocketed", { pucks: whose(id) }), since: now, owner: ownerOfPuck(id) });
+        }
+        state.highlights = marks;
+        state.lastSeen.clear();
+        renderHud();
+        hud.flashRuling(readRuling(state.ruling));
+      });
+    },
+
+    watchers(m) {
+      if (state.room?.id !== m.room) return;
+      state.room.watchers = m.n;
+      renderHud();
+    },
+
+    clock(m) {
+      state.clock = { ...m, at: performance.now() };
+    },
+
+    chat(m) {
+      // the role beside the name: two people in a room may share a name, never a role
+      const role = m.seat === null || m.seat === undefined ? t("chat.watcher") : t("seat", { seat: m.seat + 1 });
+      chat.add({ from: m.name, role, text: m.text, channel: m.team === null || m.team === undefined ? "room" : "team" });
+    },
+
+    gone(m) {
+      setDropped(m.seat, m.name, m.grace);
+      if (state.room.seats[m.seat]) state.room.seats[m.seat].away = m.grace;
+      chat.add({ system: true, text: t("chat.gone", { name: m.name }) });
+      showRoomScreen();
+    },
+
+    back(m) {
+      setDropped(m.seat, m.name, null);
+      if (state.room.seats[m.seat]) state.room.seats[m.seat].away = null;
+      chat.add({ system: true, text: t("chat.back", { name: m.name }) });
+      showRoomScreen();
+    },
+
+    result(m) {
+      applyOrHold(() => {
+        state.result = m;
+        state.phase = "over";
+        state.turn = null;
+        state.score = m.score ?? state.score;
+        renderHud();
+        const competition = state.room?.options?.tournament;
+        if (competition && mySeat() !== null) backToCompetition(competition);
+      });
+    },
+
+    left(m) {
+      if (m.room === null || m.room === undefined) {
+        state.leaving = false;
+        lobbyView.setQuickStatus(""); // out of the quick-match queue
+        return;
+      }
+      if (state.room && m.room !== state.room.id) return;
+      const asked = state.leaving;
+      state.leaving = false;
+      if (!asked) {
+        // Not asked for: the server closed the room (maybe one this page never got into,
+        // e.g. a room just created). Say so rather than drop the player in the lobby mutely.
+        console.warn(`room ${m.room} closed by the server`);
+        toast(t("toast.room_closed"), 6000);
+      }
+      state.room = null;
+      state.last = 0;
+      state.held = [];
+      playback.clear();
+      aimer.stop();
+      if (state.returnTo) return location.assign(state.returnTo);
+      showLobby();
+    },
+
+    error(m) {
+      if (m.code === "not_now" || m.code === "no_room") state.leaving = false; // a leave refused
+      if (m.ref !== undefined && m.ref === state.strikeRef) {
+        // The stroke was refused: the striker is the player's again.
+        aimer.stop();
+        updateAimer();
+      }
+      if (m.code === "replaced") {
+        // The same player opened another tab: this one steps aside instead of fighting it.
+        link.conn.close();
+        toast(t("toast.replaced"), 10000);
+        return;
+      }
+      if (m.code === "logged_out") {
+        // The login this socket was opened with ended (here or on another device): the server
+        // closes it, and the reconnect that follows is a guest's unless logged in again.
+        toast(refusalText(m), 10000);
+        return;
+      }
+      if (m.code === "bad_token") {
+        localStorage.removeItem(STORE.token);
+        send({ t: "hello", name: state.name });
+        return;
+      }
+      if (state.joinRef && m.ref === state.joinRef && ["room_full", "seat_taken", "not_now"].includes(m.code)) {
+        send({ t: "watch", room: state.pendingRoom ?? new URLSearchParams(location.search).get("join") });
+        toast(t("toast.full_watching"));
+        return;
+      }
+      if (state.invite && m.ref === state.invite.ref && ["room_full", "seat_taken", "not_now"].includes(m.code)) {
+        send({ t: "watch", invite: state.invite.code });
+        toast(t("toast.full_watching"));
+        return;
+      }
+      if (m.code === "no_room" || m.code === "bad_invite") {
+        if (!state.room) showLobby();
+      }
+      toast(refusalText(m));
+    },
+
+    hidden() {}, // another team's event: it only moves `last` on
+
+    // practice: the computer's suggestion, drawn on the table until the next stroke
+    hint(m) {
+      if (!m.current || m.seat !== mySeat()) return;
+      state.hint = m;
+      toast(t("computer.hint_shown"));
+    },
+
+    takeback() {
+      toast(t("computer.taken_back")); // the `room` that follows puts the pucks back
+    },
+
+    // quick match waited as long as the player set: the computer plays (the room follows)
+    computer(m) {
+      toast(t("computer.instead", { waited: m.waited, level: m.level }), 8000);
+    },
+
+    pong() {},
+  };
+
+  return { onMessage, releaseHeld };
+}

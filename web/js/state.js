@@ -1,0 +1,83 @@
+// What the Novuss page believes, shared by its modules (app.js, messages.js, table-view.js):
+// the one state object the protocol is applied to, the link to the server, and the seat and
+// side this player has in it.
+import { toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { inviteCode } from "./lobby.js";
+import { COMPETITION } from "./table.js";
+
+export const STORE = { name: "novuss.name", token: "novuss.token" };
+
+export const state = {
+  name: localStorage.getItem(STORE.name) || "",
+  session: null,
+  room: null, // the last full room, kept up to date by the events
+  last: 0, // highest seq applied for the room
+  resumeAskedAt: null, // `last` when a resume was asked, so a gap it cannot fill is accepted
+  table: COMPETITION,
+  discs: [], // pucks at rest
+  turn: null,
+  phase: null, // "play" | "motion" | "over"
+  score: [0, 0],
+  set: null, // the set being played, from 1
+  debts: [],
+  clock: null,
+  dropped: new Map(), // seat -> {seat, name, until}
+  ruling: null, // {lines, legal, seat, ...}
+  history: [], // earlier rulings as the server sent them (worded when drawn)
+  lastSeen: new Map(), // puck id -> where the motion last showed it (for "in the hole" marks)
+  result: null,
+  ghost: null, // the striking player's live aim, seen by everybody else
+  highlights: [],
+  held: [], // events that wait until the motion has played out
+  motionStroke: null,
+  framesSeen: 0, // frames of the last stroke that reached this page
+  pendingIntent: intentFromUrl(),
+  joinedByLink: false, // the room was reached by an invite or a shared link
+  invite: null, // {code, ref} of the last invite used: a full room is watched with it
+  strikeRef: null,
+  hint: null, // practice: the computer's suggestion for this player's stroke
+  leaving: false, // the player asked to leave: the `left` that follows is no news
+  returnTo: null, // the competition's page to go back to after leaving its table
+};
+
+/** The connection to the server (a `Connection`, or null before the name is given) and the
+ * next `ref` to put on a message whose answer or refusal must be told apart. */
+export const link = { conn: null, nextRef: 1 };
+
+function intentFromUrl() {
+  const m = location.pathname.match(/^\/r\/([^/]+)/);
+  if (m) return { t: "join", invite: inviteCode(location.pathname) };
+  const q = new URLSearchParams(location.search);
+  // A public room's shareable link (/?join=<id>): take a seat, or watch if it is full.
+  if (q.get("join")) return { t: "join", room: q.get("join") };
+  return q.get("room") ? { t: "watch", room: q.get("room") } : null;
+}
+
+/** Send a message; a player's action while the link is down is not silently lost. */
+export function send(msg) {
+  const sent = !!link.conn?.send(msg);
+  if (!sent && msg.t !== "aim" && msg.t !== "lobby") toast(t("toast.not_connected"));
+  return sent;
+}
+
+export const mySeat = () => (state.room?.you?.role === "player" ? state.room.you.seat : null);
+
+export function mySide() {
+  const r = state.room;
+  if (!r) return "S";
+  const me = mySeat();
+  const s = me !== null ? r.seats[me] : r.seats.find((x) => x?.side);
+  return s?.side || "S";
+}
+
+/** The side a seat strikes from this set. */
+export function sideOf(seat) {
+  return state.room?.seats[seat]?.side || "S";
+}
+
+/** Take a seat by invite; if the table is full the same invite lets us watch. */
+export function joinByInvite(code) {
+  state.invite = { code, ref: link.nextRef++ };
+  send({ t: "join", invite: code, ref: state.invite.ref });
+}
