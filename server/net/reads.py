@@ -28,7 +28,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 def read_limits(rate: float, burst: float, trusted: tuple[Network, ...]) -> Middleware:
     """The middleware: `burst` requests at once per client address, then `rate` a second."""
     buckets = KeyedBuckets(rate, burst)
-    retry = str(max(1, math.ceil(1 / rate)))
+    retry = str(max(1, math.ceil(1 / rate))) if rate > 0 else "60"  # 0: the burst only
 
     @web.middleware
     async def limit(request: web.Request, handler: Handler) -> web.StreamResponse:

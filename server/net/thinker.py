@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import psutil
@@ -77,6 +78,17 @@ def in_time(fn: Callable[..., T], until: float | None, *args: Any) -> T:
     return fn(*args, budget)
 
 
+@dataclass(slots=True)
+class Search:
+    """A search a worker reported started: its process, that process's CPU seconds then,
+    the most seen since, and when they last grew."""
+
+    pid: int
+    cpu_start: float
+    cpu_seen: float
+    moved_at: float
+
+
 class Thinkers:
     """A lazily started pool of worker processes, replaced whole when one dies or hangs."""
 
@@ -88,8 +100,7 @@ class Thinkers:
         self.pool: ProcessPoolExecutor | None = None
         self.starts: Any = None  # the pool's queue of searches started (run)
         self.flight: dict[Future[Any], int] = {}  # asked and not answered -> its token
-        # started and not answered: token -> (its worker, that worker's CPU s, wall time then)
-        self.running: dict[int, tuple[int, float, float]] = {}
+        self.running: dict[int, Search] = {}  # started and not answered, by token
         self.replaced = 0  # pools killed and replaced (a worker died or a search hung)
         self.asked = 0
 
@@ -138,10 +149,16 @@ class Thinkers:
         self._note_starts(now)
         for future in [f for f in self.flight if f.done()]:  # its waiter sees how it ended
             self.running.pop(self.flight.pop(future), None)
+        if not self.running:
+            return
         cpu = self.cpu()
-        for pid, cpu_then, since in self.running.values():
-            burnt = cpu.get(pid, cpu_then) - cpu_then
-            if burnt > self.timeout or now - since > STALLED * self.timeout:
+        for search in self.running.values():
+            used = cpu.get(search.pid, search.cpu_seen)
+            if used > search.cpu_seen:
+                search.cpu_seen, search.moved_at = used, now
+            if used - search.cpu_start > self.timeout or now - search.moved_at > (
+                STALLED * self.timeout
+            ):
                 self.replace("a search ran out of time")
                 return
 
@@ -150,7 +167,7 @@ class Thinkers:
         while self.starts is not None and not self.starts.empty():
             token, pid, cpu_then = self.starts.get()
             if token in asked:  # not one answered, failed or cancelled already
-                self.running[token] = (pid, cpu_then, now)
+                self.running[token] = Search(pid, cpu_then, cpu_then, now)
 
     def cpu(self) -> dict[int, float]:
         """Each worker's CPU seconds so far (a worker that just ended is left out)."""

@@ -30,6 +30,15 @@ def spin(seconds: float) -> str:
     return "done"
 
 
+def trickle(seconds: float) -> str:
+    """A search on a busy host: a little CPU now and then."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        spin(0.02)
+        time.sleep(0.2)
+    return "done"
+
+
 def watch_until_done(pool: Thinkers, future: object, limit: float) -> None:
     """Tick the watch as the computer's clock does, every 0.05 s."""
     end = time.monotonic() + limit
@@ -53,6 +62,15 @@ def test_a_search_waiting_without_burning_cpu_is_not_taken_for_hung(pool):
     pool.ask(nap, 0.0).result(timeout=60)  # the worker started
     future = pool.ask(nap, 1.2)  # three timeouts of wall time, almost no CPU
     watch_until_done(pool, future, limit=10)
+    assert future.result(timeout=1) == "done"
+    assert pool.replaced == 0
+
+
+def test_a_search_getting_a_little_cpu_now_and_then_is_left_to_answer(pool):
+    pool.ask(nap, 0.0).result(timeout=60)
+    # 3 s of the wall clock, past STALLED timeouts (2.4 s), but about 0.3 s of CPU in all
+    future = pool.ask(trickle, 3.0)
+    watch_until_done(pool, future, limit=30)
     assert future.result(timeout=1) == "done"
     assert pool.replaced == 0
 
