@@ -58,18 +58,16 @@ def test_workers_think_at_the_lowest_priority_below_the_server(pool):
     assert pool.ask(niceness).result(timeout=60) == 19
 
 
-def test_a_search_waiting_without_burning_cpu_is_not_taken_for_hung(pool):
+@pytest.mark.parametrize(
+    "search, seconds",
+    [
+        (nap, 1.2),  # three timeouts of wall time, almost no CPU
+        (trickle, 3.0),  # past STALLED timeouts (2.4 s), a little CPU now and then, 0.3 s
+    ],
+)
+def test_a_search_waiting_for_cpu_is_left_to_answer(pool, search, seconds):
     pool.ask(nap, 0.0).result(timeout=60)  # the worker started
-    future = pool.ask(nap, 1.2)  # three timeouts of wall time, almost no CPU
-    watch_until_done(pool, future, limit=10)
-    assert future.result(timeout=1) == "done"
-    assert pool.replaced == 0
-
-
-def test_a_search_getting_a_little_cpu_now_and_then_is_left_to_answer(pool):
-    pool.ask(nap, 0.0).result(timeout=60)
-    # 3 s of the wall clock, past STALLED timeouts (2.4 s), but about 0.3 s of CPU in all
-    future = pool.ask(trickle, 3.0)
+    future = pool.ask(search, seconds)
     watch_until_done(pool, future, limit=30)
     assert future.result(timeout=1) == "done"
     assert pool.replaced == 0
