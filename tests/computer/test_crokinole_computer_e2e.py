@@ -99,10 +99,11 @@ async def test_a_crokinole_computer_room_plays_on_after_a_restart(game_server):
 
 
 async def test_a_crokinole_computer_that_never_answers_resigns_and_the_game_ends(game_server):
-    # every search (tens of ms) outlives a --bot-timeout of 5 ms and is given up after three
-    # tries; seed 002 has no shot clock to rule it, so the computer resigns rather than hold
-    # the game for ever
-    srv = game_server(**{**FAST, "bot_budget": 5.0, "bot_timeout": 0.005})
+    # every search (tens of ms of CPU) outlives a --bot-timeout of 5 ms and is given up after
+    # three tries; seed 002 has no shot clock to rule it, so the computer resigns rather than
+    # hold the game for ever. The hang watch runs on the clock's tick, 5 ms here: a search
+    # is timed from its own start, and one of 30 ms could end between ticks of 100 ms
+    srv = game_server(**{**FAST, "bot_budget": 5.0, "bot_timeout": 0.005, "tick_seconds": 0.005})
     c = await play_computer(srv, game="crokinole", level=5)
     result = await play(c)
     assert result["winner"] == 0 and result["cause"] == "resign", result
