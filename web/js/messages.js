@@ -26,6 +26,7 @@ function pocketedIds(ruling) {
  * Returns `onMessage` (for the connection) and `releaseHeld` (for the end of a motion).
  */
 export function createMessages(ctx) {
+  let leavingFor = null; // the page a Crokinole room sent this one to
   const { playback, chat, lobbyView, hud, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition } = ctx;
   const { aimer, updateAimer } = ctx.table;
 
@@ -128,7 +129,12 @@ export function createMessages(ctx) {
     room(m) {
       // A Crokinole room is played on its own page, which resumes the seat or watches.
       const page = roomPage(m.game, m.id, m.you?.role === "watcher", state.invite?.code);
-      if (page) return location.assign(page);
+      if (page) {
+        // once: the room's next message, arriving before the page is left, would start the
+        // same navigation again and abort the first (ERR_ABORTED)
+        if (leavingFor !== page) location.assign((leavingFor = page));
+        return;
+      }
       const newRoom = state.room?.id !== m.id;
       $("rename").hidden = true;
       if (newRoom) {
