@@ -1,8 +1,8 @@
 """Build the Cython collision core from the same source as its pure-Python twin.
 
-server/sim/core.py is plain Python that Cython compiles in its pure-Python mode
-(types declared in server/sim/core.pxd). Installed, the compiled module shadows
-the .py; server.sim.engines loads the .py source directly as the twin.
+server/games/core/collision.py is plain Python that Cython compiles in its pure-Python mode
+(types declared in server/games/core/collision.pxd). Installed, the compiled module shadows
+the .py; server.games.novuss.sim.engines loads the .py source directly as the twin.
 """
 
 from Cython.Build import cythonize
@@ -13,7 +13,11 @@ from setuptools import Extension, setup
 STRICT_FP = ["-O2", "-fno-fast-math", "-ffp-contract=off"]
 
 extensions = [
-    Extension("server.sim.core", ["server/sim/core.py"], extra_compile_args=STRICT_FP),
+    Extension(
+        "server.games.core.collision",
+        ["server/games/core/collision.py"],
+        extra_compile_args=STRICT_FP,
+    ),
 ]
 
 setup(

@@ -31,8 +31,8 @@ import redis.asyncio as aioredis
 
 from bench.load import free_port
 from bench.soak import Player, Stats, fetch, start_server
+from server.history.store import HistoryStore, pm_key, rh_key
 from server.history.summary import summarise
-from server.store.history import HistoryStore, pm_key, rh_key
 from server.store.redis_store import _bytes, _entries, _map, _pack, log_key, match_key
 
 PASSWORD = "a long bench password"

@@ -1,5 +1,5 @@
 """The computer's strength and speed: whole matches between its levels and against the
-scripted club player of server.rules.play, through the real core and referee.
+scripted club player of tools.novuss_play, through the real core and referee.
 
     python -m bench.bot [--matches N] [--sets S] [--levels 1,2,3,4,5] [--seed S] [--procs P]
                         [--no-scripted | --only-scripted]
@@ -27,13 +27,13 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from server.bot import LEVELS, choose
-from server.rules.check import sim_discs
-from server.rules.judge import judge
-from server.rules.play import scripted_shot
-from server.rules.state import MatchConfig, MatchState, new_match, team_of
-from server.sim import simulate
-from server.sim.types import Shot
+from server.games.novuss.bot import LEVELS, choose
+from server.games.novuss.rules.check import sim_discs
+from server.games.novuss.rules.judge import judge
+from server.games.novuss.rules.state import MatchConfig, MatchState, new_match, team_of
+from server.games.novuss.sim import simulate
+from server.games.novuss.sim.types import Shot
+from tools.novuss_play import scripted_shot
 
 SCRIPTED = 0
 """The scripted club player's number among the players (levels are 1..5)."""

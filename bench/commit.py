@@ -39,10 +39,11 @@ import uvloop
 
 from bench.load import free_port, redis_answers, wait_until
 from bench.load_aim import choose
-from server.lobby.room import Room, table_view
-from server.match import Settings
+from server.games.core.play import Settings
+from server.games.novuss.game import NOVUSS
+from server.games.novuss.sim import Shot
+from server.lobby.room import Room
 from server.net.runtime import room_commit
-from server.sim import Shot
 from server.store.redis_store import Commit, Store, lease_key
 
 OWNER = "bench-commit-owner"
@@ -81,7 +82,7 @@ def match_commits(strokes: int) -> list[Commit]:
     """The commits of a singles match: the seating and start, then two per stroke (the strike
     with its stroke event and log entry; the ruling at the end of the motion)."""
     settings = Settings(frame_rate=30.0, speed_factor=1.0)
-    table = table_view(settings)
+    table = NOVUSS.table_view()
     room = Room("rbench", "singles", 3, 30.0, False, settings, 60.0)
     now = 1_800_000_000.0
     room.join("s-alice-0123456789", "Alice", None, None, now)

@@ -4,7 +4,7 @@
 
 A seeded set of mid-round positions (0 to 15 discs placed at random, clear of each other
 and of the pegs) and flicks from a random point of the shooting line toward a random
-point of the board at 0.3 to 4 m/s, each run through server.crokinole.physics.simulate
+point of the board at 0.3 to 4 m/s, each run through server.games.crokinole.physics.simulate
 (input checks included), timed in CPU seconds of this process. Beside it, the Novuss
 figure comes from `python -m bench.physics`. The last line is machine-readable.
 """
@@ -19,9 +19,10 @@ import time
 from collections.abc import Sequence
 from types import ModuleType
 
-from server.crokinole.board import TOURNAMENT, Board
-from server.crokinole.physics import Flick, Piece, python_core, simulate
-from server.sim import core as compiled_core
+from server.games.core import CORE as compiled_core
+from server.games.core import python_core
+from server.games.crokinole.board import TOURNAMENT, Board
+from server.games.crokinole.physics import Flick, Piece, simulate
 
 Shot = tuple[list[Piece], Flick]
 

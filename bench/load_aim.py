@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from server.rules.geometry import angle_to_world, cue_angle_allowed, to_local, to_world
-from server.sim import COMPETITION
-from server.sim.types import SIDES, Side
+from server.games.novuss.rules.geometry import angle_to_world, cue_angle_allowed, to_local, to_world
+from server.games.novuss.sim import COMPETITION
+from server.games.novuss.sim.types import SIDES, Side
 
 Shot = tuple[float, float, float, float]  # x, y, angle, speed
 

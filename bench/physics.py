@@ -3,7 +3,7 @@
     python -m bench.physics [--strokes N] [--seed S]
 
 One seeded set of strokes (alternately breaks into the starting rows and mid-game
-positions, server.sim.scenarios.mixed_strokes) runs through each engine on one core,
+positions, tools.scenarios.mixed_strokes) runs through each engine on one core,
 timed in CPU seconds of this process. Each engine is timed through `simulate` (input
 checks, the core, the result object; events and trajectory are built when first read).
 pymunk is set up for the same table: frictionless discs and rails whose elasticities
@@ -23,10 +23,10 @@ from collections.abc import Callable, Sequence
 import pymunk
 
 from bench import crokinole
-from server.crokinole.board import TOURNAMENT
-from server.sim import COMPETITION, Table, simulate
-from server.sim import core as compiled_core
-from server.sim.scenarios import Stroke, mixed_strokes
+from server.games.core import CORE as compiled_core
+from server.games.crokinole.board import TOURNAMENT
+from server.games.novuss.sim import COMPETITION, Table, simulate
+from tools.scenarios import Stroke, mixed_strokes
 
 PYMUNK_DT = 1.0 / 2000.0  # s: 4 mm per step at 8 m/s, a quarter of a puck's 14 mm radius
 PYMUNK_REST = 1.0  # mm/s: below this every body counts as at rest

@@ -41,11 +41,13 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the scripted player lives with the tests (tests/server)
 from bench.one_address import ONE_ADDRESS, as_args  # noqa: E402
-from server.sim.types import Side  # noqa: E402
+from server.games.novuss.sim.types import Side  # noqa: E402
 from tests.server.server_bot import choose_shot  # noqa: E402
 
 Msg = dict[str, Any]
-PHYSICS_LIMIT = "at most"  # the physics refusing a table with too many discs (server/sim)
+PHYSICS_LIMIT = (
+    "at most"  # the physics refusing a table with too many discs (server/games/novuss/sim)
+)
 
 
 @dataclass

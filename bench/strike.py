@@ -3,7 +3,8 @@
     python -m bench.strike [--matches N] [--seed S] [--min-time SECONDS]
 
 A seeded set of realistic strokes is recorded first by playing whole matches through
-`server.match.Match` (singles and doubles alternately), each player aiming like the load
+`server.games.novuss.match.Match` (singles and doubles alternately), each player aiming like the
+load
 clients (bench/load_aim.py: at the nearest own puck, else straight up the table) with a
 seeded jitter of the angle and the speed so that strokes miss, rebound, pocket and break
 up rows. Every recorded stroke (the rules state before it, the seat, the shot, and the
@@ -34,11 +35,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.load_aim import choose
-from server.lobby.room import table_view
-from server.match import Match, Settings
-from server.rules import MatchConfig, MatchState, StrokeRefused, check_stroke, judge, sim_discs
-from server.rules.state import Mode
-from server.sim import Shot, StrokeResult, simulate
+from server.games.core.play import Settings
+from server.games.novuss.game import NOVUSS
+from server.games.novuss.match import Match
+from server.games.novuss.rules import (
+    MatchConfig,
+    MatchState,
+    StrokeRefused,
+    check_stroke,
+    judge,
+    sim_discs,
+)
+from server.games.novuss.rules.state import Mode
+from server.games.novuss.sim import COMPETITION, Shot, StrokeResult, simulate
 
 SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
 MAX_STROKES = 400
@@ -76,7 +85,7 @@ def _aim(match: Match, rng: random.Random, table: dict[str, Any]) -> Shot | None
 def record(matches: int, seed: int) -> list[Recorded]:
     """Play `matches` whole matches (one set each) and keep every stroke."""
     rng = random.Random(seed)
-    table = table_view(SETTINGS)
+    table = NOVUSS.table_view()
     strokes: list[Recorded] = []
     for k in range(matches):
         mode: Mode = "singles" if k % 2 == 0 else "doubles"
@@ -112,7 +121,7 @@ def measure(strokes: Sequence[Recorded], min_time: float) -> dict[str, float]:
     """µs per stroke of each stage, best pass of several: passes repeat until min_time of
     CPU time has been spent (at least three), each pass timing every stage in turn, so
     that a busy moment of the machine slows all of them."""
-    table = SETTINGS.table
+    table = COMPETITION
     results: list[StrokeResult] = []
     matches: list[Match] = []
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from server.games.core.play import Settings
 from server.lobby.room import Room
-from server.match import Settings
 
 TICK = 0.1  # the server's default --tick-seconds
 VISITS = 300  # 30 s of the clock loop per pass

@@ -25,7 +25,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server.rules.cites import Ref, cites_in, parse_cite  # noqa: E402
+from server.games.novuss.rules.cites import Ref, cites_in, parse_cite  # noqa: E402
 
 OUT = ROOT / "web" / "rules" / "rules.json"
 
@@ -33,9 +33,9 @@ Node = dict[str, Any]
 
 
 def referee_cites() -> list[str]:
-    """Every cite written in server/rules, sorted."""
+    """Every cite written in server/games/novuss/rules, sorted."""
     found: set[str] = set()
-    for path in sorted((ROOT / "server" / "rules").glob("*.py")):
+    for path in sorted((ROOT / "server" / "games" / "novuss" / "rules").glob("*.py")):
         found.update(cites_in(path.read_text(encoding="utf-8")))
     return sorted(found)
 

@@ -11,19 +11,19 @@ from typing import Any
 
 from aiohttp import web
 
+from server.accounts.players import name_players
+from server.competitions.http import TournamentRoutes, plug
+from server.competitions.http import add_routes as add_tournament_routes
 from server.config import Config
+from server.games.core.play import Settings
+from server.games.novuss.notation import NotationError, to_notation
+from server.lessons.http import add_routes as add_lesson_routes
 from server.lobby.room import record_for
-from server.match import Settings
 from server.net.door import RESERVED_FDS, Door, open_file_limit
 from server.net.hub import Hub
-from server.net.lessons import add_routes as add_lesson_routes
-from server.net.players import name_players
 from server.net.proxy import parse_networks
 from server.net.reads import read_limits
-from server.net.replays import Replays
-from server.net.tournaments import TournamentRoutes, plug
-from server.net.tournaments import add_routes as add_tournament_routes
-from server.replay.notation import NotationError, to_notation
+from server.replay.http import Replays
 from server.store.embedded import start_embedded, stop_embedded
 from server.store.redis_store import Store
 
@@ -187,7 +187,7 @@ def _account_routes(app: web.Application) -> None:
 
 
 def _replay_routes(app: web.Application) -> None:
-    """The replay viewer's page and data (server/net/replays.py, made at start-up)."""
+    """The replay viewer's page and data (server/replay/http.py, made at start-up)."""
 
     def via(name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
         async def handler(request: web.Request) -> web.StreamResponse:

@@ -1,5 +1,5 @@
 """Every code of a message the server sends a player to read, for the client's catalogs
-(web/js/i18n/): the referee's line codes with their arguments (server/rules/lines.py),
+(web/js/i18n/): the referee's line codes with their arguments (server/games/novuss/rules/lines.py),
 the protocol's error codes, and the reasons a stroke is refused (`error.reason`).
 
     python -m server.messages > web/js/i18n/codes.json
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from server.rules.lines import TEMPLATES, WORDS
+from server.games.novuss.rules.lines import TEMPLATES, WORDS
 
 ERROR_CODES: tuple[str, ...] = (
     "bad_frame",
@@ -47,7 +47,7 @@ ERROR_CODES: tuple[str, ...] = (
 """`error.code`: docs/protocol.md, "error"."""
 
 REFUSAL_REASONS: tuple[str, ...] = (
-    # Novuss, server/rules/check.py and turns.py (004 § 20, § 32)
+    # Novuss, server/games/novuss/rules/check.py and turns.py (004 § 20, § 32)
     "placement_zone",
     "placement_touch",
     "cue_angle",
@@ -56,7 +56,7 @@ REFUSAL_REASONS: tuple[str, ...] = (
     "not_your_turn",
     "match_over",
     "no_such_seat",
-    # Crokinole, server/crokinole/rules.py (002 5, 2 a, 4 f)
+    # Crokinole, server/games/crokinole/rules.py (002 5, 2 a, 4 f)
     "inside_shooting_line",
     "outside_quadrant",
     "off_the_board",

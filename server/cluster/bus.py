@@ -22,7 +22,7 @@ Messages (msgpack lists):
                     ["logout", uid, only, keep] (idem)      logins of account uid ended (only the
                                                             one of hash `only`, or all but `keep`):
                                                             their websockets close
-                                                            (server/net/logouts.py)
+                                                            (server/accounts/logouts.py)
 
 Every message is sealed: MAC_BYTES of HMAC-SHA256 under the cluster's key (`--bus-key`, the
 same for every process) precede its msgpack body, and a message whose seal does not verify is

@@ -1,5 +1,5 @@
-"""Crokinole (seed 002): the round board, its deterministic physics and its rules.
+"""The old import path of server.games.crokinole, kept for outside code (server/_compat.py)."""
 
-Pure logic: imports only server.sim (the core's exact root finders), nothing from
-net, lobby, match or store.
-"""
+from server._compat import alias
+
+alias(__name__, "server.games.crokinole")

@@ -3,7 +3,7 @@ each match's end) and archives each once (server/history/summary.py).
 
 Every process runs one, in one consumer group, so each finished match goes to one of them; a
 process that dies holding some leaves them pending, and another (or the same one restarted)
-claims them after 10 s (server/store/history.py, CLAIM_IDLE_MS).
+claims them after 10 s (server/history/store.py, CLAIM_IDLE_MS).
 One match is archived at a time across the cluster (a Redis lock): its ratings are read,
 moved and written back, and two matches of the same player must not interleave. A match
 archived already (its `done:` mark) is skipped, so one delivered twice counts once.
@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 from redis.exceptions import RedisError
 
+from server.accounts.store import AccountStore
+from server.history.store import HistoryStore
 from server.history.summary import is_rated, rating_mode_of, summarise
-from server.store.accounts import AccountStore
-from server.store.history import HistoryStore
 from server.store.redis_store import Store
 
 log = logging.getLogger("novuss.history")

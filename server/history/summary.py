@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from server.ratings.model import RATED_GAMES, Skill, rate_ranked, rating_mode
-from server.store.history import Archived
+from server.games.registry import UnknownGame, of_record
+from server.history.store import Archived
+from server.ratings.model import Skill, rate_ranked
 
 Skills = dict[str, tuple[float, float, int]]  # uid -> (mu, sigma, matches) in the match's mode
 
 
 def counter_prefix(record: dict[str, Any]) -> str:
     """The counters' prefix: the mode for Novuss, "<game>-<mode>" for another game."""
-    game = record.get("game", "novuss")
-    return record["mode"] if game == "novuss" else f"{game}-{record['mode']}"
+    return of_record(record).rating_key(record["mode"], False)
 
 
 def outcome(result: dict[str, Any] | None, team: int) -> str:
@@ -39,18 +39,25 @@ def is_rated(record: dict[str, Any]) -> bool:
     players = record.get("players", [])
     return (
         bool(record.get("rated"))
-        and record.get("game", "novuss") in RATED_GAMES
+        and _rated_game(record)
         and bool(players)
         and all(p.get("account") for p in players)
         and bool(record.get("result"))
     )
 
 
+def _rated_game(record: dict[str, Any]) -> bool:
+    try:
+        return of_record(record).rated
+    except UnknownGame:  # a record of a game this server no longer has
+        return False
+
+
 def rating_mode_of(record: dict[str, Any]) -> str:
     """The rating a match moves (server/ratings/model.py `rating_mode`): a Crokinole match of
     more than two sides is one of players each alone (002 7 d)."""
     sides = {p["team"] for p in record.get("players", [])}
-    return rating_mode(record.get("game", "novuss"), record["mode"], len(sides) > 2)
+    return of_record(record).rating_key(record["mode"], len(sides) > 2)
 
 
 def ranks_of(record: dict[str, Any], sides: int) -> list[float]:

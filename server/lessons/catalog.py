@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from server.rules import MatchConfig, MatchState, Ruling, new_match
-from server.rules.aim import bank, pot, shot_at
-from server.rules.state import Puck
-from server.sim.types import Shot
+from server.games.novuss.rules import MatchConfig, MatchState, Ruling, new_match
+from server.games.novuss.rules.aim import bank, pot, shot_at
+from server.games.novuss.rules.state import Puck
+from server.games.novuss.sim.types import Shot
 
 SEAT = 0  # the learner: seat 0, on the S rail (local frame = world frame)
 OPPONENT = 1

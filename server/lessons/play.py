@@ -7,10 +7,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.games.core.play import disc_view
+from server.games.novuss.match import FrameSampler
+from server.games.novuss.rules import (
+    MatchState,
+    Ruling,
+    StrokeRefused,
+    check_stroke,
+    judge,
+    sim_discs,
+)
+from server.games.novuss.sim import Shot, SimInputError, StrokeResult, simulate
 from server.lessons.catalog import SEAT, Lesson
-from server.match import FrameSampler, disc_view
-from server.rules import MatchState, Ruling, StrokeRefused, check_stroke, judge, sim_discs
-from server.sim import Shot, SimInputError, StrokeResult, simulate
 
 FRAME_RATE = 30.0  # frames a second of the last stroke's motion (the matches' default)
 

@@ -8,11 +8,12 @@ and the match's record.
 
 from __future__ import annotations
 
+from server.accounts.store import AccountStore
+from server.games.registry import rating_mode
+from server.history.store import HistoryStore
 from server.lobby.room import Room
 from server.lobby.seat import Player
-from server.ratings.model import Skill, rating_mode
-from server.store.accounts import AccountStore
-from server.store.history import HistoryStore
+from server.ratings.model import Skill
 
 
 def room_rating_mode(room: Room) -> str:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.games.core.play import Settings, Step
+from server.games.registry import DEFAULT
 from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.lobby.seat import Player
-from server.match import Settings, Step
 
 QUICK_SETS = 1  # quick matches are short: one set, the standard stroke clock
 QUICK_CLOCK = 30.0
@@ -47,7 +48,7 @@ class Lobby:
         clock: float,
         private: bool,
         rid: str | None = None,
-        game: str = "novuss",
+        game: str = DEFAULT,
         options: dict[str, Any] | None = None,
         rated: bool = False,
     ) -> Room:
@@ -97,7 +98,7 @@ class Lobby:
         players: list[Player],
         now: float,
         rid: str | None = None,
-        game: str = "novuss",
+        game: str = DEFAULT,
     ) -> tuple[Room, Step]:
         """Seat a filled quick-match table, in queue order, in a new public room (`rid`, or a
         new id); everybody is ready, so the match starts. Rated when every player is

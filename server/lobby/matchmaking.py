@@ -10,16 +10,17 @@ all or none, so two processes never seat one player twice.
 
 from __future__ import annotations
 
+from server.games.registry import NAMES, game, rating_mode
 from server.lobby.members import QueueEntry
 from server.lobby.pairing import Waiting, pick
 from server.store.pairing import QueueView
 
 # the quick-match queues of rated games (server/lobby/service.py names them): (game, mode)
 RATED_QUEUES = {
-    "singles": ("novuss", "singles"),
-    "doubles": ("novuss", "doubles"),
-    "crokinole-singles": ("crokinole", "singles"),
-    "crokinole-doubles": ("crokinole", "doubles"),
+    rating_mode(name, mode): (name, mode)
+    for name in NAMES
+    if game(name).rated
+    for mode in ("singles", "doubles")
 }
 TRIES = 5  # a table taken meanwhile by another process: the queue is read again
 

@@ -1,6 +1,6 @@
 """A competition's table: a room whose seats are held for the paired players. Pure logic.
 
-The tournament service (server/tournaments/) makes the room when a round starts, with every
+The tournament service (server/competitions/) makes the room when a round starts, with every
 seat held for its registered player: a stand-in seat (`HELD` + the account's uid) that counts
 as away, its grace running from that moment. The player takes it by joining the room (the
 tournament page sends them there); nobody else may. When every player has come, the match
@@ -10,16 +10,16 @@ runs out (Room.tick), as any absent player's: the service then scores the encoun
 absence (004 § 22 (3)).
 
 `options` of such a room: `tournament` (its id), `opener` (0), `held` (the account uid of each
-seat, in seat order). Who came is kept apart (server/store/tournaments.py, `mark_came`): the
+seat, in seat order). Who came is kept apart (server/competitions/store.py, `mark_came`): the
 room closes once everybody has left it.
 """
 
 from __future__ import annotations
 
+from server.games.core.play import Step
 from server.lobby.lobby import Lobby
 from server.lobby.room import LobbyError, Room
 from server.lobby.seat import Player, Seat
-from server.match import Step
 
 HELD = "held:"  # the session id of a seat kept for an account: no real session has this form
 

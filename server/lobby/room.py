@@ -15,14 +15,12 @@ from typing import Any
 
 import msgpack
 
-from server.crokinole_match import CrokinoleMatch, board_view
+from server.games.core.play import Out, Settings, Step
+from server.games.registry import DEFAULT, game
+from server.games.seam import GameMatch, MatchSpec
 from server.lobby.seat import Player, Seat
-from server.match import Match, Out, Settings, Step
-from server.rules import MatchConfig
-from server.rules.state import as_mode
 
 SEATS = {"singles": 2, "doubles": 4}
-GAMES = ("novuss", "crokinole")  # docs/crokinole.md: a room plays one game
 
 
 class LobbyError(Exception):
@@ -119,7 +117,7 @@ class Room:
         settings: Settings,
         grace: float,
         buffer: int = 256,
-        game: str = "novuss",
+        game: str = DEFAULT,
         options: dict[str, Any] | None = None,
         rated: bool = False,
     ):
@@ -136,7 +134,7 @@ class Room:
         self.grace = grace
         # 002 7 d: a Crokinole room of 3 or 4 players each alone names its seats
         self.seats: list[Seat | None] = [None] * int(self.options.get("players") or SEATS[mode])
-        self.match: Match | CrokinoleMatch | None = None
+        self.match: GameMatch | None = None
         self.matches: list[str] = []  # ids of this room's matches, oldest first
         self.rematch: set[int] = set()
         self.seq = 0
@@ -224,7 +222,7 @@ class Room:
             "invite": self.invite if seat is not None else None,
             "you": {"role": "watcher" if seat is None else "player", "seat": seat},
             "seats": seats,
-            "table": board_view() if self.game == "crokinole" else table_view(self.settings),
+            "table": game(self.game).table_view(),
             "match": None if m is None else m.view(now),
             "discs": [] if m is None else m.discs(now),
             "motion": None if m is None or m.motion is None else m.motion.view(now, self.settings),
@@ -380,24 +378,16 @@ class Room:
             return Step()
         if any(s is None or not s.ready or s.away_until is not None for s in self.seats):
             return Step()
-        config = MatchConfig(
-            mode=as_mode(self.mode),
-            sets=self.sets,
-            stroke_clock=self.clock,
-            absent_limit=self.grace,
+        spec = MatchSpec(
+            self.mode, len(self.seats), self.sets, self.clock, self.grace, self.options
         )
         # 004 § 31 (1) 2), 002 1: the first strike by lot, between the sides (002 7 d: players);
         # a competition's table names its opener (§ 31 (1) 1), (2): server/lobby/reserved.py)
         first_team = self.options.get("opener")
         if first_team is None:
             first_team = secrets.randbelow(self.team_of(len(self.seats) - 1) + 1)
-        self.match, step = (
-            CrokinoleMatch.new(
-                new_id("m"), len(self.seats), first_team, now, self.settings, self.options
-            )
-            if self.game == "crokinole"
-            else Match.new(new_id("m"), config, first_team, now, self.settings)
-        )
+        played = game(self.game)
+        self.match, step = played.new_match(new_id("m"), spec, first_team, now, self.settings)
         self.matches.append(self.match.id)
         self.rematch.clear()
         self.changed(now)
@@ -433,7 +423,7 @@ class Room:
             raise LobbyError("not_seated", "You have no seat in this room.")
         return seat
 
-    def _match(self) -> Match | CrokinoleMatch:
+    def _match(self) -> GameMatch:
         if self.match is None:
             raise LobbyError("not_now", "The match has not started.")
         return self.match
@@ -563,15 +553,15 @@ class Room:
         cls, d: dict[str, Any], events: list[Event], settings: Settings, grace: float, buffer: int
     ) -> Room:
         """Inverse of to_dict, with the kept events."""
-        game = d.get("game", "novuss")
+        name = d.get("game", DEFAULT)
         room = cls(
-            d["id"], d["mode"], d["sets"], d["clock"], d["private"], settings, grace, buffer, game,
+            d["id"], d["mode"], d["sets"], d["clock"], d["private"], settings, grace, buffer, name,
             d.get("options"), d.get("rated", False),
         )  # fmt: skip
         room.invite = d["invite"]
         room.seats = [None if s is None else Seat.from_dict(s) for s in d["seats"]]
-        kind = CrokinoleMatch if game == "crokinole" else Match
-        room.match = None if d["match"] is None else kind.from_dict(d["match"], settings)
+        match = d["match"]
+        room.match = None if match is None else game(name).load_match(match, settings)
         room.matches = list(d["matches"])
         room.rematch = set(d["rematch"])
         room.seq = d["seq"]
@@ -592,21 +582,3 @@ class Room:
         if self.match.motion is not None:
             return self.finish_motion(now)
         return self.apply(Step(out=self.match.resume_clock(now)))
-
-
-def table_view(settings: Settings) -> dict[str, Any]:
-    """The table geometry a client needs (docs/protocol.md, "Table")."""
-    t = settings.table
-    return {
-        "name": t.name,
-        "size": t.size,
-        "pocket_radius": t.pocket_radius,
-        "pockets": {name: [x, y] for name, x, y in t.pocket_centres()},
-        "zone": t.zone_depth,
-        "circle_radius": t.circle_radius,
-        "puck_radius": t.puck_radius,
-        "puck_hole_radius": t.puck_hole_radius,
-        "striker_radius": t.striker_radius,
-        "striker_hole_radius": t.striker_hole_radius,
-        "max_speed": t.max_speed,
-    }

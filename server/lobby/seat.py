@@ -1,6 +1,6 @@
 """Who sits at a table: a seat's occupant (`Seat`, kept in the room's checkpoint) and who
 takes one (`Player`: a guest session, a registered player with the rating shown beside the
-name, or the computer at a level: server/net/computer.py plays its seats). Pure data."""
+name, or the computer at a level: server/computer/seats.py plays its seats). Pure data."""
 
 from __future__ import annotations
 

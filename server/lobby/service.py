@@ -14,6 +14,8 @@ import asyncio
 import time
 from typing import Any
 
+from server.competitions.store import mark_came
+from server.games.registry import DEFAULT, rating_mode
 from server.lobby.identity import Identities, room_rating_mode
 from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.matchmaking import RATED_QUEUES, Matchmaker
@@ -21,11 +23,9 @@ from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
 from server.lobby.reserved import is_competition, take_held
 from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.lobby.seat import Player
-from server.ratings.model import rating_mode
 from server.store.memory import MemoryWatch
 from server.store.pairing import QueueView
 from server.store.redis_store import Store
-from server.store.tournaments import mark_came
 
 
 class LobbyService:
@@ -92,7 +92,7 @@ class LobbyService:
         sets: int,
         clock: float,
         private: bool,
-        game: str = "novuss",
+        game: str = DEFAULT,
         options: dict[str, Any] | None = None,
         rated: bool = False,
     ) -> None:
@@ -211,7 +211,7 @@ class LobbyService:
             conn.send(self.stage.personal(message, conn))
 
     # -- quick match -------------------------------------------------------------------
-    async def quick(self, conn: Client, mode: str, game: str = "novuss") -> None:
+    async def quick(self, conn: Client, mode: str, game: str = DEFAULT) -> None:
         """Queue for a quick match (one queue per game and mode in Redis, shared by every
         process); whoever completes a table seats it in a new room of this process, and it
         starts. An entry carries the player's rating in the game and mode, to be paired by it
@@ -223,7 +223,7 @@ class LobbyService:
         self.stage.leave_audience(conn)
         await self.dequeue(conn)
         entry: QueueEntry = [sess.sid, sess.name, self.cluster.pid, conn.cid]
-        queue = mode if game == "novuss" else f"{game}-{mode}"  # Novuss's keys as they were
+        queue = rating_mode(game, mode)  # a queue per game and mode, named as its rating
         if queue in RATED_QUEUES:
             entry += [(await self.player(conn, rating_mode(game, mode))).rating, time.time()]
         waiting = await self.store.enqueue(queue, entry)

@@ -12,16 +12,15 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from server.games.core.play import MatchRefused, Shot
 from server.lobby.members import Member
 from server.lobby.room import LobbyError
 from server.lobby.service import LobbyService
-from server.match import MatchRefused
 from server.net import protocol as p
 from server.net.conn import Conn
 from server.net.play import Table
 from server.net.relay import LOCAL_MESSAGES, Relay
 from server.net.sessions import Sessions
-from server.sim import Shot
 
 log = logging.getLogger("novuss.dispatch")
 

@@ -14,17 +14,17 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import WSMsgType, web
 
+from server.accounts.http import Accounts
+from server.accounts.logouts import Logouts
+from server.accounts.store import login_hash
 from server.net import protocol as p
-from server.net.accounts import Accounts
 from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.fanout import Wire, deflate_modes
 from server.net.limits import AddressCounter, ConnGuard, CreateBudgets, Limits
-from server.net.logouts import Logouts
 from server.net.origin import refuse_foreign
 from server.net.proxy import Network, client_address
 from server.net.stalls import Stalls
-from server.store.accounts import login_hash
 
 CLOSE_WAIT = 2.0  # seconds a client has to answer the server's close at shutdown
 HARD_FRAME_LIMIT = 65536  # above this aiohttp closes the socket; below, oversize gets an error

@@ -10,7 +10,7 @@ Each part owns one concern (docs/architecture.md, "The parts"):
 - server/net/runtime.py: the room runtime: store, then deliver in order; motions played out;
 - server/net/clock.py: the clock loop (rooms' clocks, lobby pushes, upkeep);
 - server/cluster/router.py and server/net/relay.py: rooms owned by other processes;
-- server/net/computer.py, practice.py: the computer's seats, hints and take-backs.
+- server/computer/seats.py, practice.py: the computer's seats, hints and take-backs.
 
 A new capability gets a part of its own beside these, given what it needs here, and a route
 in the dispatcher.
@@ -26,35 +26,36 @@ from typing import Any
 from aiohttp import web
 
 from server import gc_policy
+from server.accounts.http import Accounts
+from server.accounts.logouts import Logouts
+from server.accounts.players import Players
+from server.accounts.store import AccountStore
 from server.cluster.bus import Bus
 from server.cluster.lease import Leases
 from server.cluster.router import Router
+from server.computer.practice import Practice
+from server.computer.seats import Computer
 from server.config import Config
+from server.games.core.play import Settings
+from server.games.registry import NAMES, game
 from server.history.archivist import Archivist
+from server.history.store import HistoryStore
 from server.lobby.identity import Identities
 from server.lobby.lobby import Lobby
 from server.lobby.members import Session
 from server.lobby.room import new_id
 from server.lobby.service import LobbyService
-from server.match import Settings
-from server.net.accounts import Accounts
 from server.net.clock import Clock
-from server.net.computer import Computer
 from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.gateway import Gateway
 from server.net.limits import ChatBudgets, Limits
-from server.net.logouts import Logouts
 from server.net.origin import allowed_origins
 from server.net.play import Table
-from server.net.players import Players
-from server.net.practice import Practice
 from server.net.proxy import parse_networks
 from server.net.relay import Relay
 from server.net.runtime import RoomRuntime
 from server.net.sessions import Sessions
-from server.store.accounts import AccountStore
-from server.store.history import HistoryStore
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 
@@ -127,7 +128,7 @@ class Hub:
             self.relay,
             self._subscribe,
             config.max_frame_bytes,
-            settings.table.max_speed,
+            max(game(name).max_speed for name in NAMES),
         )
         self.computer = Computer(self.lobby, self.runtime, self.service, config)
         practice = Practice(self.lobby, self.runtime, self.computer.thinkers, self.computer.budget)

@@ -1,7 +1,8 @@
 """At the table: ready, rematch, aim, strike, pass, resign and chat (docs/protocol.md).
 
 Each finds the player's room, hands the move to the room and its match (server/lobby/room.py,
-server/match.py: they check it and may refuse it), and has the runtime store and deliver what
+server/games/novuss/match.py: they check it and may refuse it), and has the runtime store and
+deliver what
 came of it; a strike's motion is played out once its stroke is stored.
 """
 
@@ -9,15 +10,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
+from server.games.core.play import Shot
 from server.lobby.lobby import Lobby
 from server.lobby.members import Member
 from server.lobby.reserved import is_competition
 from server.lobby.room import LobbyError, Room
 from server.net.limits import ChatBudgets
 from server.net.runtime import RoomRuntime
-from server.rules import MatchState
-from server.sim import Shot
 
 
 class Table:
@@ -28,7 +29,7 @@ class Table:
         self.runtime = runtime
         self.chats = chats
         # told of every accepted strike with the position before it (practice take-backs)
-        self.struck: list[Callable[[Room, int, MatchState], None]] = []
+        self.struck: list[Callable[[Room, int, Any], None]] = []  # (room, seat, position before)
 
     def _room(self, conn: Member) -> tuple[Room, str]:
         assert conn.session is not None  # the dispatcher checks hello first
@@ -63,9 +64,9 @@ class Table:
     async def strike(self, conn: Member, shot: Shot) -> None:
         """A strike: judged by the match, stored, then played out."""
         room, sid = self._room(conn)
-        before = room.match.state if room.match is not None else None
+        before = room.match.position if room.match is not None else None
         step = room.strike(sid, shot, time.time())
-        if step.motion is not None and isinstance(before, MatchState):
+        if step.motion is not None and before is not None:
             for told in self.struck:
                 told(room, step.motion.seat, before)
         self.runtime.play(room, step.motion)  # played out once stored (see flush)

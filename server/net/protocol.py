@@ -14,13 +14,15 @@ from typing import Any, Literal
 
 import msgpack
 
+from server.games import registry
+from server.games.registry import DEFAULT, NAMES
 from server.net.fields import Fields as _Fields
 from server.net.fields import ProtocolError as ProtocolError
 from server.net.names import NAME_MAX, BadName, clean_name
 
 Mode = Literal["singles", "doubles"]
 MODES: tuple[str, ...] = ("singles", "doubles")
-GAMES: tuple[str, ...] = ("novuss", "crokinole")  # docs/crokinole.md
+GAMES: tuple[str, ...] = NAMES  # the registry's (docs/crokinole.md)
 SCORINGS: tuple[str, ...] = ("tournament", "conventional")  # 002 4 f, 4 g
 TARGET_MIN, TARGET_MAX = 20, 500  # 002 4 g: "generally 100"
 BOARD = 1080.0  # coordinates are checked against the playing surface (mm)
@@ -52,7 +54,7 @@ class Create:
     sets: int
     clock: float
     private: bool = False
-    game: str = "novuss"
+    game: str = DEFAULT
     options: tuple[tuple[str, Any], ...] = ()  # a Crokinole room's options (docs/crokinole.md)
     rated: bool = False  # the result changes the ratings (registered players only)
 
@@ -75,7 +77,7 @@ class Watch:
 @dataclass(frozen=True, slots=True)
 class Quick:
     mode: Mode
-    game: str = "novuss"
+    game: str = DEFAULT
     computer_after: float | None = None  # seconds; then the computer at `level` plays
     level: int = 1
 
@@ -93,7 +95,7 @@ class Computer:
     opponents: bool = True
     practice: bool = False
     private: bool = False
-    game: str = "novuss"
+    game: str = DEFAULT
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +216,7 @@ def _lobby(f: _Fields) -> LobbySub:
 
 
 def _create(f: _Fields) -> Create:
-    game = f.choice("game", GAMES, False) or "novuss"
+    game = f.choice("game", GAMES, False) or DEFAULT
     options = (
         ("scoring", f.choice("scoring", SCORINGS, False)),
         ("target", f.integer("target", TARGET_MIN, TARGET_MAX, False)),
@@ -224,8 +226,9 @@ def _create(f: _Fields) -> Create:
         ("players", f.integer("players", 3, 4, False)),
     )
     chosen = tuple((k, v) for k, v in options if v is not None)
-    if chosen and game != "crokinole":
-        raise f.fail(chosen[0][0], "is an option of Crokinole rooms")
+    foreign = [k for k, _ in chosen if k not in registry.game(game).options]
+    if foreign:
+        raise f.fail(foreign[0], f"is not an option of {game} rooms")
     mode = f.choice("mode", MODES)
     _crokinole_sides(f, mode, dict(chosen))
     return Create(
@@ -275,7 +278,7 @@ def _watch(f: _Fields) -> Watch:
 
 
 def _quick(f: _Fields) -> Quick:
-    game = f.choice("game", GAMES, False) or "novuss"
+    game = f.choice("game", GAMES, False) or DEFAULT
     after = None
     if f.get("computer_after", False) is not None:
         after = f.number("computer_after", COMPUTER_WAIT_MIN, COMPUTER_WAIT_MAX)
@@ -293,10 +296,12 @@ def _computer(f: _Fields) -> Computer:
         opponents=f.flag("opponents", True),
         practice=f.flag("practice", False),
         private=f.flag("private", False),
-        game=f.choice("game", GAMES, False) or "novuss",
+        game=f.choice("game", GAMES, False) or DEFAULT,
     )
-    if msg.game == "crokinole" and msg.practice:  # hints and take-backs are Novuss's
-        raise f.fail("practice", "practice is for Novuss")
+    if msg.practice and registry.game(msg.game).practice is None:
+        raise f.fail("practice", f"{msg.game} has no practice")
+    if registry.game(msg.game).decide is None:
+        raise f.fail("game", f"{msg.game} has no computer opponent")
     if msg.partner and msg.mode != "doubles":
         raise f.fail("partner", "a partner is for doubles")
     if not (msg.partner or msg.opponents):

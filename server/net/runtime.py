@@ -18,10 +18,10 @@ from typing import Any
 
 from server.cluster.bus import Bus
 from server.cluster.remote import RemoteConn
+from server.games.core.play import Motion, Out, Settings
 from server.lobby.lobby import Lobby
 from server.lobby.members import Member
 from server.lobby.room import Event, Room
-from server.match import Motion, Out, Settings
 from server.net import protocol as p
 from server.net.conn import Conn, Connections
 from server.net.fanout import Stream

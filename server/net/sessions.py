@@ -12,21 +12,21 @@ from __future__ import annotations
 import secrets
 import time
 
+from server.accounts.store import LOGIN_TTL_S, AccountStore
 from server.cluster.bus import Bus
 from server.cluster.remote import Link
 from server.cluster.router import Router
 from server.config import Config
+from server.games.core.play import Settings
+from server.history.store import HistoryStore
 from server.lobby.lobby import Lobby
 from server.lobby.members import Member, Session
 from server.lobby.room import new_id
 from server.lobby.service import LobbyService
-from server.match import Settings
 from server.net import protocol as p
 from server.net.conn import Conn
 from server.net.limits import KeyedBuckets
 from server.net.runtime import RoomRuntime
-from server.store.accounts import LOGIN_TTL_S, AccountStore
-from server.store.history import HistoryStore
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 

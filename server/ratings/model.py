@@ -21,16 +21,6 @@ PROVISIONAL_SIGMA = 4.5  # above this the rating is shown provisional (about 15 
 # Each game is rated apart, and each way of playing it: Novuss by mode; Crokinole's singles,
 # doubles, and 3 or 4 players each alone (002 7 d) ranked by their points.
 MODES = ("singles", "doubles", "crokinole-singles", "crokinole-doubles", "crokinole-7d")
-RATED_GAMES = ("novuss", "crokinole")
-
-
-def rating_mode(game: str, mode: str, alone: bool = False) -> str:
-    """The rating a match of `game` in `mode` moves: Novuss's is the mode itself (the keys of
-    the ratings from before Crokinole was rated); another game's is "<game>-<mode>", or
-    "<game>-7d" for 3 or 4 players each alone (002 7 d: `alone`)."""
-    if game == "novuss":
-        return mode
-    return f"{game}-7d" if alone else f"{game}-{mode}"
 
 
 @dataclass(frozen=True)

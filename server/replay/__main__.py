@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.request import urlopen
 
-from server.replay.notation import from_notation
+from server.games.novuss.notation import from_notation
 from server.replay.verify import ReplayError, replay
 
 

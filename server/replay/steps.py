@@ -3,7 +3,8 @@ viewer"): the table after every entry of its log, recomputed from the stroke log
 core and referee as `python -m server.replay` (server/replay/verify.py), each entry marked with
 whether its state hash and ruling agree with the stored ones; and any stroke's motion, simulated
 again from the recomputed state before it, as the exact piecewise paths of the core
-(server/sim/result.py `Trajectory.to_compact`), for the browser to sample at any instant.
+(server/games/novuss/sim/result.py `Trajectory.to_compact`), for the browser to sample at any
+instant.
 
 Pure: the record comes in, plain data goes out. A record the core cannot follow (an entry it
 refuses) ends the steps there, marked, and says so: a wrong replay is never shown as right.
@@ -14,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from server.games.novuss.rules import MatchState, sim_discs
+from server.games.novuss.sim import COMPETITION, Shot, Table, simulate
 from server.replay.verify import ReplayError, replay
-from server.rules import MatchState, sim_discs
-from server.sim import COMPETITION, Shot, Table, simulate
 
 
 class NoSuchStroke(Exception):

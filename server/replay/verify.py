@@ -7,7 +7,7 @@ replay goes on from the recomputed state, so every later check says whether the 
 agrees with what the core makes of it, until the record asks for what the recomputed match
 refuses (a stroke out of turn, say): that entry is reported and the replay ends there. The
 `end` entry's result is compared with the recomputed match's; a record without rulings (one
-read from the notation, server/replay/notation.py) has its hashes and result compared.
+read from the notation, server/games/novuss/notation.py) has its hashes and result compared.
 
 Crokinole records are refused: their strokes carry no state hash, so there is nothing to check
 a recomputation against.
@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.rules import (
+from server.games.novuss.rules import (
     MatchState,
     Ruling,
     StrokeRefused,
@@ -30,14 +30,12 @@ from server.rules import (
     judge_resign,
     sim_discs,
 )
-from server.rules.check import require_turn
-from server.sim import COMPETITION, Shot, SimInputError, Table, simulate
+from server.games.novuss.rules.check import require_turn
+from server.games.novuss.sim import COMPETITION, Shot, SimInputError, Table, simulate
+from server.games.registry import of_record
+from server.games.seam import ReplayError as ReplayError
 
 NO_STROKE = {"pass": judge_pass, "resign": judge_resign, "absent": judge_absent}
-
-
-class ReplayError(Exception):
-    """The record cannot be replayed at all (not Novuss, no start, an entry of no known kind)."""
 
 
 @dataclass(frozen=True)
@@ -64,11 +62,11 @@ class Check:
 
 def replay(record: dict[str, Any], table: Table = COMPETITION) -> Iterator[Check]:
     """Recompute a match entry by entry (see the module's docstring)."""
-    game = record.get("game", "novuss")
-    if game != "novuss":
+    played = of_record(record)
+    if not played.replayable:
         raise ReplayError(
-            f"Only Novuss matches are replayed: a {game} record's strokes carry no state hash"
-            " to check a recomputation against."
+            f"A {played.title} match is not replayed: its strokes carry no state hash to check"
+            " a recomputation against."
         )
     log = record.get("log") or []
     if not log or log[0].get("kind") != "start":

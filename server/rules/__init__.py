@@ -1,33 +1,5 @@
-"""The Novuss (koroona) referee: pure rules over plain data, no I/O.
+"""The old import path of server.games.novuss.rules, kept for outside code (server/_compat.py)."""
 
-    state = new_match(MatchConfig(mode="singles", sets=4), first_team)
-    check_stroke(state, seat, shot)                     # raises StrokeRefused
-    result = simulate(COMPETITION, sim_discs(state), shot)
-    ruling = judge(state, seat, shot, result)           # ruling.state is the next state
+from server._compat import alias
 
-See docs/rules.md for every paragraph of the seeds and where it is implemented.
-"""
-
-from server.rules.check import check_stroke, max_speed, sim_discs
-from server.rules.judge import judge
-from server.rules.ruling import Ruling, StrokeRefused
-from server.rules.state import MatchConfig, MatchState, Puck, new_match, team_of
-from server.rules.turns import judge_absent, judge_clock_expired, judge_pass, judge_resign
-
-__all__ = [
-    "MatchConfig",
-    "MatchState",
-    "Puck",
-    "Ruling",
-    "StrokeRefused",
-    "check_stroke",
-    "judge",
-    "judge_absent",
-    "judge_clock_expired",
-    "judge_pass",
-    "judge_resign",
-    "max_speed",
-    "new_match",
-    "sim_discs",
-    "team_of",
-]
+alias(__name__, "server.games.novuss.rules")

@@ -1,46 +1,5 @@
-"""Physics of the Novuss table: one stroke simulated to rest, exactly and deterministically.
+"""The old import path of server.games.novuss.sim, kept for outside code (server/_compat.py)."""
 
-from server.sim import simulate, COMPETITION, Table, StrokeResult, Trajectory
-"""
+from server._compat import alias
 
-from server.sim.engines import COMPILED, SimInputError, simulate
-from server.sim.result import DiscPath, StrokeResult, Trajectory, state_hash
-from server.sim.table import COMPETITION, Table
-from server.sim.types import (
-    POCKETS,
-    SIDES,
-    STRIKER_ID,
-    Disc,
-    DiscContact,
-    DiscRest,
-    Event,
-    LeftTable,
-    Pocketed,
-    RailContact,
-    Shot,
-    StrikerZone,
-)
-
-__all__ = [
-    "COMPETITION",
-    "COMPILED",
-    "POCKETS",
-    "SIDES",
-    "STRIKER_ID",
-    "Disc",
-    "DiscContact",
-    "DiscPath",
-    "DiscRest",
-    "Event",
-    "LeftTable",
-    "Pocketed",
-    "RailContact",
-    "Shot",
-    "SimInputError",
-    "StrikerZone",
-    "StrokeResult",
-    "Table",
-    "Trajectory",
-    "simulate",
-    "state_hash",
-]
+alias(__name__, "server.games.novuss.sim")

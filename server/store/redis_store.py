@@ -11,7 +11,7 @@ Keys (prefix "nv:"):
   match:{mid}      the match record's header (players, config, result), msgpack; the braces are
                    a Redis Cluster hash tag: a match's two keys share a slot
   matches          sorted set of match ids by start time (recent matches)
-  finished         stream of ended match ids for the archivist (server/store/history.py)
+  finished         stream of ended match ids for the archivist (server/history/store.py)
   lobby            hash room id -> lobby summary (every process lists every room from it)
   seats            hash session id -> [room id, seat] (a reconnect to any process finds its seat)
   invites          hash invite -> room id (a private room is found from any process)

@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 
-from server.net.logouts import LOGGED_OUT
+from server.accounts.logouts import LOGGED_OUT
 from tests.accounts.account_client import PASSWORD, Http, seat_pair
 from tests.server.server_client import Client
 

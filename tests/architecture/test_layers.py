@@ -13,44 +13,52 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # package -> the server packages its modules may import (besides their own)
 ALLOWED: dict[str, set[str]] = {
-    "server.sim": set(),
-    "server.rules": {"server.sim"},
-    "server.crokinole": {"server.sim"},
-    "server.crokinole_bot": {"server.crokinole", "server.sim"},
-    "server.match": {"server.rules", "server.sim"},
-    "server.crokinole_match": {"server.crokinole", "server.match", "server.sim"},
+    "server.games.novuss.sim": set(),
+    "server.games.novuss.rules": {"server.games.novuss.sim"},
+    "server.games.crokinole": {"server.games.novuss.sim"},
+    "server.games.crokinole.bot": {"server.games.crokinole", "server.games.novuss.sim"},
+    "server.games.novuss.match": {"server.games.novuss.rules", "server.games.novuss.sim"},
+    "server.games.crokinole.match": {
+        "server.games.crokinole",
+        "server.games.novuss.match",
+        "server.games.novuss.sim",
+    },
     "server.store": set(),
     "server.accounts": set(),
     "server.ratings": set(),
-    "server.replay": {"server.rules", "server.sim"},
-    "server.tournament": {"server.rules"},
-    "server.bot": {"server.rules", "server.sim"},
-    "server.lessons": {"server.match", "server.rules", "server.sim"},
+    "server.replay": {"server.games.novuss.rules", "server.games.novuss.sim"},
+    "server.competitions.table": {"server.games.novuss.rules"},
+    "server.games.novuss.bot": {"server.games.novuss.rules", "server.games.novuss.sim"},
+    "server.lessons": {
+        "server.games.novuss.match",
+        "server.games.novuss.rules",
+        "server.games.novuss.sim",
+    },
     "server.history": {"server.ratings", "server.store"},
     "server.lobby": {
-        "server.crokinole_match",
-        "server.match",
+        "server.games.crokinole.match",
+        "server.games.novuss.match",
         "server.ratings",
-        "server.rules",
-        "server.sim",
+        "server.games.novuss.rules",
+        "server.games.novuss.sim",
         "server.store",
     },
     # the competitions service: the pure table, rooms made through the lobby, Redis
-    "server.tournaments": {
-        "server.tournament",
+    "server.competitions": {
+        "server.competitions.table",
         "server.lobby",
         "server.store",
-        "server.match",
-        "server.rules",
-        "server.sim",
-        "server.crokinole_match",
+        "server.games.novuss.match",
+        "server.games.novuss.rules",
+        "server.games.novuss.sim",
+        "server.games.crokinole.match",
         "server.ratings",
     },
     "server.cluster": {
         "server.lobby",
-        "server.match",
-        "server.rules",
-        "server.sim",
+        "server.games.novuss.match",
+        "server.games.novuss.rules",
+        "server.games.novuss.sim",
         "server.store",
     },
 }
@@ -102,5 +110,7 @@ def test_the_layer_check_catches_an_upward_import(tmp_path: Path) -> None:
     imported = server_imports(bad)
     assert imported == {"server.net.protocol", "server.lobby.room"}
     assert violations("server.cluster.remote", imported) == ["server.net.protocol"]
-    assert violations("server.rules.judge", {"server.match"}) == ["server.match"]
+    assert violations("server.games.novuss.rules.judge", {"server.games.novuss.match"}) == [
+        "server.games.novuss.match"
+    ]
     assert violations("server.net.hub", imported) == []

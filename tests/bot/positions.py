@@ -7,8 +7,8 @@ import math
 import random
 from dataclasses import replace
 
-from server.rules.state import MatchConfig, MatchState, Puck, new_match
-from server.sim import COMPETITION
+from server.games.novuss.rules.state import MatchConfig, MatchState, Puck, new_match
+from server.games.novuss.sim import COMPETITION
 
 T = COMPETITION
 

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.bot import LEVELS, BotError, Choice, choose, hint
-from server.bot.levels import LEVEL_TABLE
-from server.rules.check import check_stroke
-from server.rules.state import MatchConfig, new_match
+from server.games.novuss.bot import LEVELS, BotError, Choice, choose, hint
+from server.games.novuss.bot.levels import LEVEL_TABLE
+from server.games.novuss.rules.check import check_stroke
+from server.games.novuss.rules.state import MatchConfig, new_match
 from tests.bot.positions import random_state
 from tests.rules.helpers import arrange, singles
 

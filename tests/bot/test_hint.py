@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from server.bot import hint
-from server.rules.check import check_stroke, sim_discs
-from server.rules.judge import judge
-from server.sim import Pocketed, simulate
+from server.games.novuss.bot import hint, pocket_name
+from server.games.novuss.rules.check import check_stroke, sim_discs
+from server.games.novuss.rules.judge import judge
+from server.games.novuss.sim import Pocketed, simulate
 from tests.rules.helpers import arrange, singles
 
 
@@ -26,7 +26,7 @@ def test_a_hint_followed_pockets_the_puck_it_names(spot):
     state = arrange(singles(), {3: spot, 9: (200.0, 300.0), 12: (880.0, 300.0)}, turn=0)
     tip = hint(state, 0, seed=1)
     assert tip.target == 3
-    assert tip.pocket is not None and tip.pocket_name is not None
+    assert tip.pocket is not None and pocket_name(tip) is not None
     check_stroke(state, 0, tip.shot)
     result = simulate(state.table, sim_discs(state), tip.shot)
     ruling = judge(state, 0, tip.shot, result)
@@ -34,7 +34,7 @@ def test_a_hint_followed_pockets_the_puck_it_names(spot):
     # 004 § 27 (3): his last puck in, the set is his
     assert ruling.set_result is not None and ruling.set_result["winner"] == 0
     fell = [e.pocket for e in result.events if isinstance(e, Pocketed) and e.disc == 3]
-    assert fell == [tip.pocket_name]
+    assert fell == [pocket_name(tip)]
 
 
 def test_a_hint_with_pucks_to_spare_keeps_the_strike_right():

@@ -8,18 +8,18 @@ from typing import Any
 
 import pytest
 
+from server.competitions.document import entrants, hand_outcome
+from server.competitions.errors import CompetitionError
+from server.competitions.settings import parse_form
+from server.competitions.table import BadScore, BadSettings, Entrant, Result, Tournament
+from server.competitions.table import Settings as TournamentSettings
+from server.competitions.tables import Tables, new_table
+from server.competitions.views import crosstable_csv, standings_csv
+from server.games.core.play import Settings
 from server.lobby.lobby import Lobby
 from server.lobby.reserved import HELD, competition_room, take_held
 from server.lobby.room import LobbyError
 from server.lobby.seat import Player
-from server.match import Settings
-from server.tournament import BadScore, BadSettings, Entrant, Result, Tournament
-from server.tournament import Settings as TournamentSettings
-from server.tournaments.document import entrants, hand_outcome
-from server.tournaments.errors import CompetitionError
-from server.tournaments.settings import parse_form
-from server.tournaments.tables import Tables, new_table
-from server.tournaments.views import crosstable_csv, standings_csv
 
 NOW = 1000.0
 

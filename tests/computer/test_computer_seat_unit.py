@@ -3,10 +3,10 @@ with its level, and every view names it (pure: no server)."""
 
 from __future__ import annotations
 
+from server.computer.seats import NAME, computer_seats, computer_sid, practice
+from server.games.core.play import Settings
 from server.lobby.room import Room
 from server.lobby.seat import Player, Seat
-from server.match import Settings
-from server.net.computer import NAME, computer_seats, computer_sid, practice
 
 
 def test_a_computer_seat_round_trips_through_the_checkpoint():

@@ -1,4 +1,4 @@
-"""The computer's worker pool (server/net/thinker.py): it thinks at the lowest priority, and
+"""The computer's worker pool (server/computer/thinker.py): it thinks at the lowest priority, and
 tells a hung search (burning a core, or stuck) from one waiting for the CPU."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.net.thinker import FLOOR, Thinkers
+from server.computer.thinker import FLOOR, Thinkers
 
 
 def niceness() -> int:
@@ -104,7 +104,7 @@ def test_a_decision_that_waited_for_a_worker_thinks_only_for_what_is_left(pool):
 
 SERVER_KILLED = """
 import os, signal, sys
-from server.net.thinker import Thinkers
+from server.computer.thinker import Thinkers
 pool = Thinkers(workers=2, timeout=10)
 pool.ask(os.getpid).result(timeout=60)
 print(" ".join(map(str, pool.pids())), flush=True)
@@ -134,7 +134,7 @@ def alive(pid: int) -> bool:
 
 SERVER_STOPPED = """
 import time
-from server.net.thinker import Thinkers
+from server.computer.thinker import Thinkers
 from tests.computer.test_thinker import spin
 pool = Thinkers(workers=1, timeout=60)
 pool.ask(spin, 0.0).result(timeout=60)

@@ -1,4 +1,4 @@
-"""The Crokinole computer (server/crokinole_bot): legal shots from random positions, a
+"""The Crokinole computer (server/games/crokinole/bot): legal shots from random positions, a
 takeout from a set-up position, determinism per seed, its errors."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.crokinole.board import TOURNAMENT as B
-from server.crokinole.judge import close_round, play_shot, round_over
-from server.crokinole.rules import Disc, Options, State, check_placement, new_game
-from server.crokinole_bot import LEVELS, Choice, CrokinoleBotError, choose
+from server.games.crokinole.board import TOURNAMENT as B
+from server.games.crokinole.bot import LEVELS, Choice, CrokinoleBotError, choose
+from server.games.crokinole.judge import close_round, play_shot, round_over
+from server.games.crokinole.rules import Disc, Options, State, check_placement, new_game
 
 INNER = B.shooting_radius - B.disc_radius - 1.0  # discs in play lie inside this
 

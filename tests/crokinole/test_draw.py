@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from server.crokinole.draw import main
+from tools.crokinole_draw import main
 
 
 def test_the_picture_shows_the_board_the_pegs_and_the_paths(tmp_path: Path) -> None:

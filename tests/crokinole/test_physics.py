@@ -6,8 +6,9 @@ import math
 
 import pytest
 
-from server.crokinole.board import TOURNAMENT as B
-from server.crokinole.physics import Flick, Piece, ShotInputError, python_core, simulate
+from server.games.core import python_core
+from server.games.crokinole.board import TOURNAMENT as B
+from server.games.crokinole.physics import Flick, Piece, ShotInputError, simulate
 
 R = B.shooting_radius
 START_ANGLE = math.radians(250.0)  # clear of the peg in front of the south seat

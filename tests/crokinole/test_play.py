@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.crokinole.play import main, play_game
-from server.crokinole.rules import Options
+from server.games.crokinole.rules import Options
+from tools.crokinole_play import main, play_game
 
 
 @pytest.mark.parametrize(
@@ -40,7 +40,7 @@ def test_the_command_prints_the_game(capsys: pytest.CaptureFixture[str]) -> None
 def test_a_state_survives_its_plain_data_form() -> None:
     import msgpack
 
-    from server.crokinole.rules import State
+    from server.games.crokinole.rules import State
 
     lines: list[str] = []
     state = play_game(Options(players=4, free_order=True), seed=5, out=lines)

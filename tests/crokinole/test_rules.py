@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from server.crokinole import scoring
-from server.crokinole.board import TOURNAMENT as B
-from server.crokinole.judge import (
+from server.games.crokinole import scoring
+from server.games.crokinole.board import TOURNAMENT as B
+from server.games.crokinole.judge import (
     Ruling,
     aim,
     close_round,
@@ -18,8 +18,15 @@ from server.crokinole.judge import (
     side_totals,
     winners,
 )
-from server.crokinole.physics import Flick, Piece, simulate
-from server.crokinole.rules import Disc, Options, ShotRefused, State, new_game, quadrant_centre
+from server.games.crokinole.physics import Flick, Piece, simulate
+from server.games.crokinole.rules import (
+    Disc,
+    Options,
+    ShotRefused,
+    State,
+    new_game,
+    quadrant_centre,
+)
 
 R = B.shooting_radius
 OFFSET = math.radians(-20.0)  # start left of the middle: clear of the peg in front
@@ -263,8 +270,8 @@ def test_5_a_disc_touching_the_line_from_behind_may_be_shot() -> None:
 
 
 def test_6b_6c_back_inside_without_striking_stays_struck_across_is_out() -> None:
-    from server.crokinole.judge import _settle
-    from server.crokinole.physics import Final, ShotResult
+    from server.games.crokinole.judge import _settle
+    from server.games.crokinole.physics import Final, ShotResult
 
     state = new_game()
     result = ShotResult(

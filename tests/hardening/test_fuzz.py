@@ -22,10 +22,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.crokinole.board import TOURNAMENT
-from server.crokinole_match import OFFSET, CrokinoleMatch
+from server.games.core.play import Settings
+from server.games.crokinole.board import TOURNAMENT
+from server.games.crokinole.match import OFFSET, CrokinoleMatch
 from server.lobby.room import SEATS, Room
-from server.match import Settings
 from server.net import protocol as p
 from tests.conftest import GameServer
 from tests.hardening.wire import Link, Msg, state_hash

@@ -1,4 +1,4 @@
-"""The match history (server/history, server/store/history.py): every finished or abandoned
+"""The match history (server/history, server/history/store.py): every finished or abandoned
 match archived at its end, in keys hash-tagged per match and per player, with each player's
 index newest first, and the profile's pages over it."""
 

@@ -8,10 +8,10 @@ from typing import Any
 import msgpack
 import pytest
 
+from server.accounts.store import AccountStore
 from server.history.archivist import Archivist
+from server.history.store import HistoryStore, pm_key
 from server.history.summary import summarise
-from server.store.accounts import AccountStore
-from server.store.history import HistoryStore, pm_key
 from server.store.redis_store import P, Store, log_key, match_key
 from tests.conftest import RedisServer
 

@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
+from server.games.novuss.rules.state import team_of
 from server.history.summary import summarise
-from server.rules.state import team_of
 from tests.accounts.account_client import Http, browsers, db, seat_pair, wait_until
 
 
 def stroke(n: int, seat: int, own: int, penalty: bool = False, placed: int = 0) -> dict[str, Any]:
-    """A stroke entry as server/match.py logs it: `own` of the striker's side's pucks stayed
+    """A stroke entry as server/games/novuss/match.py logs it: `own` of the striker's side's pucks
+    stayed
     in; `placed` penalty pucks came out during it (whoever owed them)."""
     spots = [[10 + k, 540.0, 60.0] for k in range(placed)]
     return {

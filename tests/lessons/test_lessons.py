@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
+from server.games.novuss.rules.cites import parse_cite
+from server.games.novuss.sim import Shot
 from server.lessons import LESSONS, LessonRefused, lesson, play_try
 from server.lessons.catalog import UnknownLesson
-from server.rules.cites import parse_cite
-from server.sim import Shot
 from tests.server.test_protocol_doc import sections, undocumented
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,13 +8,14 @@ from typing import Any
 
 import pytest
 
-from server.crokinole_match import CrokinoleMatch
+from server.games.core.play import Settings
+from server.games.crokinole.match import CrokinoleMatch
+from server.games.novuss.sim import Shot
+from server.games.registry import rating_mode
 from server.history.summary import ranks_of, rating_mode_of, summarise
 from server.lobby.room import Room
 from server.lobby.seat import Player
-from server.match import Settings
-from server.ratings.model import Skill, rate_ranked, rating_mode
-from server.sim import Shot
+from server.ratings.model import Skill, rate_ranked
 from tests.accounts.account_client import Http, browsers, resign_match, seat_pair, until
 from tests.server.test_crokinole_e2e import shot_for
 

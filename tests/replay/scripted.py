@@ -1,5 +1,5 @@
-"""A match record made without a server: scripted players (server/rules/play.py) through the
-referee and the core, logged as the server logs a match (server/match.py), so that the
+"""A match record made without a server: scripted players (tools/novuss_play.py) through the
+referee and the core, logged as the server logs a match (server/games/novuss/match.py), so that the
 notation's tests need no server to have a record to write and read back."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from server.rules import (
+from server.games.novuss.rules import (
     MatchConfig,
     judge,
     judge_clock_expired,
@@ -16,8 +16,8 @@ from server.rules import (
     new_match,
     sim_discs,
 )
-from server.rules.play import scripted_shot
-from server.sim import COMPETITION, simulate
+from server.games.novuss.sim import COMPETITION, simulate
+from tools.novuss_play import scripted_shot
 
 STARTED = 1_795_600_000.25  # 2026-11-25, in s since the epoch
 

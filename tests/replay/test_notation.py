@@ -1,4 +1,4 @@
-"""The match notation (server/replay/notation.py, docs/notation.md): a record written as text
+"""The match notation (server/games/novuss/notation.py, docs/notation.md): a record written as text
 and read back replays with every state hash matching; floats come back bit for bit; an
 altered stroke is a mismatch at that stroke; bad text is refused naming its line."""
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.replay.notation import (
+from server.games.novuss.notation import (
     NotationError,
     from_notation,
     read_float,

@@ -13,7 +13,7 @@ from urllib.request import urlopen
 
 import pytest
 
-from server.replay.notation import from_notation, to_notation, write_float
+from server.games.novuss.notation import from_notation, to_notation, write_float
 from server.replay.verify import replay
 from tests.accounts.account_client import Http, seat_pair
 from tests.server.server_client import Client, connected, get_json

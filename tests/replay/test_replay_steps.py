@@ -9,8 +9,8 @@ import copy
 
 import pytest
 
+from server.games.novuss.sim.result import Trajectory, state_hash
 from server.replay.steps import NoSuchStroke, ReplayError, recompute, stroke_motion
-from server.sim.result import Trajectory, state_hash
 from tests.replay.scripted import scripted_record
 
 

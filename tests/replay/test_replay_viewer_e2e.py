@@ -1,4 +1,4 @@
-"""The replay viewer's endpoints (server/net/replays.py) against a real server and Redis: a
+"""The replay viewer's endpoints (server/replay/http.py) against a real server and Redis: a
 played match's steps recomputed with every hash agreeing, each stroke's served motion ending
 exactly in the stored state hash; bad ids and strokes 404; a private match only with its
 invite; Crokinole refused with the reason; an altered record's mismatch marked."""
@@ -14,8 +14,8 @@ from urllib.request import urlopen
 import msgpack
 import pytest
 
+from server.games.novuss.sim.result import Trajectory, state_hash
 from server.replay.steps import recompute
-from server.sim.result import Trajectory, state_hash
 from server.store.redis_store import log_key
 from tests.accounts.account_client import Http, db
 from tests.replay.test_notation_e2e import start_room

@@ -8,13 +8,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from server.rules import MatchConfig, MatchState, Ruling, check_stroke, judge, new_match, sim_discs
-from server.rules.aim import bank, cut, pot, shot_at
-from server.rules.geometry import to_local, to_world
-from server.rules.state import Puck, home_rail
-from server.sim import COMPETITION, DiscRest, Shot, StrokeResult, simulate
-from server.sim.engines import Engine
-from server.sim.types import Event, Side
+from server.games.novuss.rules import (
+    MatchConfig,
+    MatchState,
+    Ruling,
+    check_stroke,
+    judge,
+    new_match,
+    sim_discs,
+)
+from server.games.novuss.rules.aim import bank, cut, pot, shot_at
+from server.games.novuss.rules.geometry import to_local, to_world
+from server.games.novuss.rules.state import Puck, home_rail
+from server.games.novuss.sim import COMPETITION, DiscRest, Shot, StrokeResult, simulate
+from server.games.novuss.sim.engines import Engine
+from server.games.novuss.sim.types import Event, Side
 
 __all__ = ["bank", "cut", "pot", "shot_at"]
 

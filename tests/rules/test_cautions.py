@@ -8,10 +8,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.rules import MatchState, Ruling, judge_clock_expired, judge_pass
-from server.rules.cautions import CAUTIONS_LOSE
-from server.rules.sets import finish_set, set_result
-from server.rules.state import team_of
+from server.games.novuss.rules import MatchState, Ruling, judge_clock_expired, judge_pass
+from server.games.novuss.rules.cautions import CAUTIONS_LOSE
+from server.games.novuss.rules.sets import finish_set, set_result
+from server.games.novuss.rules.state import team_of
 
 from .helpers import doubles, singles, to_strike
 

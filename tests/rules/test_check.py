@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from server.rules import MatchState, StrokeRefused, check_stroke, sim_discs
-from server.sim import COMPETITION, Shot
+from server.games.novuss.rules import MatchState, StrokeRefused, check_stroke, sim_discs
+from server.games.novuss.sim import COMPETITION, Shot
 
 from .helpers import arrange, doubles, singles
 

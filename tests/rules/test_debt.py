@@ -3,8 +3,8 @@ a debt comes out, several at once."""
 
 from __future__ import annotations
 
-from server.rules import MatchState, Ruling, judge, judge_pass
-from server.sim.types import DiscContact, Event, Pocketed
+from server.games.novuss.rules import MatchState, Ruling, judge, judge_pass
+from server.games.novuss.sim.types import DiscContact, Event, Pocketed
 
 from .helpers import (
     arrange,

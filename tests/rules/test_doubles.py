@@ -8,8 +8,8 @@ N, 17-24 along S), team 1 = seats 1 & 3 (pucks 9-16 along E, 25-32 along W).
 
 from __future__ import annotations
 
-from server.rules import judge, judge_pass
-from server.sim.types import DiscContact, Event, Pocketed, Shot
+from server.games.novuss.rules import judge, judge_pass
+from server.games.novuss.sim.types import DiscContact, Event, Pocketed, Shot
 
 from .helpers import (
     MID,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 
-from server.rules import judge
-from server.rules.placement import penalty_spot, respot_spot, separate
-from server.sim import COMPETITION as T
-from server.sim.types import DiscContact, Event, LeftTable, Shot
+from server.games.novuss.rules import judge
+from server.games.novuss.rules.placement import penalty_spot, respot_spot, separate
+from server.games.novuss.sim import COMPETITION as T
+from server.games.novuss.sim.types import DiscContact, Event, LeftTable, Shot
 
 from .helpers import MID, L, arrange, fake, singles
 

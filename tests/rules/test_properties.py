@@ -11,7 +11,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.rules import (
+from server.games.novuss.rules import (
     MatchConfig,
     MatchState,
     StrokeRefused,
@@ -23,9 +23,14 @@ from server.rules import (
     sim_discs,
     team_of,
 )
-from server.rules.geometry import angle_to_world, cue_limits_local, striking_field, to_world
-from server.rules.play import scripted_shot
-from server.sim import COMPETITION, Shot, simulate
+from server.games.novuss.rules.geometry import (
+    angle_to_world,
+    cue_limits_local,
+    striking_field,
+    to_world,
+)
+from server.games.novuss.sim import COMPETITION, Shot, simulate
+from tools.novuss_play import scripted_shot
 
 from .helpers import assert_pucks_account, to_strike
 
@@ -115,7 +120,7 @@ def random_position(rng: random.Random, config: MatchConfig) -> MatchState:
     each other and of the holes), the rest pocketed, a random player to strike."""
     from dataclasses import replace
 
-    from server.rules.placement import is_free
+    from server.games.novuss.rules.placement import is_free
 
     state = new_match(config, rng.randrange(2))
     t = state.table

@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from server.rules import judge, judge_clock_expired
-from server.rules.sets import match_over
-from server.sim.types import DiscContact, Event, LeftTable, Pocketed, RailContact
+from server.games.novuss.rules import judge, judge_clock_expired
+from server.games.novuss.rules.sets import match_over
+from server.games.novuss.sim.types import DiscContact, Event, LeftTable, Pocketed, RailContact
 
 from .helpers import (
     MID,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from server.rules.cites import BadCite, Ref, cites_in, parse_cite
-from server.rules.lines import TEMPLATES
+from server.games.novuss.rules.cites import BadCite, Ref, cites_in, parse_cite
+from server.games.novuss.rules.lines import TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "web" / "rules" / "rules.json"
@@ -19,9 +19,10 @@ CLIENT_CITES = ROOT / "web" / "js" / "puck-rules.js"
 
 
 def referee_cites() -> list[str]:
-    """The cites written in server/rules: every one a line, a refusal or a set's end uses."""
+    """The cites written in server/games/novuss/rules: every one a line, a refusal or a set's end
+    uses."""
     found: set[str] = set()
-    for path in sorted((ROOT / "server" / "rules").glob("*.py")):
+    for path in sorted((ROOT / "server" / "games" / "novuss" / "rules").glob("*.py")):
         found.update(cites_in(path.read_text(encoding="utf-8")))
     return sorted(found)
 

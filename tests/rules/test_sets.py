@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from server.rules import MatchState, Ruling, judge
-from server.sim.types import DiscContact, Event, Pocketed, StrikerZone
+from server.games.novuss.rules import MatchState, Ruling, judge
+from server.games.novuss.sim.types import DiscContact, Event, Pocketed, StrikerZone
 
 from .helpers import (
     MID,
@@ -154,7 +154,7 @@ def test_three_miss_rule_with_000_option_counts_blind_edge_zone_pucks():
 
 
 def _far_rail(state: MatchState, seat: int) -> tuple[float, float]:
-    from server.rules.geometry import to_world
+    from server.games.novuss.rules.geometry import to_world
 
     return to_world(state.side_of(seat), 200, L - 24, L)
 

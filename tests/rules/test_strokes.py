@@ -7,7 +7,7 @@ from N. Local frames: (u, v) as the striker sees the table from his own rail.
 
 from __future__ import annotations
 
-from server.rules.geometry import to_world
+from server.games.novuss.rules.geometry import to_world
 
 from .helpers import (
     MID,
@@ -291,8 +291,8 @@ def test_striker_may_come_back_over_own_line_when_he_has_a_blind_puck():
 
 def test_opponents_puck_pocketed_with_own_ends_the_series():
     """004 § 25 (1) 2), 000 § 7: an opponent's puck in together with his own."""
-    from server.rules import judge
-    from server.sim.types import DiscContact, Event, Pocketed, Shot
+    from server.games.novuss.rules import judge
+    from server.games.novuss.sim.types import DiscContact, Event, Pocketed, Shot
 
     from .helpers import fake
 

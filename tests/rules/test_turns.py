@@ -9,7 +9,7 @@ import itertools
 import msgpack
 import pytest
 
-from server.rules import (
+from server.games.novuss.rules import (
     MatchConfig,
     MatchState,
     StrokeRefused,
@@ -19,7 +19,7 @@ from server.rules import (
     judge_resign,
     new_match,
 )
-from server.rules.geometry import in_zone
+from server.games.novuss.rules.geometry import in_zone
 
 from .helpers import T, arrange, assert_penalty, assert_turn_passes, doubles, singles
 

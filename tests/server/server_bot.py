@@ -11,9 +11,9 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from server.rules.geometry import angle_to_world, cue_angle_allowed, to_local, to_world
-from server.sim import COMPETITION
-from server.sim.types import Side
+from server.games.novuss.rules.geometry import angle_to_world, cue_angle_allowed, to_local, to_world
+from server.games.novuss.sim import COMPETITION
+from server.games.novuss.sim.types import Side
 
 Disc = dict[str, Any]
 

@@ -13,7 +13,7 @@ import aiohttp
 import msgpack
 import pytest
 
-from server.sim.types import Side
+from server.games.novuss.sim.types import Side
 from tests.server.server_bot import choose_shot
 
 Msg = dict[str, Any]

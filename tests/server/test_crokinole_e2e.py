@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import math
 
-from server.crokinole.board import TOURNAMENT as B
-from server.crokinole.judge import aim
-from server.crokinole.rules import Options, quadrant_centre
-from server.crokinole_match import OFFSET
+from server.games.crokinole.board import TOURNAMENT as B
+from server.games.crokinole.judge import aim
+from server.games.crokinole.match import OFFSET
+from server.games.crokinole.rules import Options, quadrant_centre
 from tests.server.server_client import Client, Msg, close_all, connected
 
 

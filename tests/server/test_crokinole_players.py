@@ -9,11 +9,11 @@ from dataclasses import replace
 import msgpack
 import pytest
 
-from server.crokinole_match import CrokinoleMatch
+from server.games.core.play import MatchRefused, Settings
+from server.games.crokinole.match import CrokinoleMatch
+from server.games.novuss.sim import Shot
 from server.lobby.room import LobbyError, Room
-from server.match import MatchRefused, Settings
 from server.net import protocol
-from server.sim import Shot
 from tests.server.server_client import Client, close_all, connected
 from tests.server.test_crokinole_e2e import shot_for
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import msgpack
 
-from server.crokinole_match import CrokinoleMatch
+from server.games.core.play import Settings
+from server.games.crokinole.match import CrokinoleMatch
+from server.games.novuss.sim import Shot
 from server.lobby.room import Room
-from server.match import Settings
-from server.sim import Shot
 from tests.server.test_crokinole_e2e import shot_for
 
 SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)

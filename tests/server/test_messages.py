@@ -9,11 +9,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from server.games.novuss.rules import MatchConfig, judge_absent, judge_pass, judge_resign, new_match
+from server.games.novuss.rules.lines import TEMPLATES, WORDS, Line, render
+from server.games.novuss.rules.state import Mode
 from server.messages import ERROR_CODES, REFUSAL_REASONS, codes_json
-from server.rules import MatchConfig, judge_absent, judge_pass, judge_resign, new_match
-from server.rules.lines import TEMPLATES, WORDS, Line, render
-from server.rules.play import play_match
-from server.rules.state import Mode
+from tools.novuss_play import play_match
 
 ROOT = Path(__file__).resolve().parents[2]
 RAISES = re.compile(r"\b(ProtocolError|MatchRefused|LobbyError)\(\s*\"([a-z_]+)\"")

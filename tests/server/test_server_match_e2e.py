@@ -6,10 +6,9 @@ import asyncio
 
 import pytest
 
-from server.lobby.room import table_view
-from server.match import Settings
-from server.rules import MatchConfig, new_match, sim_discs
-from server.sim import COMPETITION, Shot, SimInputError, simulate
+from server.games.novuss.game import NOVUSS
+from server.games.novuss.rules import MatchConfig, new_match, sim_discs
+from server.games.novuss.sim import COMPETITION, Shot, SimInputError, simulate
 from tests.conftest import GameServer
 from tests.server.server_bot import choose_shot
 from tests.server.server_client import Client, close_all, connected, get_json
@@ -21,7 +20,7 @@ def doubles_simulates() -> bool:
     seat = state.turn_seat
     assert seat is not None, "a new match has a seat to strike"
     discs = [{"id": d.id, "owner": d.owner, "x": d.x, "y": d.y} for d in sim_discs(state)]
-    shot = choose_shot(discs, seat, state.side_of(seat), table_view(Settings()), "doubles")
+    shot = choose_shot(discs, seat, state.side_of(seat), NOVUSS.table_view(), "doubles")
     try:
         simulate(COMPETITION, sim_discs(state), Shot(*shot))
     except SimInputError:
@@ -73,7 +72,7 @@ async def test_singles_match_to_its_result(game_server):
 
 @pytest.mark.xfail(
     not doubles_simulates(),
-    reason="server.sim refuses a doubles table (32 pucks and the striker) in one stroke",
+    reason="the Novuss sim refuses a doubles table (32 pucks and the striker) in one stroke",
     strict=True,
 )
 async def test_doubles_sets_rotate_seats_clockwise(game_server):

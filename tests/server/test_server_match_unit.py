@@ -7,17 +7,19 @@ from typing import Any
 
 import pytest
 
+from server.games.core.play import MatchRefused, Motion, Settings, disc_view, frame_count
+from server.games.novuss.game import NOVUSS
+from server.games.novuss.match import Match
+from server.games.novuss.rules import MatchConfig
+from server.games.novuss.rules.state import Mode
+from server.games.novuss.sim import COMPETITION, Shot, simulate
 from server.lobby.lobby import Lobby
-from server.lobby.room import Event, LobbyError, Room, table_view
-from server.match import Match, MatchRefused, Motion, Settings, disc_view, frame_count
-from server.rules import MatchConfig
-from server.rules.state import Mode
-from server.sim import COMPETITION, Shot, simulate
-from server.sim.scenarios import mixed_strokes
+from server.lobby.room import Event, LobbyError, Room
 from tests.server.server_bot import choose_shot
+from tools.scenarios import mixed_strokes
 
 SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
-TABLE = table_view(SETTINGS)
+TABLE = NOVUSS.table_view()
 
 
 def new(mode: Mode = "singles", sets: int = 1, clock: float = 30.0) -> Match:

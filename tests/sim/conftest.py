@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.sim.engines import Engine
-from server.sim.result import DiscPath
+from server.games.novuss.sim.engines import Engine
+from server.games.novuss.sim.result import DiscPath
 
 ENGINES: tuple[Engine, ...] = ("cython", "python")
 

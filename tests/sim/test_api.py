@@ -4,8 +4,16 @@ import math
 
 import msgpack
 
-from server.sim import COMPETITION, STRIKER_ID, Disc, Shot, StrokeResult, Trajectory, simulate
-from server.sim.engines import Engine
+from server.games.novuss.sim import (
+    COMPETITION,
+    STRIKER_ID,
+    Disc,
+    Shot,
+    StrokeResult,
+    Trajectory,
+    simulate,
+)
+from server.games.novuss.sim.engines import Engine
 
 
 def test_simulate_returns_events_final_duration_and_a_storable_trajectory() -> None:
@@ -24,8 +32,9 @@ def test_simulate_returns_events_final_duration_and_a_storable_trajectory() -> N
 
 
 def test_raw_event_codes_and_sizes_match_the_core() -> None:
-    from server.sim.engines import MAX_DISCS, python_core
-    from server.sim.result import RAW_KINDS
+    from server.games.core import python_core
+    from server.games.novuss.sim.engines import MAX_DISCS
+    from server.games.novuss.sim.result import RAW_KINDS
 
     core = python_core()
     codes = [core.K_DISC, core.K_RAIL, core.K_POCKET, core.K_OFF, core.K_ZONE]
@@ -36,7 +45,7 @@ def test_raw_event_codes_and_sizes_match_the_core() -> None:
 def test_doubles_set_up_of_32_pucks_and_the_striker_is_simulated(engine: Engine) -> None:
     import random
 
-    from server.sim.scenarios import scattered_pucks
+    from tools.scenarios import scattered_pucks
 
     pucks = scattered_pucks(random.Random(4), 32)
     result = simulate(COMPETITION, pucks, Shot(540.0, 80.0, 1.4, 6000.0), engine)

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from server.sim import COMPETITION, DiscContact, Shot, simulate
-from server.sim.engines import Engine
-from server.sim.types import Disc
+from server.games.novuss.sim import COMPETITION, DiscContact, Shot, simulate
+from server.games.novuss.sim.engines import Engine
+from server.games.novuss.sim.types import Disc
 from tests.sim.conftest import velocity
 
 EQUAL = dataclasses.replace(

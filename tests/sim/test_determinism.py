@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from server.sim import COMPETITION, COMPILED, simulate
-from server.sim.engines import Engine
-from server.sim.scenarios import mixed_strokes
+from server.games.novuss.sim import COMPETITION, COMPILED, simulate
+from server.games.novuss.sim.engines import Engine
+from tools.scenarios import mixed_strokes
 
 ROOT = Path(__file__).resolve().parents[2]
 

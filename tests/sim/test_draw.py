@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.sim.draw import main
+from tools.novuss_draw import main
 
 
 def test_draw_writes_an_svg_with_paths_and_contact_marks(tmp_path: Path) -> None:

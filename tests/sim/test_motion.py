@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from server.sim import (
+from server.games.novuss.sim import (
     COMPETITION,
     LeftTable,
     Pocketed,
@@ -16,8 +16,8 @@ from server.sim import (
     StrikerZone,
     simulate,
 )
-from server.sim.engines import Engine
-from server.sim.types import Disc, Side
+from server.games.novuss.sim.engines import Engine
+from server.games.novuss.sim.types import Disc, Side
 
 
 def test_lone_disc_stops_after_v_squared_over_two_mu_g(engine: Engine) -> None:

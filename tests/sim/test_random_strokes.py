@@ -7,11 +7,11 @@ import math
 
 import pytest
 
-from server.sim import COMPETITION, DiscContact, StrokeResult, simulate
-from server.sim.engines import Engine
-from server.sim.scenarios import mixed_strokes
-from server.sim.types import Event
+from server.games.novuss.sim import COMPETITION, DiscContact, StrokeResult, simulate
+from server.games.novuss.sim.engines import Engine
+from server.games.novuss.sim.types import Event
 from tests.sim.conftest import velocity
+from tools.scenarios import mixed_strokes
 
 OVERLAP_TOL = 1e-6  # mm: rounding of event times (T_TOL) and positions, nothing more
 

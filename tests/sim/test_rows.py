@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-from server.sim import COMPETITION, DiscContact, RailContact, Shot, simulate
-from server.sim.engines import Engine
-from server.sim.scenarios import starting_rows
+from server.games.novuss.sim import COMPETITION, DiscContact, RailContact, Shot, simulate
+from server.games.novuss.sim.engines import Engine
+from tools.scenarios import starting_rows
 
 
 def test_starting_rows_touch_each_other_and_the_rail() -> None:

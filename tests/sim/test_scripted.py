@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from server.sim import (
+from server.games.core.collision import reach_time
+from server.games.novuss.sim import (
     COMPETITION,
     DiscContact,
     Pocketed,
@@ -15,9 +16,8 @@ from server.sim import (
     StrikerZone,
     simulate,
 )
-from server.sim.core import reach_time
-from server.sim.engines import Engine
-from server.sim.types import Disc, Event
+from server.games.novuss.sim.engines import Engine
+from server.games.novuss.sim.types import Disc, Event
 
 SHOT = Shot(200.0, 80.0, math.radians(75.0), 4000.0)
 # Placed on the striker's return path so that the line of centres at contact points

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from server.tournament import Entrant, Pairing, Result, Settings, Tournament
+from server.competitions.table import Entrant, Pairing, Result, Settings, Tournament
 
 Score = Callable[[Pairing], tuple[int, int]]
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.tournament import (
+from server.competitions.table import (
     GameResult,
     GameSpec,
     NoPairing,
@@ -23,7 +23,7 @@ from server.tournament import (
     Settings,
     Tournament,
 )
-from server.tournament.scoring import game_sets
+from server.competitions.table.scoring import game_sets
 
 from .helpers import players
 

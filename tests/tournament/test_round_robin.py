@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.tournament import Settings, Tournament
-from server.tournament.roundrobin import berger_round, round_count
+from server.competitions.table import Settings, Tournament
+from server.competitions.table.roundrobin import berger_round, round_count
 
 from .helpers import by_names, play_round, players, started
 
@@ -178,7 +178,7 @@ def test_crosstable_shows_each_result_from_the_rows_side():
 
 def test_doubles_scores_four_two_nothing():
     # 004 § 32 (2) 2)
-    from server.tournament import Entrant, Result
+    from server.competitions.table import Entrant, Result
 
     pairs = [Entrant(x, x, None, (x + "1", x + "2")) for x in "PQ"]
     t = started(Settings(kind="doubles"), pairs).pair_next_round()

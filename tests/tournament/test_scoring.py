@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.tournament import BadScore, BadSettings, Scale
-from server.tournament.scoring import check_match_score
+from server.competitions.table import BadScore, BadSettings, Scale
+from server.competitions.table.scoring import check_match_score
 
 
 def _endings(sets: int) -> set[tuple[int, int]]:

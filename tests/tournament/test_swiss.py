@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.tournament import NoPairing, Settings, Tournament
-from server.tournament.swiss import pair_swiss
+from server.competitions.table import NoPairing, Settings, Tournament
+from server.competitions.table.swiss import pair_swiss
 
 from .helpers import by_names, play_round, players, started
 
@@ -56,7 +56,7 @@ def test_bye_scores_a_draw_in_singles_doubles_and_scales():
     bye = [p.a for p in t.rounds[-1] if p.b is None]
     assert bye == ["C"]
     assert {s.entrant: s.points for s in t.standings()}["C"] == 1.0
-    from server.tournament import Entrant, Scale
+    from server.competitions.table import Entrant, Scale
 
     pairs = [Entrant(x, x, 10.0 - i, (x + "1", x + "2")) for i, x in enumerate("PQR")]
     t = started(Settings(kind="doubles", system="swiss", rounds=2), pairs).pair_next_round()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.tournament import (
+from server.competitions.table import (
     BOTH,
     AlreadyWithdrawn,
     BadSettings,

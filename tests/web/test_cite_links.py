@@ -1,6 +1,6 @@
 """A ruling's "why" link lands on the paragraph the referee cites: the client's anchor for
-every cite server/rules can emit (web/js/puck-rules.js citeAnchor, run in node) is the
-first paragraph server/rules/cites.py reads in it, and the rules page has it."""
+every cite server/games/novuss/rules can emit (web/js/puck-rules.js citeAnchor, run in node) is the
+first paragraph server/games/novuss/rules/cites.py reads in it, and the rules page has it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from server.rules.cites import parse_cite
+from server.games.novuss.rules.cites import parse_cite
 from tests.rules.test_rules_text import anchors, referee_cites
 
 SCRIPT = Path(__file__).with_name("cite_anchor.mjs")

@@ -13,7 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-from server.rules.cites import parse_cite
+from server.games.novuss.rules.cites import parse_cite
 from tests.web.test_client_aiming import TABLE, mover, quick_pair
 from tests.web.webtools import page_xy, publish, state, to_world, wait_state
 

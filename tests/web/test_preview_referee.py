@@ -1,8 +1,8 @@
 """The client's foul preview agrees with the referee: on a few hundred random positions
 and aims, what web/js/geometry.js firstTouch says the striker touches first (a puck, a
-rail, a hole) and whether that first touch is legal is what server/rules judges after
+rail, a hole) and whether that first touch is legal is what server/games/novuss/rules judges after
 the real physics ran the stroke (004 § 21, § 24 (1) 2), 4), 8), 11)); and the pucks the
-client marks blind are those server/rules/judge.py blind_for finds."""
+client marks blind are those server/games/novuss/rules/judge.py blind_for finds."""
 
 from __future__ import annotations
 
@@ -17,18 +17,18 @@ from typing import Any
 
 import pytest
 
-from server.rules import MatchConfig, judge, new_match, sim_discs
-from server.rules.geometry import (
+from server.games.novuss.rules import MatchConfig, judge, new_match, sim_discs
+from server.games.novuss.rules.geometry import (
     angle_to_local,
     angle_to_world,
     cue_limits_local,
     striking_field,
     to_world,
 )
-from server.rules.judge import blind_for
-from server.rules.state import MatchState, Mode, Puck, team_of
-from server.sim import COMPETITION, Shot, simulate
-from server.sim.types import Side
+from server.games.novuss.rules.judge import blind_for
+from server.games.novuss.rules.state import MatchState, Mode, Puck, team_of
+from server.games.novuss.sim import COMPETITION, Shot, simulate
+from server.games.novuss.sim.types import Side
 
 T = COMPETITION
 L = T.size

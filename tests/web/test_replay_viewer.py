@@ -15,8 +15,8 @@ from urllib.request import urlopen
 
 from playwright.sync_api import Page
 
-from server.sim.result import Trajectory, state_hash
-from server.sim.types import DiscRest
+from server.games.novuss.sim.result import Trajectory, state_hash
+from server.games.novuss.sim.types import DiscRest
 from tests.replay.test_notation_e2e import start_room
 from tests.replay.test_replay_viewer_e2e import resign_at_rest
 from tests.server.server_client import close_all, connected

@@ -234,9 +234,9 @@ export function makeView(t, side, width, height, margin = 30, below = 30) {
   };
 }
 
-// ---- blind pucks and the first touch, as the referee judges them (server/rules) ----
+// ---- blind pucks and the first touch, as the referee judges them (server/games/novuss/rules) ----
 
-const EPS = 1e-9; // server/rules/geometry.py EPS
+const EPS = 1e-9; // server/games/novuss/rules/geometry.py EPS
 
 /** Team of a seat: singles seat = team; doubles partners 0 & 2, 1 & 3. */
 export const teamOf = (seat) => ((seat % 2) + 2) % 2;
@@ -260,7 +260,7 @@ export function inCircle(t, x, y) {
 /**
  * Is a puck blind for a striker at `side`: in the centre circle or in that side's own
  * edge zone (004 § 21 (1), (3)); in doubles the partner's zone is not blind (§ 28 (3)).
- * server/rules/judge.py blind_for.
+ * server/games/novuss/rules/judge.py blind_for.
  */
 export function blindFor(t, side, p) {
   return inCircle(t, p.x, p.y) || inZone(t, side, p.x, p.y);
@@ -299,7 +299,7 @@ export function firstTouch(t, side, seat, x, y, angle, pucks, pockets) {
 
 /**
  * Where the striker's centre must be when it touches a puck at (px, py) to send it
- * straight at the point (cx, cy) (the line of centres through it): server/rules/aim.py ghost.
+ * straight at the point (cx, cy) (the line of centres through it): server/games/novuss/rules/aim.py ghost.
  */
 export function ghostPoint(t, px, py, cx, cy) {
   const dx = px - cx;

@@ -1,11 +1,11 @@
 // Why a puck may or may not be struck first on a direct stroke by this player now: what
 // pressing a puck on the table says (docs/client.md, "Pressing a puck"). Pure: the same
 // geometry as the blind rings and the guide line (geometry.js inCircle, inZone, teamOf,
-// which server/rules/judge.py blind_for judges alike, tests/web/test_preview_referee.py),
+// which server/games/novuss/rules/judge.py blind_for judges alike, tests/web/test_preview_referee.py),
 // so the words never disagree with the verdict the guide line shows.
 import { inCircle, inZone, railDistance, teamOf } from "./geometry.js";
 
-const EPS = 1e-9; // as geometry.js: server/rules/geometry.py EPS
+const EPS = 1e-9; // as geometry.js: server/games/novuss/rules/geometry.py EPS
 
 /**
  * Each case: whether a direct stroke may touch the puck first, and the paragraph why.
@@ -49,7 +49,7 @@ export function explainPuck(t, side, seat, puck, { doubles = false } = {}) {
   return verdict("own_free");
 }
 
-/** The rules page's anchor for the first paragraph a cite names (server/rules/cites.py Ref.anchor). */
+/** The rules page's anchor for the first paragraph a cite names (server/games/novuss/rules/cites.py Ref.anchor). */
 export function citeAnchor(cite) {
   const m = /^\s*(\d{3})\s+§\s*(\d+)(?:\s*\((\d+)\)(?:\s+(\d+)\))?)?/.exec(cite || "");
   if (!m) return null;

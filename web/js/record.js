@@ -33,7 +33,7 @@ export function renderRecord(rec) {
   const seats = [];
   for (const p of players) seats[p.seat] = { name: p.name };
   const start = (rec.log || []).find((e) => e.kind === "start");
-  // Sides move on between sets (server/rules/sets.py): tracked along the log.
+  // Sides move on between sets (server/games/novuss/rules/sets.py): tracked along the log.
   let rotation = start?.state?.rotation ?? 0;
   let played = start?.state?.sets_played ?? 0;
   const placeSides = () =>

@@ -1,6 +1,6 @@
 // A stroke's motion as the server's core computed it (GET /api/matches/<id>/replay/<n>,
 // docs/notation.md "The replay viewer"): every disc's exact piecewise path, sampled at any
-// instant with the same arithmetic as server/sim/result.py (DiscPath.position), so a replay
+// instant with the same arithmetic as server/games/novuss/sim/result.py (DiscPath.position), so a replay
 // shows what the referee judged, not an interpolation of frames. Pure: no DOM.
 
 const WHERE = ["table", "pocket", "off"];
@@ -40,7 +40,7 @@ export function discsAt(motion, t) {
 }
 
 /** Every disc where the motion leaves it, in the core's order (the striker first), with
- * where it ended: what the stroke's state hash is taken over (server/sim/result.py). */
+ * where it ended: what the stroke's state hash is taken over (server/games/novuss/sim/result.py). */
 export function restingPlaces(motion) {
   return motion.paths.map((row) => {
     const p = pathOf(row);

@@ -8,7 +8,7 @@ import { teamLetter } from "./lobby.js";
 
 export const PUCKS_PER_PLAYER = 8;
 
-/** The seat whose puck `id` is (server/rules/state.py puck_ids: seat 0 has 1..8, ...). */
+/** The seat whose puck `id` is (server/games/novuss/rules/state.py puck_ids: seat 0 has 1..8, ...). */
 export const ownerOfPuck = (id) => Math.floor((id - 1) / PUCKS_PER_PLAYER);
 
 export { teamLetter };

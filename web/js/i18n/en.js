@@ -1,4 +1,4 @@
-// English. Keys: line.<code> the referee's lines (server/rules/lines.py; seat, team and
+// English. Keys: line.<code> the referee's lines (server/games/novuss/rules/lines.py; seat, team and
 // pucks arrive as words: a name, a team's name, whose pucks), error.<code> and
 // reason.<code> the server's refusals, the rest the page's own words.
 export default {

@@ -1,0 +1,301 @@
+"""The accounts over HTTP: register, log in and out, change the password, delete; and who a
+request's login cookie names (the websocket asks at its upgrade). docs/accounts.md.
+
+Every state-changing request is a JSON POST from this server's own pages (server/net/
+origin.py). A login is a random token in an HttpOnly, SameSite=Lax cookie (Secure over TLS);
+Redis keeps only its hash. Failed logins are counted per account and per address in Redis (so
+every process of a cluster sees them): past the limit the answer is `throttled`, with when to
+try again. Password hashing (argon2id, ~50 ms and 64 MiB each) runs in threads, at most two at
+a time, so a burst of logins neither blocks the event loop nor takes the memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from server.accounts.errors import AccountError
+from server.accounts.passwords import hash_password, needs_rehash, verify_password
+from server.accounts.players import DELETED
+from server.accounts.policy import check_password, check_username, username_key
+from server.accounts.store import LOGIN_TTL_S, AccountStore, login_hash
+from server.history.store import HistoryStore
+from server.lobby.room import new_id
+from server.net.origin import is_secure, refuse_foreign
+from server.net.proxy import Network, client_address, via_proxy
+
+COOKIE = "nv_login"
+FAIL_WINDOW_S = 15 * 60.0
+# Failed logins per window (docs/accounts.md, "Throttling"): one address may try an account 10
+# times; all addresses together 100 times (so a stranger's 10 tries do not lock its owner out,
+# while a guesser spread over many addresses is still bounded); one address 50 times over all
+# accounts (a club behind one address).
+ACCOUNT_ADDRESS_FAILS = 10
+ACCOUNT_FAILS = 100
+ADDRESS_FAILS = 50
+REGISTER_PER_ADDRESS = 10  # accounts made per address per window
+BODY_MAX = 4096
+HASHING_AT_ONCE = 2  # argon2id runs (19 MiB each) at a time
+HASHING_QUEUE = 32  # requests waiting for one beyond that are refused (`busy`): a burst of
+# logins from many addresses must not pile up unbounded behind the hashing
+
+
+T = TypeVar("T")
+Handler = Callable[["Accounts", web.Request], Awaitable[web.Response]]
+# logins of an account ended: (uid, only this login's hash, or all but this one's), so that
+# their open websockets end too (server/accounts/logouts.py)
+Ended = Callable[[str, str | None, str | None], None]
+
+
+def _no_sockets(uid: str, only: str | None, keep: str | None) -> None:
+    """Without websockets (the HTTP API alone), nothing more ends with a login."""
+
+
+def answered(handler: Handler) -> Handler:
+    """A handler whose refusals are JSON bodies with their code (docs/accounts.md)."""
+
+    @functools.wraps(handler)
+    async def wrapped(self: Accounts, request: web.Request) -> web.Response:
+        try:
+            return await handler(self, request)
+        except AccountError as e:
+            headers = {}
+            if "retry_after" in e.params:
+                headers["Retry-After"] = str(e.params["retry_after"])
+            return web.json_response(e.body(), status=e.status, headers=headers)
+
+    return wrapped
+
+
+@dataclass(frozen=True)
+class LoggedIn:
+    """The account a request's cookie names."""
+
+    uid: str
+    name: str
+    token: str
+
+
+class Accounts:
+    """The account handlers of one process."""
+
+    def __init__(
+        self,
+        store: AccountStore,
+        history: HistoryStore,
+        origins: frozenset[str],
+        trusted: tuple[Network, ...],
+        ended: Ended = _no_sockets,
+    ):
+        self.ended = ended
+        self.store = store
+        self.history = history
+        self.origins = origins
+        self.trusted = trusted
+        self.hashing = asyncio.Semaphore(HASHING_AT_ONCE)
+        self.waiting = 0  # requests waiting for a hashing slot
+
+    # -- who is asking -------------------------------------------------------------
+    async def logged_in(self, request: web.Request) -> LoggedIn | None:
+        """The live account of the request's login cookie, or None (a guest)."""
+        token = request.cookies.get(COOKIE)
+        if not token or len(token) > 100:
+            return None
+        uid = await self.store.login(token)
+        if uid is None:
+            return None
+        account = await self.store.account(uid)
+        if account is None or account.get("deleted"):
+            return None
+        return LoggedIn(uid, account["name"], token)
+
+    def address(self, request: web.Request) -> str:
+        """The client's address (behind a trusted proxy: the forwarded one)."""
+        return client_address(request.remote or "", request.headers, self.trusted)
+
+    async def _body(self, request: web.Request) -> dict[str, Any]:
+        refuse_foreign(request, self.origins)
+        if request.content_type != "application/json":
+            raise AccountError("bad_request", "Send JSON (Content-Type: application/json).")
+        raw = await request.content.read(BODY_MAX + 1)
+        if len(raw) > BODY_MAX:
+            raise AccountError("bad_request", "The request is too large.", 413)
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            raise AccountError("bad_request", "The body is not JSON.") from None
+        if not isinstance(body, dict):
+            raise AccountError("bad_request", "The body is a JSON object.")
+        return body
+
+    async def _hash(self, password: str) -> str:
+        return await self._hashing(hash_password, password)
+
+    async def _verify(self, stored: str | None, password: str) -> bool:
+        return await self._hashing(verify_password, stored, password)
+
+    async def _hashing(self, work: Callable[..., T], *args: Any) -> T:
+        """Run argon2 work in a thread, at most HASHING_AT_ONCE at a time; refuse when too
+        many already wait."""
+        if self.waiting >= HASHING_QUEUE:
+            raise AccountError("busy", "The server is busy; try again in a moment.", 503)
+        self.waiting += 1
+        try:
+            async with self.hashing:
+                return await asyncio.to_thread(work, *args)
+        finally:
+            self.waiting -= 1
+
+    def _answer(
+        self, request: web.Request, data: dict[str, Any], token: str | None
+    ) -> web.Response:
+        response = web.json_response(data)
+        if token is not None:
+            response.set_cookie(
+                COOKIE, token, max_age=int(LOGIN_TTL_S), path="/", httponly=True,
+                samesite="Lax", secure=is_secure(request, via_proxy(request.remote or "",
+                                                                   self.trusted)),
+            )  # fmt: skip
+        return response
+
+    async def _start_login(self, uid: str) -> str:
+        token = secrets.token_urlsafe(32)
+        await self.store.add_login(token, uid)
+        return token
+
+    # -- the handlers ----------------------------------------------------------------
+    @answered
+    async def register(self, request: web.Request) -> web.Response:
+        """POST {username, password}: a new account, logged in."""
+        body = await self._body(request)
+        name = check_username(body.get("username"))
+        password = check_password(body.get("password"), name)
+        addr = "reg:" + self.address(request)
+        (made,) = await self.store.attempt(FAIL_WINDOW_S, addr)
+        if made > REGISTER_PER_ADDRESS:
+            raise self._throttled(await self.store.retry_after(addr))
+        uid = new_id("u")
+        if not await self.store.create(uid, name, username_key(name), await self._hash(password)):
+            await self.store.forgive(addr)  # only accounts made count
+            raise AccountError("name_taken", "That username is taken.", 409)
+        return self._answer(request, {"username": name}, await self._start_login(uid))
+
+    @answered
+    async def login(self, request: web.Request) -> web.Response:
+        """POST {username, password}: logged in, or `bad_login` without saying which was
+        wrong; `throttled` past the failed-login limits."""
+        body = await self._body(request)
+        name, password = body.get("username"), body.get("password")
+        if not isinstance(name, str) or not isinstance(password, str) or len(name) > 64:
+            raise AccountError("bad_login", "Wrong username or password.", 401)
+        key = username_key(name)
+        counted = await self._attempt(request, key, per_address=True)
+        uid = await self.store.uid_of(key)
+        account = None if uid is None else await self.store.account(uid)
+        stored = None if account is None else account.get("hash")
+        if not await self._verify(stored, password) or uid is None or account is None:
+            raise AccountError("bad_login", "Wrong username or password.", 401)
+        await self.store.forgive(*counted)
+        if stored is not None and needs_rehash(stored):
+            await self.store.set_hash(uid, await self._hash(password))
+        return self._answer(request, {"username": account["name"]}, await self._start_login(uid))
+
+    @answered
+    async def logout(self, request: web.Request) -> web.Response:
+        """POST: this login ends (the cookie is cleared), and the websockets opened with it."""
+        await self._body(request)
+        token = request.cookies.get(COOKIE)
+        if token and len(token) <= 100:
+            uid = await self.store.end_login(token)
+            if uid is not None:
+                self.ended(uid, login_hash(token), None)
+        response = web.json_response({"ok": True})
+        response.del_cookie(COOKIE, path="/")
+        return response
+
+    @answered
+    async def logout_all(self, request: web.Request) -> web.Response:
+        """POST: every login of the account ends, this one too, and every websocket of it."""
+        await self._body(request)
+        me = await self._me(request)
+        ended = await self.store.end_logins(me.uid)
+        self.ended(me.uid, None, None)
+        response = web.json_response({"ok": True, "ended": ended})
+        response.del_cookie(COOKIE, path="/")
+        return response
+
+    @answered
+    async def change_password(self, request: web.Request) -> web.Response:
+        """POST {current, password}: a new password; every other login ends, and the
+        websockets opened with them."""
+        body = await self._body(request)
+        me = await self._me(request)
+        await self._recheck(request, me, body.get("current"))
+        password = check_password(body.get("password"), me.name)
+        await self.store.set_hash(me.uid, await self._hash(password))
+        ended = await self.store.end_logins(me.uid, keep=me.token)
+        self.ended(me.uid, None, login_hash(me.token))
+        return web.json_response({"ok": True, "ended": ended})
+
+    @answered
+    async def delete(self, request: web.Request) -> web.Response:
+        """POST {password}: the account is deleted (its matches stay, under "deleted
+        player"); its name is never given to anybody else."""
+        body = await self._body(request)
+        me = await self._me(request)
+        await self._recheck(request, me, body.get("password"))
+        await self.store.mark_deleted(me.uid)
+        self.ended(me.uid, None, None)
+        await self.history.forget_player(me.uid, DELETED)
+        response = web.json_response({"ok": True})
+        response.del_cookie(COOKIE, path="/")
+        return response
+
+    @answered
+    async def me(self, request: web.Request) -> web.Response:
+        """GET: the logged-in account, or {"username": null} for a guest."""
+        who = await self.logged_in(request)
+        return web.json_response({"username": None if who is None else who.name})
+
+    async def _me(self, request: web.Request) -> LoggedIn:
+        who = await self.logged_in(request)
+        if who is None:
+            raise AccountError("not_logged_in", "Log in first.", 401)
+        return who
+
+    async def _recheck(self, request: web.Request, me: LoggedIn, password: object) -> None:
+        """The current password again, for what cannot be undone; failures count as logins'."""
+        counted = await self._attempt(request, username_key(me.name), per_address=False)
+        account = await self.store.account(me.uid)
+        stored = None if account is None else account.get("hash")
+        if not isinstance(password, str) or not await self._verify(stored, password):
+            raise AccountError("bad_login", "Wrong password.", 401)
+        await self.store.forgive(*counted)
+
+    async def _attempt(self, request: web.Request, key: str, per_address: bool) -> list[str]:
+        """Count a password attempt on account `key` from the request's address, or refuse it
+        (`throttled`) past a limit; the keys counted, to forgive on success."""
+        address = self.address(request)
+        limits = {f"acct:{key}:{address}": ACCOUNT_ADDRESS_FAILS, f"acct:{key}": ACCOUNT_FAILS}
+        if per_address:
+            limits[f"ip:{address}"] = ADDRESS_FAILS
+        counts = await self.store.attempt(FAIL_WINDOW_S, *limits)
+        for (what, limit), count in zip(limits.items(), counts, strict=True):
+            if count > limit:
+                await self.store.forgive(*limits)  # a refused attempt tried nothing
+                raise self._throttled(await self.store.retry_after(what))
+        return list(limits)
+
+    @staticmethod
+    def _throttled(retry: float) -> AccountError:
+        return AccountError(
+            "throttled", "Too many attempts; try again later.", 429,
+            params={"retry_after": round(retry)},
+        )  # fmt: skip

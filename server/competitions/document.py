@@ -1,0 +1,152 @@
+"""A tournament's document and what is done to it, without I/O: entries, the tables of a
+pairing, results into the pure table (server/competitions/table/). The service
+(server/competitions/service.py) reads, runs these under the tournament's lock, and writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from server.competitions.errors import CompetitionError, bad_request, not_organiser
+from server.competitions.table import BOTH, Entrant, Result, Settings, Tournament
+from server.competitions.table.model import GameResult, Pairing
+from server.competitions.table.scoring import check_match_score
+from server.competitions.table.teams import order_boards
+from server.competitions.tables import Table, by_hand, new_table
+
+Doc = dict[str, Any]
+ENTRIES_MAX = 64
+
+
+@dataclass(frozen=True)
+class Who:
+    """A logged-in account acting (the HTTP layer's LoggedIn, as this layer needs it)."""
+
+    uid: str
+    name: str
+
+
+def organiser_only(doc: Doc, who: Who) -> None:
+    """`not_organiser` for anybody but the tournament's organiser."""
+    if doc["organiser"] != who.uid:
+        raise not_organiser()
+
+
+def refuse_unless(status: str, *allowed: str) -> None:
+    """`bad_status` unless the tournament is in one of these states."""
+    if status not in allowed:
+        raise CompetitionError("bad_status", f"Not possible while the tournament is {status}.")
+
+
+def table_of(doc: Doc) -> Tournament:
+    """The pure table of a started tournament."""
+    if doc["table"] is None:
+        raise CompetitionError("bad_status", "The tournament has not started.")
+    return Tournament.from_dict(doc["table"])
+
+
+def add_entry(doc: Doc, eid: str, name: str, players: list[tuple[str, str]]) -> None:
+    """Enter an entrant of these (uid, username) players; `already_entered`, `full`."""
+    taken = {u for e in doc["entries"] for u in e["members"]}
+    if any(uid in taken for uid, _ in players):
+        raise CompetitionError("already_entered", "A player is entered already.")
+    if len(doc["entries"]) >= ENTRIES_MAX:
+        raise CompetitionError("full", f"At most {ENTRIES_MAX} entries.")
+    doc["entries"].append({"id": eid, "name": name, "members": [u for u, _ in players]})
+    doc["people"].update(dict(players))
+
+
+def entrants(doc: Doc, settings: Settings, ratings: dict[str, float]) -> list[Entrant]:
+    """The entries as the table's entrants, each with its rating (a Swiss table's order at
+    the start: highest first, Tournament.start): a player's, or a pair's or team's the mean
+    of its rated players'; a team's players on boards I, II ... by rating (004 § 29 (2)),
+    the unrated after them in the order entered. `ratings`: uid -> rating (absent: unrated)."""
+    out = []
+    for e in doc["entries"]:
+        known = [ratings[u] for u in e["members"] if u in ratings]
+        rating = sum(known) / len(known) if known else None
+        entrant = Entrant(e["id"], e["name"], rating, tuple(e["members"]))
+        out.append(order_boards(entrant, dict(ratings)) if settings.teams else entrant)
+    return out
+
+
+def find_table(doc: Doc, rnd: Any, a: Any, b: Any, game: Any) -> Table:
+    """The table of the current round where `a` and `b` meet (in `game`), still open; else
+    `not_paired`, `late_result` or `result_twice`."""
+    tables: dict[str, Table] = doc["tables"]
+    for t in tables.values():
+        if t["round"] == rnd and {t["a"], t["b"]} == {a, b} and t["game"] == game:
+            if rnd != doc["round"]:
+                raise CompetitionError("late_result", "That round is over.")
+            if t["outcome"] is not None:
+                raise CompetitionError("result_twice", "That match has its result already.")
+            return t
+    raise CompetitionError("not_paired", "Those entrants do not meet in that round.")
+
+
+def tables_of(p: Pairing, sets: int, doc: Doc) -> list[Table]:
+    """The tables (matches) of a pairing: none for a bye, one per game of a team encounter."""
+    if p.b is None:
+        return []  # the bye: scored by the table itself
+    if p.games:
+        return [new_table(p.round, p.table, g.game, p.a, p.b, g.a_players, g.b_players,
+                          g.opener, g.sets) for g in p.games]  # fmt: skip
+    members = {e["id"]: tuple(e["members"]) for e in doc["entries"]}
+    return [new_table(p.round, p.table, None, p.a, p.b, members[p.a], members[p.b],
+                      p.opener, sets)]  # fmt: skip
+
+
+def record_table(doc: Doc, t: Table) -> None:
+    """Record a decided table into the pure table: an individual encounter at once; a
+    team encounter once all its games are decided (004 § 29 (7): all are played). Both
+    sides absent: lost by both (004 § 22 (3); the table's BOTH)."""
+    out = t["outcome"]
+    if out.get("withdrawn"):
+        return
+    if t["game"] is None:
+        result = Result(t["round"], t["a"], t["b"], out["sets"][0], out["sets"][1],
+                        out["by_hand"], _loser(t, out["forfeit"]))  # fmt: skip
+    else:
+        games = sorted(
+            (g for g in doc["tables"].values()
+             if g["round"] == t["round"] and g["table"] == t["table"]),
+            key=lambda g: g["game"],
+        )  # fmt: skip
+        if any(g["outcome"] is None for g in games):
+            return
+        parts = tuple(
+            GameResult(g["outcome"]["sets"][0], g["outcome"]["sets"][1],
+                       _loser(t, g["outcome"]["forfeit"]))
+            for g in games
+        )  # fmt: skip
+        sa, sb = sum(g.sets_a for g in parts), sum(g.sets_b for g in parts)
+        result = Result(t["round"], t["a"], t["b"], sa, sb,
+                        any(g["outcome"]["by_hand"] for g in games), None, parts)  # fmt: skip
+    doc["table"] = table_of(doc).record(result).to_dict()
+
+
+def close_tables_of(doc: Doc, entrant: str) -> None:
+    """A withdrawn entrant's open tables are closed: their matches count for nothing."""
+    for t in doc["tables"].values():
+        if t["outcome"] is None and entrant in (t["a"], t["b"]):
+            t["outcome"] = {"sets": [0, 0], "forfeit": None, "match": None,
+                            "by_hand": False, "withdrawn": entrant}  # fmt: skip
+
+
+def hand_outcome(t: Table, a: Any, sets_a: int, sets_b: int, forfeit: Any) -> Table:
+    """The table with the organiser's result (`a` names which side `sets_a` is), checked."""
+    sa, sb = (sets_b, sets_a) if t["a"] != a else (sets_a, sets_b)
+    if forfeit is not None and forfeit not in (t["a"], t["b"]):
+        raise bad_request("forfeit: one of the two entrants.")
+    if forfeit is None:
+        check_match_score(int(t["sets"]), sa, sb)  # 004 § 32 (1)
+        return by_hand(t, sa, sb)
+    side = "a" if forfeit == t["a"] else "b"
+    return {**t, "outcome": {"sets": [0, 0], "forfeit": side, "match": None, "by_hand": True}}
+
+
+def _loser(table: Table, forfeit: str | None) -> str | None:
+    """The table's forfeit ("a", "b", "both" or None) as the pure table names it."""
+    if forfeit is None:
+        return None
+    return BOTH if forfeit == "both" else str(table[forfeit])

@@ -1,0 +1,344 @@
+"""The match notation (docs/notation.md): a Novuss match as text, header tags then one line
+per entry of its log, and back again (pure: no I/O).
+
+    text = to_notation(record)      # a record as GET /api/matches/{id} serves it
+    record = from_notation(text)    # a record the replay (server/replay/verify.py) reads
+
+Floats are written as Python's repr (the shortest decimal string that reads back as the same
+IEEE-754 double) and read back with float(): the replay must simulate the very bits that were
+simulated, and a state hash would tell any last-bit difference. Hex floats (float.hex) are
+read too. The notation has no rulings: a replay of it compares the state hash of every
+stroke, and the match's result, with what the core makes of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from server.games.novuss.rules import MatchConfig, MatchState, new_match, team_of
+from server.games.seam import ReplayError
+
+Number = int | float
+
+NO_STROKE_KINDS = ("pass", "clock", "absent", "resign")
+# config key -> tag, in the order written; every one is written, so that the start state is
+# rebuilt from the tags alone (StartHash checks that it is the recorded one)
+CONFIG_TAGS = (
+    ("mode", "Mode"),
+    ("sets", "Sets"),
+    ("stroke_clock", "Clock"),
+    ("absent_limit", "AbsentLimit"),
+    ("three_miss", "ThreeMiss"),
+    ("blind_hit_moves", "BlindHitMoves"),
+    ("max_speed", "MaxSpeed"),
+)
+REQUIRED = ("Game", "Mode", "Sets", "FirstTeam", "FirstSeat", "StartHash")
+
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) ("(?:[^"\\]|\\.)*")\]')
+_INT = re.compile(r"-?[0-9]+")
+# Python's float() also reads "1_0", " 1", "nan", "infinity": the notation does not
+_DECIMAL = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_HEX = re.compile(r"-?0x[0-9a-f]+(?:\.[0-9a-f]*)?p[-+][0-9]+")
+_HASH = re.compile(r"[0-9a-f]{64}")
+_STROKE = re.compile(r"([0-9]+)\.")
+RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}
+
+
+GAME = "novuss"  # the `Game` tag and a record's `game` (server/games/novuss/game.py)
+
+
+class NotationError(ReplayError):
+    """Text that is not a match's notation, or a record the notation cannot carry; `line`
+    is the 1-based line at fault (None: the whole text or record)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message if line is None else f"line {line}: {message}")
+        self.line = line
+
+
+# -- numbers ---------------------------------------------------------------------------
+def write_float(x: float) -> str:
+    """A double as the shortest decimal that reads back as the same bits (repr)."""
+    return repr(float(x))
+
+
+def read_float(token: str, line: int | None = None) -> float:
+    """A decimal or hex float token as its double; refuses anything else (nan, inf, 1_0)."""
+    if _DECIMAL.fullmatch(token):
+        return float(token)
+    if _HEX.fullmatch(token):
+        return float.fromhex(token)
+    raise NotationError(f"{token!r} is not a number (a decimal like 412.5, or a hex float)", line)
+
+
+def _write_number(x: Number | None) -> str:
+    """An int as an int, a float as repr, None as "-": the type survives the round trip,
+    since the start state's hash tells 30 from 30.0."""
+    if x is None:
+        return "-"
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        raise NotationError(f"{x!r} is not a number")
+    return str(x) if isinstance(x, int) else write_float(x)
+
+
+def _read_number(token: str, line: int | None) -> Number | None:
+    if token == "-":
+        return None
+    if _INT.fullmatch(token):
+        return int(token)
+    return read_float(token, line)
+
+
+def _read_int(token: str, what: str, line: int | None) -> int:
+    if not _INT.fullmatch(token):
+        raise NotationError(f"{what} must be a whole number, not {token!r}", line)
+    return int(token)
+
+
+def start_hash(state: dict[str, Any]) -> str:
+    """sha256 of the referee's start state as canonical JSON (sorted keys, no spaces; JSON
+    writes floats as repr): the notation's header must rebuild exactly this state."""
+    text = json.dumps(state, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# -- record -> text --------------------------------------------------------------------
+def to_notation(record: dict[str, Any]) -> str:
+    """A Novuss match record (docs/protocol.md, `GET /api/matches/{id}`) as notation text.
+    Raises NotationError for a record the notation cannot carry (another game's, one whose
+    start is not a new match's, one with a field missing or of the wrong kind)."""
+    try:
+        return _write(record)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        # a damaged record is reported, never written as a match it is not
+        raise NotationError(f"The record is not a well-formed match record ({e!r}).") from None
+
+
+def _write(record: dict[str, Any]) -> str:
+    game = record.get("game", GAME)
+    if game != GAME:
+        raise NotationError(
+            f"A {game} record has no state hash per stroke: the notation carries Novuss only."
+        )
+    log = record.get("log") or []
+    if not log or log[0].get("kind") != "start":
+        raise NotationError("The record's log does not begin with the match's start.")
+    start = log[0]
+    state = MatchState.from_dict(start["state"])
+    first_team = int(start["first_team"])
+    first_seat = state.turn_seat
+    if first_seat is None or new_match(state.config, first_team, first_seat) != state:
+        raise NotationError("The record's start is not a new match's: no notation carries it.")
+    tags: list[tuple[str, str]] = [("Game", GAME), ("Match", str(record.get("id", "?")))]
+    config = start["state"]["config"]
+    for key, tag in CONFIG_TAGS:
+        value = config[key]
+        tags.append((tag, value if isinstance(value, str) else _write_number(value)))
+    tags.append(("Rated", "yes" if record.get("rated") else "no"))
+    for p in sorted(record.get("players", []), key=lambda p: int(p["seat"])):
+        tags.append((f"Seat{int(p['seat'])}", str(p.get("name", ""))))
+    started = record.get("started")
+    if isinstance(started, int | float):
+        at = datetime.fromtimestamp(started, UTC)
+        tags += [("Date", at.strftime("%Y-%m-%d")), ("Time", at.strftime("%H:%M:%SZ"))]
+    result = _end_result(log)
+    won = (result or {}).get("sets_won", record.get("score", [0, 0]))
+    tags += [("Result", _result_token(result)), ("Score", "-".join(str(n) for n in won))]
+    if result:
+        tags.append(("Termination", str(result.get("reason", "?"))))
+    tags += [
+        ("FirstTeam", str(first_team)),
+        ("FirstSeat", str(first_seat)),
+        ("StartHash", start_hash(start["state"])),
+    ]
+    lines = [f"[{tag} {json.dumps(value, ensure_ascii=False)}]" for tag, value in tags]
+    lines.append("")
+    lines += [_entry_line(e) for e in log[1:] if e.get("kind") != "end"]
+    return "\n".join(lines) + "\n"
+
+
+def _end_result(log: list[dict[str, Any]]) -> dict[str, Any] | None:
+    for e in log:
+        if e.get("kind") == "end":
+            result: dict[str, Any] | None = e.get("result")
+            return result
+    return None
+
+
+def _result_token(result: dict[str, Any] | None) -> str:
+    if not result:
+        return "*"
+    winner = result.get("winner")
+    return "1-0" if winner == 0 else "0-1" if winner == 1 else "1/2-1/2"
+
+
+def _entry_line(e: dict[str, Any]) -> str:
+    kind = e.get("kind")
+    if kind == "stroke":
+        s = e["shot"]
+        numbers = " ".join(write_float(s[k]) for k in ("x", "y", "angle", "speed"))
+        return f"{int(e['stroke'])}. {int(e['seat'])} {numbers} {e['hash']}"
+    if kind in NO_STROKE_KINDS:
+        return f"{kind} {int(e['seat'])}"
+    raise NotationError(f"The record holds an entry of no known kind ({kind!r}).")
+
+
+# -- text -> record --------------------------------------------------------------------
+def from_notation(text: str) -> dict[str, Any]:
+    """Notation text as a match record (summary and log, without rulings) that
+    server.replay.verify.replay recomputes. Raises NotationError naming the line at fault."""
+    tags: dict[str, tuple[str, int]] = {}  # tag -> (value, line)
+    lines = text.splitlines()
+    body = len(lines)  # lines before the first entry's (0-based index of it)
+    for n, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line or line.startswith(";"):
+            continue
+        if not line.startswith("["):
+            body = n - 1
+            break
+        m = _TAG.fullmatch(line)
+        if m is None:
+            raise NotationError('a header line is [Tag "value"], the value a JSON string', n)
+        tag, value = m.group(1), _tag_value(m.group(2), n)
+        if tag in tags:
+            raise NotationError(f"the tag {tag} is given twice", n)
+        tags[tag] = (value, n)
+    for tag in REQUIRED:
+        if tag not in tags:
+            raise NotationError(f"the header has no {tag} tag", 1)
+    game, at = tags["Game"]
+    if game != GAME:  # the notation is Novuss's own (docs/notation.md)
+        raise NotationError(f"only Novuss matches have a notation, not {game!r}", at)
+    state = _start_state(tags)
+    first_team = int(tags["FirstTeam"][0])
+    log: list[dict[str, Any]] = [
+        {"kind": "start", "first_team": first_team, "state": state.to_dict()}
+    ]
+    log += _entries(lines, body, state)
+    result = _result(tags)
+    if result is not None:
+        log.append({"kind": "end", "result": result})
+    return {
+        "id": tags.get("Match", ("?", 0))[0],
+        "game": GAME,
+        "mode": state.config.mode,
+        "sets": state.config.sets,
+        "clock": state.config.stroke_clock,
+        "rated": tags.get("Rated", ("no", 0))[0] == "yes",
+        "players": [
+            {"seat": s, "team": team_of(s), "name": tags[f"Seat{s}"][0]}
+            for s in state.seats
+            if f"Seat{s}" in tags
+        ],
+        "result": result,
+        "log": log,
+    }
+
+
+def _tag_value(quoted: str, line: int) -> str:
+    try:
+        value = json.loads(quoted)
+    except ValueError:
+        raise NotationError("the tag's value is not a well-formed JSON string", line) from None
+    if not isinstance(value, str):
+        raise NotationError("the tag's value is not a string", line)
+    return value
+
+
+def _start_state(tags: dict[str, tuple[str, int]]) -> MatchState:
+    """The start state the tags describe, checked against StartHash."""
+    config: dict[str, Any] = {}
+    for key, tag in CONFIG_TAGS:
+        if tag in tags:
+            value, at = tags[tag]
+            config[key] = value if key in ("mode", "three_miss") else _read_number(value, at)
+    try:
+        match_config = MatchConfig.from_dict(config)
+    except (ValueError, TypeError) as e:
+        raise NotationError(f"the header's settings make no match: {e}", tags["Mode"][1]) from None
+    first_team = _read_int(tags["FirstTeam"][0], "FirstTeam", tags["FirstTeam"][1])
+    first_seat, at = tags["FirstSeat"]
+    try:
+        state = new_match(match_config, first_team, _read_int(first_seat, "FirstSeat", at))
+    except ValueError as e:
+        raise NotationError(f"the first strike makes no match: {e}", at) from None
+    expected, at = tags["StartHash"]
+    if start_hash(state.to_dict()) != expected:
+        raise NotationError(
+            "the header's settings do not rebuild the start state its StartHash names"
+            " (another setting, or a rules version that sets the table up otherwise)",
+            at,
+        )
+    return state
+
+
+def _result(tags: dict[str, tuple[str, int]]) -> dict[str, Any] | None:
+    """The match's result as the Result, Score and Termination tags give it (None: "*")."""
+    token, at = tags.get("Result", ("*", 0))
+    if token == "*":
+        return None
+    if token not in RESULTS:
+        raise NotationError(f"Result is 1-0, 0-1, 1/2-1/2 or *, not {token!r}", at)
+    result: dict[str, Any] = {"winner": RESULTS[token]}
+    if "Score" in tags:
+        score, at = tags["Score"]
+        parts = score.split("-")
+        if len(parts) != 2:
+            raise NotationError(f"Score is sets won by team 0 and 1, like 3-1, not {score!r}", at)
+        result["sets_won"] = [_read_int(p, "Score", at) for p in parts]
+    if "Termination" in tags:
+        result["reason"] = tags["Termination"][0]
+    return result
+
+
+def _entries(lines: list[str], after: int, state: MatchState) -> list[dict[str, Any]]:
+    """The log's entries from the lines after the header (the 1-based line `after`)."""
+    out: list[dict[str, Any]] = []
+    stroke = 0
+    for n, raw in enumerate(lines[after:], start=after + 1):
+        line = raw.split(";", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            raise NotationError("a header tag after the strokes (the header comes first)", n)
+        words = line.split()
+        if words[0] in NO_STROKE_KINDS:
+            if len(words) != 2:
+                raise NotationError(f"{words[0]} takes one seat, like `{words[0]} 1`", n)
+            out.append({"kind": words[0], "seat": _seat(words[1], state, n), "line": n})
+            continue
+        m = _STROKE.fullmatch(words[0])
+        if m is None:
+            raise NotationError(
+                f"{words[0]!r} begins no entry: a stroke is `N. seat x y angle speed hash`,"
+                " else pass, clock, absent or resign and a seat",
+                n,
+            )
+        if len(words) != 7:
+            raise NotationError(
+                f"a stroke has 7 fields (N. seat x y angle speed hash), not {len(words)}", n
+            )
+        stroke += 1
+        if int(m.group(1)) != stroke:
+            raise NotationError(f"stroke {stroke} was expected here, not {m.group(1)}", n)
+        x, y, angle, speed = (read_float(w, n) for w in words[2:6])
+        if not _HASH.fullmatch(words[6]):
+            raise NotationError("a stroke's state hash is 64 lowercase hex digits", n)
+        out.append({
+            "kind": "stroke", "stroke": stroke, "seat": _seat(words[1], state, n),
+            "shot": {"x": x, "y": y, "angle": angle, "speed": speed}, "hash": words[6],
+            "line": n,
+        })  # fmt: skip
+    return out
+
+
+def _seat(token: str, state: MatchState, line: int) -> int:
+    seat = _read_int(token, "a seat", line)
+    if seat not in state.seats:
+        raise NotationError(f"seat {seat} is not a seat of a {state.config.mode} match", line)
+    return seat

@@ -1,0 +1,74 @@
+"""Whether a stroke may be played now, from there: the strike right, the striker's
+placement (004 § 20 (1), (2)), the cue's angle (§ 20 (5)) and the speed limit."""
+
+from __future__ import annotations
+
+import math
+
+from server.games.novuss.rules.geometry import cue_angle_allowed, in_striking_field
+from server.games.novuss.rules.ruling import StrokeRefused
+from server.games.novuss.rules.state import MatchState
+from server.games.novuss.sim.types import Disc, Shot
+
+
+def require_turn(state: MatchState, seat: int) -> None:
+    """Refuse anything from a seat that does not hold the strike right: online the
+    server refuses rather than scoring the set lost (004 § 23 (1) 6), 8))."""
+    if state.finished:
+        raise StrokeRefused("match_over", "004 § 32 (1)", "The match is over.")
+    if seat != state.turn_seat:
+        raise StrokeRefused(
+            "not_your_turn",
+            "004 § 23 (1) 8)",
+            "Only the player holding the strike right may strike.",
+        )
+
+
+def max_speed(state: MatchState) -> float:
+    """The fastest cue stroke accepted (mm/s): the config's, else the table preset's."""
+    limit = state.config.max_speed
+    return state.table.max_speed if limit is None else limit
+
+
+def check_stroke(state: MatchState, seat: int, shot: Shot) -> None:
+    """Raise StrokeRefused(code, rule, message) if `seat` may not play `shot` now;
+    return None if he may. Online the client cannot place the striker illegally, so
+    a placement that would be a penalty at the table (§ 24 (1) 10)) is refused."""
+    require_turn(state, seat)
+    table = state.table
+    side = state.side_of(seat)
+    if not all(math.isfinite(v) for v in (shot.x, shot.y, shot.angle, shot.speed)):
+        raise StrokeRefused("bad_shot", "", "The stroke's numbers are not finite.")
+    if not 0 < shot.speed <= max_speed(state):
+        raise StrokeRefused(
+            "speed",
+            "table preset max_speed",
+            f"The stroke's speed must be above 0 and at most {max_speed(state):g} mm/s.",
+        )
+    if not in_striking_field(table, side, shot.x, shot.y):
+        raise StrokeRefused(
+            "placement_zone",
+            "004 § 20 (1)",
+            "The striker's hole must lie entirely in your own edge zone, between the "
+            "side zones' lines.",
+        )
+    reach = table.striker_radius + table.puck_radius
+    for p in state.on_table():
+        if math.hypot(p.x - shot.x, p.y - shot.y) <= reach + 1e-9:
+            raise StrokeRefused(
+                "placement_touch",
+                "004 § 20 (2), § 24 (1) 10)",
+                f"The striker may not touch a puck when it is placed (puck #{p.id}).",
+            )
+    if not cue_angle_allowed(table, side, shot.x, shot.y, shot.angle):
+        raise StrokeRefused(
+            "cue_angle",
+            "004 § 20 (5)",
+            "The cue must come from within your own rail's corners, and the stroke must "
+            "point away from your own rail.",
+        )
+
+
+def sim_discs(state: MatchState) -> tuple[Disc, ...]:
+    """The pucks on the table as the physics takes them (owner = seat)."""
+    return tuple([Disc(p.id, p.x, p.y, "puck", p.owner) for p in state.on_table()])

@@ -1,0 +1,118 @@
+"""The lessons over HTTP (docs/protocol.md, "Lessons"): GET /api/lessons lists them with
+their positions; POST /api/lessons/{id} plays a try's strokes and answers the last one's
+motion and ruling. Stateless: a try is replayed from the lesson's position on each request
+(server/lessons), so no room, seat or store is involved."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from aiohttp import web
+
+from server.games.novuss.sim import Shot
+from server.lessons import LESSONS, LessonRefused, lesson, play_try
+from server.lessons.catalog import SEAT, UnknownLesson
+from server.lessons.play import rest_discs
+from server.net.limits import KeyedBuckets
+from server.net.proxy import Network, client_address
+
+SHOT_FIELDS = ("x", "y", "angle", "speed")
+# a try is simulated and judged on the event loop (up to 8 strokes, a few ms): tries per
+# client address, as a learner strikes (a stroke every few seconds), not as a flood would
+TRY_RATE = 2.0  # a second, sustained
+TRY_BURST = 10.0
+
+
+def _refuse(code: str, message: str, rule: str = "") -> web.HTTPBadRequest:
+    return web.HTTPBadRequest(
+        text=web.json_response({"code": code, "message": message, "rule": rule}).text,
+        content_type="application/json",
+    )
+
+
+def _shots(body: Any) -> list[Shot]:
+    """The body's `shots`: a list of {x, y, angle, speed}, finite numbers; else refused."""
+    shots = body.get("shots") if isinstance(body, dict) else None
+    if not isinstance(shots, list) or not 1 <= len(shots) <= 8:
+        raise _refuse("bad_field", "shots must be a list of 1 to 8 strokes.")
+    out = []
+    for s in shots:
+        if not isinstance(s, dict):
+            raise _refuse("bad_field", "Each stroke is {x, y, angle, speed}.")
+        values = [s.get(k) for k in SHOT_FIELDS]
+        if not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+            for v in values
+        ):
+            raise _refuse("bad_field", "x, y, angle and speed must be finite numbers.")
+        out.append(Shot(*(float(v) for v in values)))  # type: ignore[arg-type]
+    return out
+
+
+async def list_lessons(request: web.Request) -> web.Response:
+    """Every lesson: id, paragraph, most strokes a try, the learner's seat and side, and
+    the pucks of its position."""
+    return web.json_response(
+        {
+            "lessons": [
+                {
+                    "id": x.id,
+                    "cite": x.cite,
+                    "strokes": x.strokes,
+                    "seat": SEAT,
+                    "side": x.state.side_of(SEAT),
+                    "discs": rest_discs(x.state),
+                }
+                for x in LESSONS
+            ]
+        }
+    )
+
+
+class Tries:
+    """The lesson tries each client address may ask for (docs/reliability.md, "The limits")."""
+
+    def __init__(self, trusted: tuple[Network, ...]):
+        self.trusted = trusted
+        self.buckets = KeyedBuckets(TRY_RATE, TRY_BURST)
+
+    def admit(self, request: web.Request) -> None:
+        """Allow one try from the request's address, or refuse it with 429."""
+        address = client_address(request.remote or "", request.headers, self.trusted)
+        if not self.buckets.take(address):
+            raise web.HTTPTooManyRequests(
+                text=web.json_response(
+                    {"code": "rate_limited", "message": "Too many tries: slow down."}
+                ).text,
+                content_type="application/json",
+                headers={"Retry-After": "1"},
+            )
+
+
+TRIES = web.AppKey("lesson_tries", Tries)
+
+
+async def play(request: web.Request) -> web.Response:
+    """One try's strokes played; the last one's ruling, motion, discs, done and over."""
+    request.app[TRIES].admit(request)
+    try:
+        chosen = lesson(request.match_info["lesson"])
+    except UnknownLesson:
+        raise web.HTTPNotFound(text="No such lesson.") from None
+    try:
+        body = await request.json()
+    except ValueError:
+        raise _refuse("bad_field", "The body must be JSON.") from None
+    try:
+        result = play_try(chosen, _shots(body))
+    except LessonRefused as e:
+        raise _refuse(e.code, str(e), e.rule) from None
+    return web.json_response(result.to_dict())
+
+
+def add_routes(app: web.Application, trusted: tuple[Network, ...]) -> None:
+    """The lessons' two routes (`trusted`: the proxies whose forwarded address is believed)."""
+    app[TRIES] = Tries(trusted)
+    app.router.add_get("/api/lessons", list_lessons)
+    app.router.add_post("/api/lessons/{lesson}", play)

@@ -1,0 +1,126 @@
+"""The replay viewer's HTTP side (docs/notation.md, "The replay viewer"): the page `/m/{id}`,
+a match's steps recomputed (`GET /api/matches/{id}/replay`) and a stroke's motion simulated
+again (`GET /api/matches/{id}/replay/{n}`), by server/replay/steps.py.
+
+Whoever may read a match's record may replay it: a private match only with its room's invite
+(`?invite=`), answered 404 otherwise, as for no match at all. Recomputing a match is work
+(a long match: a few hundred strokes simulated and judged), so it runs in a thread, two at a
+time, and the last CACHED matches recomputed are kept, each under the length of its log (a
+live match's replay is recomputed when its log has grown).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from server.accounts.players import name_players
+from server.accounts.store import AccountStore
+from server.games.novuss.game import NOVUSS
+from server.games.registry import of_record
+from server.lobby.room import record_for
+from server.replay.steps import NoSuchStroke, Replayed, ReplayError, recompute, stroke_motion
+from server.store.redis_store import Store, log_key
+
+CACHED = 16  # matches kept recomputed
+AT_ONCE = 2  # recomputations running at a time
+STROKE_MAX = 100_000  # the largest stroke number read from a path
+
+
+def _refuse(
+    cls: type[web.HTTPException], code: str, message: str, reason: str | None = None
+) -> web.HTTPException:
+    body = {"error": code, "message": message, **({"reason": reason} if reason else {})}
+    return cls(text=json.dumps(body), content_type="application/json")
+
+
+class Replays:
+    """The replay endpoints, with their cache of recomputed matches."""
+
+    def __init__(self, store: Store, accounts: AccountStore, page: Path):
+        self.store = store
+        self.accounts = accounts
+        self.page = page
+        self.table = NOVUSS.table_view()  # the replay viewer draws Novuss's table
+        self.cache: OrderedDict[str, tuple[int, dict[str, Any], Replayed]] = OrderedDict()
+        self.running = asyncio.Semaphore(AT_ONCE)
+
+    async def _header(self, request: web.Request) -> dict[str, Any] | None:
+        """The match's header if this request may read it (its invite, for a private one)."""
+        mid = request.match_info["mid"]
+        header = (await self.store.match_headers([mid]))[0] if len(mid) <= 64 else None
+        return None if header is None else record_for(header, request.query.get("invite"))
+
+    async def _replayed(self, request: web.Request) -> tuple[dict[str, Any], Replayed]:
+        header = await self._header(request)
+        if header is None:
+            raise _refuse(web.HTTPNotFound, "no_match", "No such match.")
+        played = of_record(header)
+        if not played.replayable:
+            raise _refuse(web.HTTPUnprocessableEntity, "not_replayable",
+                          f"{played.title} matches cannot be replayed: their shots carry no state"
+                          " hash to check a recomputation against. Their record lists every shot"
+                          " and ruling.", played.name)  # fmt: skip
+        mid = header["id"]
+        length = int(await self.store.redis.xlen(log_key(mid)))
+        hit = self.cache.get(mid)
+        if hit is not None and hit[0] == length:
+            self.cache.move_to_end(mid)
+            return hit[1], hit[2]
+        record = await self.store.match_record(mid)
+        record = None if record is None else record_for(record, request.query.get("invite"))
+        if record is None:
+            raise _refuse(web.HTTPNotFound, "no_match", "No such match.")
+        async with self.running:
+            try:
+                replayed = await asyncio.to_thread(recompute, record)
+            except (ReplayError, KeyError, TypeError, ValueError) as e:
+                raise _refuse(web.HTTPUnprocessableEntity, "not_replayable",
+                              f"This record cannot be replayed: {e}") from None  # fmt: skip
+        head = {k: v for k, v in record.items() if k != "log"}
+        self.cache[mid] = (len(record["log"]), head, replayed)
+        self.cache.move_to_end(mid)
+        while len(self.cache) > CACHED:
+            self.cache.popitem(last=False)
+        return head, replayed
+
+    async def steps(self, request: web.Request) -> web.Response:
+        """GET /api/matches/{mid}/replay: the header, the table at the start and after every
+        entry, each entry's stored ruling and whether the recomputation agrees with it."""
+        head, replayed = await self._replayed(request)
+        head = copy.deepcopy(head)  # named now: an account deleted since reads "deleted player"
+        await name_players(self.accounts, [head])
+        response = web.json_response({
+            **head,
+            "table": self.table,
+            "start": replayed.start,
+            "steps": list(replayed.steps),
+            "mismatches": replayed.mismatches,
+            "stopped": replayed.stopped,
+        })  # fmt: skip
+        response.enable_compression()  # a long match's steps: ~20 times smaller gzipped
+        return response
+
+    async def stroke(self, request: web.Request) -> web.Response:
+        """GET /api/matches/{mid}/replay/{n}: stroke n's motion, simulated again."""
+        raw = request.match_info["n"]
+        if not raw.isdigit() or int(raw) > STROKE_MAX:
+            raise _refuse(web.HTTPNotFound, "no_stroke", "A stroke is a whole number from 1.")
+        _head, replayed = await self._replayed(request)
+        try:
+            return web.json_response(stroke_motion(replayed, int(raw)))
+        except NoSuchStroke as e:
+            raise _refuse(web.HTTPNotFound, "no_stroke", str(e)) from None
+
+    async def page_of(self, request: web.Request) -> web.StreamResponse:
+        """GET /m/{mid}: the viewer's page; 404 (the same page, saying so) for a match that
+        does not exist or that this request may not read."""
+        found = await self._header(request) is not None
+        response = web.FileResponse(self.page, status=200 if found else 404)
+        return response
