@@ -31,6 +31,7 @@ export default {
   "line.turn.over_rail": "A puck went over the rail: the turn passes",
   "line.turn.crossed_line": "The striker came back over its own edge-zone line: the turn passes",
   "line.turn.again": "Their puck went in: they strike again",
+  "line.turn.debt_placed": "All their side's pucks are in and the owed penalty pucks are placed: in doubles the series does not go on, the turn passes",
   "line.series.answer": "All their side's pucks are in before the other side has struck: the series stops and the other side answers",
   "line.pucks.separated": "Pucks lying on each other put side by side: {pucks}",
   "line.pucks.restored": "Put back where they were: {pucks}",

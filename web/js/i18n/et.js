@@ -32,6 +32,7 @@ export default {
   "line.turn.over_rail": "Seib läks üle poordi: löögikord läheb üle",
   "line.turn.crossed_line": "Löögiketas tuli tagasi üle oma poorditsooni joone: löögikord läheb üle",
   "line.turn.again": "Oma seib läks auku: sama mängija lööb uuesti",
+  "line.turn.debt_placed": "Kõik selle poole seibid on aukudes ja võlaseibid pandi lauale: paarismängus seeria ei jätku, löögikord läheb üle",
   "line.series.answer": "Kõik selle poole seibid on aukudes enne, kui teine pool on löönud: löökideseeria katkeb ja teine pool vastab",
   "line.pucks.separated": "Üksteise peal olnud seibid pandi kõrvuti: {pucks}",
   "line.pucks.restored": "Pandi tagasi endisele kohale: {pucks}",

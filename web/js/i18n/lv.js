@@ -33,6 +33,7 @@ export default {
   "line.turn.over_rail": "Kauliņš pārlēca pāri apmalei: sitiena tiesības pāriet",
   "line.turn.crossed_line": "Ripa atgriezās pāri savas apmales zonas līnijai: sitiena tiesības pāriet",
   "line.turn.again": "Savs kauliņš iekrita maisiņā: sitienu sērija turpinās",
+  "line.turn.debt_placed": "Visi šīs puses kauliņi ir maisiņos un parādā palikušie soda kauliņi izlikti: pāru spēlē sērija neturpinās, sitiena tiesības pāriet",
   "line.series.answer": "Visi šīs puses kauliņi ir maisiņos, pirms otra puse ir situsi: sērija beidzas, un otra puse atbild",
   "line.pucks.separated": "Kauliņi, kas gulēja viens uz otra, novietoti blakus: {pucks}",
   "line.pucks.restored": "Novietoti atpakaļ iepriekšējā vietā: {pucks}",
