@@ -23,12 +23,10 @@ MAX_REFUSALS = 50  # a scripted player that cannot find a spot is a bug, not a g
 
 WORDS = {
     "valid": "valid shot",
-    "no_opponent_struck": "invalid shot: no opposing disc struck; the shot disc and the discs "
-    "it struck go to the ditch",
-    "not_direct": "invalid shot: an own disc struck first; the shooter and own discs bumped go "
-    "to the ditch, the opponent's discs go back",
+    "no_opponent_struck": "invalid shot: no opposing disc struck",
+    "not_direct": "invalid shot: an own disc struck first",
     "not_in_15": "invalid shot: with no opposing disc in play, no disc ended touching or inside "
-    "the 15 line; the shot disc and the discs it struck go to the ditch",
+    "the 15 line",
 }
 
 
@@ -39,8 +37,10 @@ def describe(r: Ruling) -> str:
         text += f"; twenties set aside {list(r.twenties)} (2 b)"
     if r.out_of_play:
         text += f"; out of play on or over the shooting line {list(r.out_of_play)} (4 e, 6)"
-    if r.to_ditch and r.code == "valid":
-        text += f"; to the ditch {list(r.to_ditch)}"
+    if r.to_ditch:  # the words come from the data: only the discs that did go (3 c, 7 a)
+        text += f"; to the ditch {list(r.to_ditch)} ({'7 a' if r.code == 'not_direct' else '3 c'})"
+    if r.fell:
+        text += f"; off the board into the ditch {list(r.fell)} (4 e)"
     if r.restored:
         text += f"; put back {list(r.restored)} (7 a)"
     return text

@@ -3,7 +3,9 @@
 The body of `POST /api/tournaments` (docs/competitions.md, "API"): `name`; `kind` singles or
 doubles; `form` individual, team or individual_team; `system` round_robin or swiss; `rounds`
 (Swiss only); `sets` per match; `points` [win, draw, loss] or null for the rule book's scale
-(004 § 32 (2)); `tiebreaks` in order; a team event's `games` [{kind, boards, sets}]; `clock`
+(004 § 32 (2)); `tiebreaks` in order (none by default: places shared); `byes_count` (a bye
+counts as a round played toward "half the rounds", 004 § 32 (3) 2)); a team event's `games`
+[{kind, boards, sets}]; `clock`
 (the stroke clock, s); `auto` (true: each round starts as soon as the last one is complete;
 false: the organiser starts it).
 """
@@ -14,7 +16,7 @@ from typing import Any
 
 from server.competitions.errors import bad_request
 from server.competitions.table import Settings
-from server.competitions.table.model import GameSpec, Kind, Scale
+from server.competitions.table.model import TIEBREAKS, GameSpec, Kind, Scale
 
 NAME_MAX = 60
 KINDS = ("singles", "doubles")
@@ -83,9 +85,15 @@ def parse_form(body: dict[str, Any]) -> tuple[str, dict[str, Any], Settings]:
         raise bad_request(f"name: 1 to {NAME_MAX} characters.")
     system = _choice(body, "system", ("round_robin", "swiss"), "round_robin")
     rounds = _int(body, "rounds", 1, ROUNDS_MAX) if system == "swiss" else None
-    tiebreaks = body.get("tiebreaks", ["sets_difference"])
+    # 004 § 32 (2) has no tie-break: by default places are shared (docs/tournaments.md).
+    tiebreaks = body.get("tiebreaks", [])
     if not isinstance(tiebreaks, list) or not all(isinstance(t, str) for t in tiebreaks):
         raise bad_request("tiebreaks: a list of tie-break names.")
+    if len(set(tiebreaks)) != len(tiebreaks) or any(t not in TIEBREAKS for t in tiebreaks):
+        raise bad_request(f"tiebreaks: distinct ones of {', '.join(TIEBREAKS)}, in order.")
+    byes_count = body.get("byes_count", False)
+    if not isinstance(byes_count, bool):
+        raise bad_request("byes_count: true or false (does a bye count as a round played).")
     clock = body.get("clock", 30)
     if not isinstance(clock, int | float) or isinstance(clock, bool):
         raise bad_request("clock: the stroke clock in seconds.")
@@ -99,6 +107,7 @@ def parse_form(body: dict[str, Any]) -> tuple[str, dict[str, Any], Settings]:
         "sets": _int({"sets": body.get("sets", 1)}, "sets", 1, SETS_MAX),
         "points": body.get("points"),
         "tiebreaks": list(tiebreaks),
+        "byes_count": byes_count,
         "games": body.get("games"),
         "clock": float(clock),
         "auto": bool(body.get("auto", True)),
@@ -117,4 +126,5 @@ def settings_of(form: dict[str, Any]) -> Settings:
         points=_scale(form["points"], "points"),
         tiebreaks=tuple(form["tiebreaks"]),
         games=_games(form["games"]),
+        byes_count=bool(form.get("byes_count", False)),  # forms stored before it: False
     )

@@ -150,6 +150,35 @@ def you(doc: Doc, uid: str | None) -> dict[str, Any]:
     return {"organiser": doc["organiser"] == uid, "entrant": entrant, "room": room}
 
 
+REGULATIONS = "regulations (§ 3)"
+
+
+def regulations(doc: Doc) -> list[dict[str, Any]]:
+    """The readings the rule book leaves to the organiser, each with its source: 004's
+    paragraph when the choice is the rule book's own, "regulations (§ 3)" when it is the
+    organiser's (docs/tournaments.md, "The organiser's regulations")."""
+    form = doc["form"]
+    tiebreaks = [t for t in form["tiebreaks"] if t in TIEBREAKS]
+    out: list[dict[str, Any]] = [
+        {
+            "key": "tiebreaks",
+            "value": tiebreaks,
+            # 004 § 32 (2) ranks by points alone: level entrants share the place.
+            "cite": f"004 § 32 (2), {REGULATIONS}" if tiebreaks else "004 § 32 (2)",
+        },
+        {
+            "key": "byes_count",
+            "value": bool(form.get("byes_count", False)),
+            "cite": f"004 § 32 (3) 2), {REGULATIONS}",
+        },
+    ]
+    if form["system"] == "swiss":
+        # 004 never defines the Swiss system: no rematch, so at most n - 1 rounds (n entrants,
+        # n with an odd number) is this server's reading, checked when the competition starts.
+        out.append({"key": "swiss_rounds", "value": form["rounds"], "cite": REGULATIONS})
+    return out
+
+
 def view(doc: Doc, uid: str | None) -> dict[str, Any]:
     """The whole tournament as its page shows it to `uid` (None: a guest)."""
     people = doc["people"]
@@ -158,6 +187,7 @@ def view(doc: Doc, uid: str | None) -> dict[str, Any]:
         **summary(doc),
         "settings": doc["form"],
         "tiebreak_names": [t for t in doc["form"]["tiebreaks"] if t in TIEBREAKS],
+        "regulations": regulations(doc),
         "total_rounds": None if table is None else table.total_rounds,
         "entries": [
             {

@@ -10,7 +10,7 @@ import pytest
 
 from server.competitions.document import entrants, hand_outcome
 from server.competitions.errors import CompetitionError
-from server.competitions.settings import parse_form
+from server.competitions.settings import parse_form, settings_of
 from server.competitions.table import BadScore, BadSettings, Entrant, Result, Tournament
 from server.competitions.table import Settings as TournamentSettings
 from server.competitions.tables import Tables, new_table
@@ -87,7 +87,8 @@ def test_an_ended_match_gives_the_table_its_sets_from_a_and_bs_side():
 def test_the_organisers_form_is_checked_field_by_field():
     name, form, settings = parse_form({"name": " Cup ", "system": "swiss", "rounds": 5})
     assert name == "Cup" and form["rounds"] == 5 and settings.system == "swiss"
-    assert form["tiebreaks"] == ["sets_difference"] and form["auto"] is True
+    # 004 § 32 (2) has no tie-break: none unless the organiser lists some (issue 38).
+    assert form["tiebreaks"] == [] and form["byes_count"] is False and form["auto"] is True
     for body, field in (
         ({"name": ""}, "name"),
         ({"name": "x", "system": "knockout"}, "system"),
@@ -95,6 +96,10 @@ def test_the_organisers_form_is_checked_field_by_field():
         ({"name": "x", "sets": 9}, "sets"),
         ({"name": "x", "clock": 1}, "clock"),
         ({"name": "x", "points": [2, 1]}, "points"),
+        ({"name": "x", "tiebreaks": ["coin_toss"]}, "tiebreaks"),
+        ({"name": "x", "tiebreaks": ["buchholz", "buchholz"]}, "tiebreaks"),
+        ({"name": "x", "tiebreaks": "buchholz"}, "tiebreaks"),
+        ({"name": "x", "byes_count": "yes"}, "byes_count"),
         ({"name": "x", "form": "team", "games": [{"kind": "singles", "boards": [0], "sets": 1}]},
          "games.boards"),
     ):  # fmt: skip
@@ -157,3 +162,29 @@ def test_entrants_carry_ratings_and_a_teams_boards_go_by_rating():
     people = entrants(doc, swiss, {"u1": 1400.0, "u3": 1700.0})
     table = Tournament.new(swiss, people, 1).start()
     assert [e.id for e in table.entrants] == ["u3", "u1", "u2"]  # highest first, unrated last
+
+
+def test_the_regulations_are_stated_with_their_source():
+    """Issue 38: each choice 004 leaves open is shown with 004's paragraph or "regulations
+    (§ 3)"; a form stored before the choices existed reads as the defaults."""
+    from server.competitions.views import regulations
+
+    _, plain, _ = parse_form({"name": "x"})
+    assert regulations({"form": plain}) == [
+        {"key": "tiebreaks", "value": [], "cite": "004 § 32 (2)"},
+        {"key": "byes_count", "value": False, "cite": "004 § 32 (3) 2), regulations (§ 3)"},
+    ]
+    _, chosen, settings = parse_form(
+        {"name": "x", "system": "swiss", "rounds": 3, "tiebreaks": ["buchholz", "head_to_head"],
+         "byes_count": True}
+    )  # fmt: skip
+    assert settings.tiebreaks == ("buchholz", "head_to_head") and settings.byes_count
+    assert regulations({"form": chosen}) == [
+        {"key": "tiebreaks", "value": ["buchholz", "head_to_head"],
+         "cite": "004 § 32 (2), regulations (§ 3)"},
+        {"key": "byes_count", "value": True, "cite": "004 § 32 (3) 2), regulations (§ 3)"},
+        {"key": "swiss_rounds", "value": 3, "cite": "regulations (§ 3)"},
+    ]  # fmt: skip
+    old = dict(chosen)
+    del old["byes_count"]
+    assert settings_of(old).byes_count is False

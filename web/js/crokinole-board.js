@@ -46,6 +46,11 @@ export function rulingWords(ruling) {
   const key = `crok.ruling.${ruling.code}`;
   const words = has(key) ? t(key) : ruling.code; // a code newer than this page: as it came
   const parts = [t("crok.with_rule", { words, rule: ruling.rule })];
+  // What went to the ditch is said from the data, never assumed from the verdict (issue 38).
+  if (ruling.to_ditch?.length) {
+    parts.push(t("crok.ditched", { n: ruling.to_ditch.length, rule: ruling.code === "not_direct" ? "7 a" : "3 c" }));
+  }
+  if (ruling.fell?.length) parts.push(t("crok.fell", { n: ruling.fell.length }));
   if (ruling.twenties?.length) parts.push(t("crok.twenties_aside", { n: ruling.twenties.length }));
   if (ruling.out_of_play?.length) parts.push(t("crok.out_of_play", { n: ruling.out_of_play.length }));
   if (ruling.restored?.length) parts.push(t("crok.restored", { n: ruling.restored.length }));

@@ -26,7 +26,7 @@ export function whosePucks(ids, nameOfSeat, me) {
 }
 
 // Lines that each say the turn passes: one fact, said once.
-const TURN_PASSES = new Set(["turn.passes", "turn.none_in", "turn.opponent_in", "turn.over_rail", "turn.crossed_line"]);
+const TURN_PASSES = new Set(["turn.passes", "turn.none_in", "turn.opponent_in", "turn.over_rail", "turn.crossed_line", "turn.debt_placed"]);
 
 /**
  * lines: the ruling's lines, each {code, args, cite, text} (or [text, cite] from a record

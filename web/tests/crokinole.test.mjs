@@ -56,3 +56,12 @@ test("rulings and rounds in the chosen language, a code newer than the page as i
   setLanguage("en");
   assert.equal(rulingWords({ code: "valid", rule: "3 a", restored: [1, 2] }), "Valid shot (3 a); 2 discs put back (7 a)");
 });
+
+test("an invalid shot says what went to the ditch from the data, and nothing it did not do (issue 38)", () => {
+  // 002 7 a: only the shooter ditched and no opposing disc moved: nothing is "put back".
+  assert.equal(rulingWords({ code: "not_direct", rule: "7 a", to_ditch: [3], restored: [] }),
+    "Invalid shot: your own disc struck first (7 a); 1 disc to the ditch (7 a)");
+  assert.equal(rulingWords({ code: "not_direct", rule: "7 a", to_ditch: [3, 4], restored: [12] }),
+    "Invalid shot: your own disc struck first (7 a); 2 discs to the ditch (7 a); 1 disc put back (7 a)");
+  assert.equal(rulingWords({ code: "valid", rule: "3 a", fell: [3] }), "Valid shot (3 a); 1 disc off the board into the ditch (4 e)");
+});

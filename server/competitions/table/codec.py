@@ -52,6 +52,7 @@ def settings_from(d: Data) -> Settings:
         tiebreaks=tuple(d.get("tiebreaks", ())),
         games=games,
         play_all_games=bool(d.get("play_all_games", True)),
+        byes_count=bool(d.get("byes_count", False)),  # absent from tables stored before it
     )
 
 

@@ -86,6 +86,8 @@ class Settings:
     `rounds` is the number of Swiss rounds; a round robin plays everyone once (None).
     `play_all_games`: every game of a team encounter is played even once it is decided, as in
     cup and title competitions (004 § 29 (7)); otherwise the encounter may stop there.
+    `tiebreaks` and `byes_count` are the regulations' choices where 004 is silent
+    (docs/tournaments.md, "The organiser's regulations").
     """
 
     kind: Kind = "singles"
@@ -94,9 +96,15 @@ class Settings:
     rounds: int | None = None
     sets: int = 4
     points: Scale | None = None
-    tiebreaks: tuple[str, ...] = ("sets_difference",)
+    # 004 § 32 (2), § 29 (3) give no tie-break: entrants level on points share a place unless
+    # the regulations (§ 3) list tie-breaks, in the order they apply.
+    tiebreaks: tuple[str, ...] = ()
     games: tuple[GameSpec, ...] = ()
     play_all_games: bool = True
+    # 004 § 32 (3) 2) "at least half of the rounds": whether a round with a bye counts as one
+    # played. The text does not settle it; the regulations (§ 3) do. False: only encounters
+    # count, against the encounters the entrant was to play.
+    byes_count: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in ("singles", "doubles"):

@@ -193,9 +193,20 @@ class Tournament:
         if self.finished:
             raise Finished("the tournament is over: the standings are final")
         played = sum(r.involves(entrant_id) for r in self.results)
-        scheduled = (
-            len(self.entrants) - 1 if self.settings.system == "round_robin" else self.total_rounds
-        )
+        if self.settings.byes_count:
+            # 004 § 32 (3) 2), the regulations' reading (§ 3): a round with a bye is a round
+            # played (a bye is complete once paired), out of every round of the competition.
+            played += sum(
+                1 for rnd in self.rounds for p in rnd if p.a == entrant_id and p.b is None
+            )
+            scheduled = self.total_rounds
+        else:
+            # Only encounters count, out of those he was to play (n - 1 in a round robin).
+            scheduled = (
+                len(self.entrants) - 1
+                if self.settings.system == "round_robin"
+                else self.total_rounds
+            )
         kept = 2 * played >= scheduled
         leaving = replace(
             self, withdrawals=(*self.withdrawals, Withdrawal(entrant_id, self.round, played, kept))

@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass, replace
 
 from server.games.crokinole import scoring
+from server.games.crokinole.lines import Line, round_lines, shot_lines
 from server.games.crokinole.physics import Flick, Piece, ShotInputError, ShotResult, simulate
 from server.games.crokinole.rules import (
     ROUNDS_PER_GAME,
@@ -35,6 +36,13 @@ class Ruling:
     out_of_play: tuple[int, ...]  # on or beyond the shooting line, or struck across it (4 e, 6)
     twenties: tuple[int, ...]  # discs that dropped in the hole and are set aside (2 b)
     restored: tuple[int, ...]  # opposing discs put back (7 a)
+    fell: tuple[int, ...] = ()  # left the board into the ditch during the shot itself
+    next_turn: tuple[int, ...] = ()  # who may shoot next in this round (none: it is over)
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        """The ruling's words as codes, made from its data alone (issue 38)."""
+        return shot_lines(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +53,14 @@ class RoundResult:
     totals: tuple[int, ...]
     points: tuple[int, ...]
     paragraph: str
+    score: tuple[int, ...] = ()  # the game after this round
+    over: bool = False
+    winners: tuple[int, ...] = ()  # the sides with the best game score, once it is over
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        """The round's words as codes, made from its data alone."""
+        return round_lines(self)
 
 
 def side_totals(state: State) -> tuple[int, ...]:
@@ -125,6 +141,7 @@ def judge_shot(
             else:
                 ditch.add(disc_id)  # 3 c: the shooter and every disc it struck, 20s too
     discs, out, twenties = _settle(state, result, ditch, restored, before)
+    fell = [f.id for f in result.finals if f.where == "ditch" and f.id not in ditch | restored]
     counts = list(state.twenties)
     for disc_id in twenties:
         counts[state.options.side_of(disc_id // 10)] += 1
@@ -135,6 +152,7 @@ def judge_shot(
     ruling = Ruling(
         seat, shooter, code == "valid", code, paragraph,
         tuple(sorted(ditch)), tuple(sorted(out)), tuple(sorted(twenties)), tuple(sorted(restored)),
+        tuple(sorted(fell)), after.turn,
     )  # fmt: skip
     return after, ruling, result
 
@@ -184,7 +202,8 @@ def close_round(state: State) -> tuple[State, RoundResult]:
     else:
         over = state.round_no >= ROUNDS_PER_GAME
     after = next_round(state, totals, score, over)
-    return after, RoundResult(state.round_no, totals, points, paragraph)
+    best = winners(after) if over else ()
+    return after, RoundResult(state.round_no, totals, points, paragraph, score, over, best)
 
 
 def winners(state: State) -> tuple[int, ...]:

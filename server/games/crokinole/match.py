@@ -297,6 +297,7 @@ class CrokinoleMatch:
         data = {
             "round": result.round_no, "totals": list(result.totals), "points": list(result.points),
             "rule": result.paragraph, "score": self.score(), "over": self.game.over,
+            "lines": [ln.to_dict() for ln in result.lines],
         }  # fmt: skip
         outs = [Out("round", data)]
         if self.game.over:
@@ -387,5 +388,6 @@ def _ruling_dict(r: Ruling) -> dict[str, Any]:
     return {
         "valid": r.valid, "code": r.code, "rule": r.paragraph, "disc": r.disc,
         "to_ditch": list(r.to_ditch), "out_of_play": list(r.out_of_play),
-        "twenties": list(r.twenties), "restored": list(r.restored),
+        "twenties": list(r.twenties), "restored": list(r.restored), "fell": list(r.fell),
+        "next_turn": list(r.next_turn), "lines": [ln.to_dict() for ln in r.lines],
     }  # fmt: skip

@@ -25,6 +25,22 @@ export function drawStandings(table, doc) {
     return tr;
   });
   table.tBodies[0].replaceChildren(...rows);
+  // The regulations the places rest on go with the standings, on the page and in print.
+  const caption = table.caption || table.createCaption();
+  caption.replaceChildren(...regulationsText(doc).map((line) => el("div", line)));
+}
+
+/** The organiser's regulations, each with 004's paragraph or "regulations (§ 3)". */
+export function regulationsText(doc) {
+  const cite = (c) => c.replace("regulations (§ 3)", t("tour.reg.regulations"));
+  return (doc.regulations || []).map((r) => {
+    if (r.key === "tiebreaks") {
+      if (!r.value.length) return t("tour.reg.tiebreaks_none", { cite: cite(r.cite) });
+      return t("tour.reg.tiebreaks", { names: r.value.map((n) => t(`tour.tb.${n}`)).join(", "), cite: cite(r.cite) });
+    }
+    if (r.key === "byes_count") return t(r.value ? "tour.reg.byes_count_yes" : "tour.reg.byes_count_no", { cite: cite(r.cite) });
+    return t("tour.reg.swiss_rounds", { n: r.value, cite: cite(r.cite) });
+  });
 }
 
 /** The cross-table (round robin): a row per entrant, a column per opponent, the points. */

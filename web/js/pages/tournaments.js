@@ -46,6 +46,7 @@ $("create").addEventListener("submit", async (e) => {
     system: f.get("system"),
     sets,
     tiebreaks: f.getAll("tb"),
+    byes_count: f.get("byes_count") === "on",
     clock: num("clock"),
     auto: f.get("auto") === "on",
     points: points.every((p) => p !== null) ? points : null,

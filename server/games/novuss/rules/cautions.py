@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from server.games.novuss.rules.lines import Line, line
+from server.games.novuss.rules.lines import TURN_CODES, Line, line
 from server.games.novuss.rules.ruling import Ruling
 from server.games.novuss.rules.sets import set_result
 from server.games.novuss.rules.state import MatchState, team_of
@@ -57,10 +57,12 @@ def after_delay(before: MatchState, ruling: Ruling) -> Ruling:
         return replace(ruling, state=state, lines=(*ruling.lines, *lines))
     state, result = _lose_the_rest(state, team)
     lines.append(line("caution.match_lost", LOSS_RULE))
+    # The turn the pass or clock handed on is void: nobody strikes again in this match.
+    kept = tuple(ln for ln in ruling.lines if ln.code not in TURN_CODES)
     return replace(
         ruling,
         state=state,
-        lines=(*ruling.lines, *lines),
+        lines=(*kept, *lines),
         set_result=result,
         match_result=state.match_result,
     )

@@ -239,22 +239,11 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     opp_in = [pid for pid in out.pocketed if team_of(out.pucks[pid].owner) != team]
 
     # -- the strike right, 004 § 25 (1) -------------------------------------------
+    # Decided here, worded only once the set is known to go on (see _turn_lines): a
+    # stroke that ends the set, or hands the series to the answering side, keeps nothing.
     stroke = out.kind in ("direct", "rebound")
     keeps = stroke and not penalty and bool(own_in) and not opp_in and not out.off
     keeps = keeps and not out.crossed
-    if penalty:
-        lines.append(line("turn.passes", "004 § 25 (1) 7)"))
-    elif stroke:
-        passes: list[Line] = []
-        if not own_in:
-            passes.append(line("turn.none_in", "004 § 25 (1) 1)"))
-        if own_in and opp_in:
-            passes.append(line("turn.opponent_in", "004 § 25 (1) 2)"))
-        if out.off:
-            passes.append(line("turn.over_rail", "004 § 25 (1) 3)"))
-        if out.crossed:
-            passes.append(line("turn.crossed_line", "004 § 25 (1) 4), § 20 (7)"))
-        lines.extend(passes or [line("turn.again", "004 § 20 (8)")])
 
     after_pucks = out.pucks
     on_table = [0, 0]  # pucks on the table by team
@@ -347,13 +336,14 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
         debt[seat] += 1  # § 24 (2): one penalty puck, however many faults
     answering = state.answering
     next_seat = seat if keeps else state.next_seat(seat)
-    if cleared_t and answer is not None:
+    series_stops = cleared_t and answer is not None
+    if series_stops:
         # 004 § 27 (5), § 28 (7): the table was cleared before a player of the other side
         # held the strike right; the series stops and that player answers.
         answering = team
-        next_seat = answer
+        next_seat = answer if answer is not None else next_seat
         keeps = False
-        lines.append(line("series.answer", "004 § 27 (5), (6), § 28 (7)"))
+    debt_stops = False
     rows = _intact_rows(state, after_pucks)
     placed: list[Spot] = []
     for s in state.seats:
@@ -384,6 +374,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             # except in doubles, whichever partner owed them.
             next_seat = state.next_seat(seat)
             keeps = False
+            debt_stops = True
 
     # -- three misses in a row, 004 § 27 (6) / 000 § 8 ----------------------------------
     after = tuple([after_pucks[p.id] for p in state.pucks])
@@ -401,7 +392,14 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
         result = set_result(state, "annulled", None, end.reason, end.rule)
         lines.append(_set_line(result, end))
         new = finish_set(replace(state, strokes=state.strokes + 1), result)
+        keeps = False
     else:
+        if series_stops:
+            lines.append(line("series.answer", "004 § 27 (5), (6), § 28 (7)"))
+        elif debt_stops:
+            lines.append(line("turn.debt_placed", "004 § 24 (6)"))
+        else:
+            lines.extend(_turn_lines(out, penalty, keeps, own_in, opp_in))
         new = replace(
             state,
             pucks=after,
@@ -415,6 +413,30 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             strokes=state.strokes + 1,
         )
     return _ruling(out, new, seat, lines, penalty, keeps, result, None, tuple(placed))
+
+
+def _turn_lines(
+    out: Outcome, penalty: bool, keeps: bool, own_in: list[int], opp_in: list[int]
+) -> list[Line]:
+    """Who strikes next in a set that goes on, and why (004 § 25 (1), § 20 (8)): called
+    only after every decision that could end the set or the series was taken, so the
+    words say what the ruling's keeps_turn and next_seat say."""
+    if keeps:
+        return [line("turn.again", "004 § 20 (8)")]
+    if penalty:
+        return [line("turn.passes", "004 § 25 (1) 7)")]
+    if out.kind not in ("direct", "rebound"):
+        return []
+    passes: list[Line] = []
+    if not own_in:
+        passes.append(line("turn.none_in", "004 § 25 (1) 1)"))
+    if own_in and opp_in:
+        passes.append(line("turn.opponent_in", "004 § 25 (1) 2)"))
+    if out.off:
+        passes.append(line("turn.over_rail", "004 § 25 (1) 3)"))
+    if out.crossed:
+        passes.append(line("turn.crossed_line", "004 § 25 (1) 4), § 20 (7)"))
+    return passes
 
 
 def _ruling(

@@ -116,6 +116,11 @@ TEMPLATES: dict[str, tuple[tuple[str, ...], str]] = {
         "The striker came back over its own edge-zone line: the turn passes",
     ),
     "turn.again": ((), "Their puck went in: they strike again"),
+    "turn.debt_placed": (
+        (),
+        "All their side's pucks are in and the owed penalty pucks are placed: in doubles the"
+        " series does not go on, the turn passes",
+    ),
     "series.answer": (
         (),
         "All their side's pucks are in before the other side has struck: the series stops and"
@@ -194,6 +199,9 @@ TEMPLATES: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "forfeit.resign": (("seat",), "{seat} resigns: their side loses the match"),
 }
+TURN_CODES = frozenset(c for c in TEMPLATES if c.startswith("turn.")) | {"series.answer"}
+"""The lines that say who strikes next within the set: a ruling that ends the set or the
+match carries none of them."""
 WORDS: dict[str, tuple[str, ...]] = {
     "whose": ("none", "own", "opponent", "mixed"),
     "rail": ("opposite", "side"),
