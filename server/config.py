@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from server.net.proxy import parse_networks
+from server.edge.proxy import parse_networks
 
 
 @dataclass(frozen=True, slots=True)

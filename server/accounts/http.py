@@ -23,13 +23,12 @@ from aiohttp import web
 
 from server.accounts.errors import AccountError
 from server.accounts.passwords import hash_password, needs_rehash, verify_password
-from server.accounts.players import DELETED
 from server.accounts.policy import check_password, check_username, username_key
-from server.accounts.store import LOGIN_TTL_S, AccountStore, login_hash
+from server.accounts.store import DELETED, LOGIN_TTL_S, AccountStore, login_hash
+from server.edge.origin import is_secure, refuse_foreign
+from server.edge.proxy import Network, client_address, via_proxy
 from server.history.store import HistoryStore
 from server.lobby.room import new_id
-from server.net.origin import is_secure, refuse_foreign
-from server.net.proxy import Network, client_address, via_proxy
 
 COOKIE = "nv_login"
 FAIL_WINDOW_S = 15 * 60.0
@@ -103,6 +102,18 @@ class Accounts:
         self.waiting = 0  # requests waiting for a hashing slot
 
     # -- who is asking -------------------------------------------------------------
+    def routes(self) -> list[web.RouteDef]:
+        """The account API (docs/accounts.md)."""
+        return [
+            web.post("/api/account/register", self.register),
+            web.post("/api/account/login", self.login),
+            web.post("/api/account/logout", self.logout),
+            web.post("/api/account/logout-all", self.logout_all),
+            web.post("/api/account/password", self.change_password),
+            web.post("/api/account/delete", self.delete),
+            web.get("/api/account", self.me),
+        ]
+
     async def logged_in(self, request: web.Request) -> LoggedIn | None:
         """The live account of the request's login cookie, or None (a guest)."""
         token = request.cookies.get(COOKIE)

@@ -20,7 +20,6 @@ from server.history.store import HistoryStore
 from server.history.summary import counter_prefix, outcome
 from server.ratings.model import MODES, Skill
 
-DELETED = "deleted player"
 PAGE = 20  # matches or leaderboard rows per page
 PAGES_MAX = 10_000  # the furthest page served (a bound on the work one request can ask for)
 HISTORY_POINTS = 200  # rating points per mode in a profile's chart
@@ -39,20 +38,6 @@ def _bad(code: str, message: str, status: int) -> web.HTTPException:
                content_type="application/json")  # fmt: skip
 
 
-async def name_players(accounts: AccountStore, records: list[dict[str, Any]]) -> None:
-    """Show each registered player under their account's current name ("deleted player" for
-    a deleted account), in place."""
-    uids = sorted({p["account"] for r in records for p in r.get("players", []) if p.get("account")})
-    if not uids:
-        return
-    names = await accounts.names(uids)
-    for r in records:
-        for p in r.get("players", []):
-            if p.get("account"):
-                p["name"] = names.get(p["account"]) or DELETED
-                p["registered"] = names.get(p["account"]) is not None
-
-
 class Players:
     """The read-only player pages' data."""
 
@@ -67,6 +52,14 @@ class Players:
         if uid is None or account is None or account.get("deleted"):
             raise _bad("no_player", "No such player.", 404)
         return uid, account["name"]
+
+    def routes(self) -> list[web.RouteDef]:
+        """Profiles, a player's matches, the leaderboards (docs/accounts.md)."""
+        return [
+            web.get("/api/players/{name}", self.profile),
+            web.get("/api/players/{name}/matches", self.matches),
+            web.get("/api/leaderboard/{mode}", self.leaderboard),
+        ]
 
     async def profile(self, request: web.Request) -> web.Response:
         """GET /api/players/{name}: ratings, rating history and figures by mode."""
@@ -108,7 +101,7 @@ class Players:
         total, mids = await self.history.matches_of(uid, page * PAGE, PAGE)
         mine = {uid} | await self.history.sessions_of(uid)
         records = [r for r in await self.history.headers(mids) if r is not None]
-        await name_players(self.accounts, records)
+        await self.accounts.name_players(records)
         rows = [self._row(r, mine) for r in records]
         return web.json_response({"total": total, "page": page, "per_page": PAGE,
                                   "matches": rows})  # fmt: skip

@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import time
+from typing import Any
 
 import redis.asyncio as aioredis
+
+DELETED = "deleted player"  # the name a deleted account's matches show
 
 P = "nv:"
 LOGIN_TTL_S = 30 * 24 * 3600.0  # a login unused this long ends
@@ -80,6 +83,21 @@ class AccountStore:
         """An account's record, or None."""
         raw = await self.redis.hgetall(acct_key(uid))
         return {_text(k): _text(v) for k, v in raw.items()} or None
+
+    async def name_players(self, records: list[dict[str, Any]]) -> None:
+        """Show each registered player of match records under their account's current name
+        ("deleted player" for a deleted account), in place."""
+        uids = sorted(
+            {p["account"] for r in records for p in r.get("players", []) if p.get("account")}
+        )
+        if not uids:
+            return
+        names = await self.names(uids)
+        for r in records:
+            for p in r.get("players", []):
+                if p.get("account"):
+                    p["name"] = names.get(p["account"]) or DELETED
+                    p["registered"] = names.get(p["account"]) is not None
 
     async def names(self, uids: list[str]) -> dict[str, str | None]:
         """The current names of accounts (None for a deleted one)."""

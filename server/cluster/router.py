@@ -58,6 +58,10 @@ class Router:
         grace: float,
         buffer: int,
         lease_seconds: float,
+        stage: Owned,
+        handle: Handle,
+        ended: Ended,
+        local: Callable[[str], Member | None],
     ):
         self.store = store
         self.bus = bus
@@ -72,11 +76,13 @@ class Router:
         self.remotes: dict[tuple[str, str], RemoteConn] = {}
         self.suspects: set[str] = set()  # processes seen unsubscribed once (dead if again)
         self._taking = asyncio.Lock()
-        # given when the hub is put together (they live in the layer above)
-        self.stage: Owned | None = None
-        self.handle: Handle | None = None  # a client frame, as the dispatcher handles it
-        self.ended: Ended | None = None  # a connection ended, as the sessions handle it
-        self.local: Callable[[str], Member | None] = lambda cid: None
+        # what it needs of the layer above: the room runtime; a client frame as the
+        # dispatcher handles it; a connection's end as the sessions handle it; a connection
+        # of this process by its id
+        self.stage = stage
+        self.handle = handle
+        self.ended = ended
+        self.local = local
 
     # -- what the lobby asks of the cluster (the `Cluster` of server/lobby/members.py) ---
     async def claim(self, rid: str) -> bool:
@@ -145,7 +151,6 @@ class Router:
             return await self._load(rid)
 
     async def _load(self, rid: str) -> bool:
-        assert self.stage is not None
         loaded = await self.store.load_room(rid)
         if loaded is None:
             await self.leases.release(rid)
@@ -163,7 +168,6 @@ class Router:
     # -- other processes' connections in our rooms (server/cluster/bus.py) --------------
     async def on_message(self, msg: list[Any]) -> None:
         """`cmd`, `back`, `closed` or `detach` from a connection's process."""
-        assert self.stage is not None and self.handle is not None and self.ended is not None
         kind = msg[0]
         if kind in ("cmd", "back"):
             rconn = self.remote(*msg[1:5])
@@ -197,7 +201,6 @@ class Router:
         """Renew this process's leases (dropping rooms lost), take over rooms whose owner
         died, and let go of stand-ins whose process died. `peers_here`: the owners of rooms
         this process's connections are in elsewhere. Returns which processes are alive."""
-        assert self.stage is not None and self.ended is not None
         lost, retaken = await self.leases.renew(list(self.lobby.rooms))
         for rid in retaken:  # expired unclaimed: still ours if nobody committed meanwhile
             if await self.store.checkpoint_seq(rid) != self.stage.saved_seq.get(rid):

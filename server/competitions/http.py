@@ -1,7 +1,7 @@
 """Competitions over HTTP: the API of the organiser's and the players' pages, the CSV exports,
 and the pages themselves (docs/competitions.md).
 
-Every POST is JSON from this server's own pages (server/net/origin.py), by a logged-in account
+Every POST is JSON from this server's own pages (server/edge/origin.py), by a logged-in account
 (the login cookie, server/accounts/http.py); what only the organiser may do answers anybody
 else 403 `not_organiser` and changes nothing. Refusals are JSON `{error, message}`: the
 service's codes (server/competitions/errors.py) and the pure table's (server/competitions/table/
@@ -21,12 +21,9 @@ from server.accounts.policy import username_key
 from server.competitions.document import Who
 from server.competitions.errors import CompetitionError, bad_request
 from server.competitions.service import TournamentService
-from server.competitions.store import TournamentStore
 from server.competitions.table import TournamentError
-from server.competitions.tables import Tables
 from server.competitions.views import crosstable_csv, standings_csv, summary, view
-from server.net.hub import Hub
-from server.net.origin import refuse_foreign
+from server.edge.origin import refuse_foreign
 
 BODY_MAX = 16 * 1024
 CREATE_PER_HOUR = 20  # tournaments an account may create in an hour
@@ -83,6 +80,16 @@ class TournamentRoutes:
         return web.json_response(view(doc, None if who is None else who.uid))
 
     # -- reading ----------------------------------------------------------------------
+    def routes(self) -> list[web.RouteDef]:
+        """The competitions' API (docs/competitions.md); refusals answered as JSON."""
+        return [
+            web.get("/api/tournaments", answered(self.listing)),
+            web.post("/api/tournaments", answered(self.create)),
+            web.get("/api/tournaments/{tid}/{what}.csv", answered(self.export)),
+            web.get("/api/tournaments/{tid}", answered(self.one)),
+            web.post("/api/tournaments/{tid}/{action}", answered(self.act)),
+        ]
+
     async def listing(self, request: web.Request) -> web.Response:
         """GET /api/tournaments: the newest tournaments."""
         docs = []
@@ -150,23 +157,6 @@ class TournamentRoutes:
         return await self._answer(request, doc)
 
 
-def add_routes(app: web.Application, routes: Callable[[web.Request], TournamentRoutes]) -> None:
-    """The API's routes; `routes(request)` finds the handlers (made at start-up)."""
-
-    def via(name: str) -> Handler:
-        async def handler(request: web.Request) -> web.StreamResponse:
-            answer: web.StreamResponse = await getattr(routes(request), name)(request)
-            return answer
-
-        return answered(handler)
-
-    app.router.add_get("/api/tournaments", via("listing"))
-    app.router.add_post("/api/tournaments", via("create"))
-    app.router.add_get("/api/tournaments/{tid}/{what}.csv", via("export"))
-    app.router.add_get("/api/tournaments/{tid}", via("one"))
-    app.router.add_post("/api/tournaments/{tid}/{action}", via("act"))
-
-
 def uid_of(accounts: Accounts) -> Callable[[str], Awaitable[str | None]]:
     """username -> uid (None: no such account)."""
 
@@ -176,14 +166,3 @@ def uid_of(accounts: Accounts) -> Callable[[str], Awaitable[str | None]]:
         return await accounts.store.uid_of(username_key(name))
 
     return lookup
-
-
-def plug(hub: Hub) -> TournamentRoutes:
-    """The competitions service of this process, given what it needs of the hub's parts (its
-    rooms are made in this process's lobby and committed by its runtime); the archivist wakes
-    it when a match ends."""
-    tours = TournamentStore(hub.store.redis)
-    tables = Tables(hub.lobby, hub.runtime, hub.router, hub.store, tours, {})
-    service = TournamentService(tours, tables, uid_of(hub.accounts), hub.players.history)
-    hub.archivist.on_archived.append(service.match_archived)
-    return TournamentRoutes(service, hub.accounts)

@@ -18,7 +18,7 @@ from concurrent.futures import CancelledError
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from server.computer.seats import practice
+from server.computer.rooms import practice
 from server.computer.thinker import Thinkers
 from server.games.core.play import Choice, ComputerError
 from server.games.registry import game

@@ -19,12 +19,12 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
 from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from server.computer.rooms import NAME, computer_seats, computer_sid
 from server.computer.thinker import Thinkers
 from server.config import Config
 from server.games.core.play import Choice, MatchRefused
@@ -37,30 +37,10 @@ from server.lobby.service import LobbyService
 from server.net import protocol as p
 from server.net.runtime import RoomRuntime
 
-if TYPE_CHECKING:
-    from server.computer.practice import Practice
-
-Route = Callable[[Any, Any], Awaitable[None]]
 log = logging.getLogger("novuss.computer")
 
-NAME = "Computer"  # as records and notation name it; the client names it in its language
 TRIES = 3  # a decision asked again after a worker died or hung, then given up
 SCAN = 1.0  # seconds between looks over every room (rooms reloaded or taken over)
-
-
-def computer_sid(rid: str, seat: int) -> str:
-    """The session id a computer seat sits under: unique to its room and seat."""
-    return f"cpu-{rid}-{seat}"
-
-
-def practice(room: Room) -> bool:
-    """A practice room: hints and take-backs allowed, never rated."""
-    return bool(room.options.get("practice"))
-
-
-def computer_seats(room: Room) -> list[int]:
-    """The seats the computer plays."""
-    return [i for i, s in room.seated() if s.computer is not None]
 
 
 @dataclass(slots=True)
@@ -169,15 +149,6 @@ class Computer:
                     await self.create(w.conn, opponents)
                 except LobbyError as e:
                     w.conn.send(p.ProtocolError(e.code, e.message).reply())
-
-    def routes(self, practice: Practice) -> dict[type, Route]:
-        """The dispatcher's routes of the computer and of practice (server/net/dispatch.py)."""
-        return {
-            p.Computer: lambda c, m: self.create(c, m),
-            p.Quick: lambda c, m: self.quick(c, m),
-            p.Hint: lambda c, m: practice.hint(c),
-            p.TakeBack: lambda c, m: practice.takeback(c),
-        }
 
     # -- playing the seats -------------------------------------------------------------
     async def run(self) -> None:

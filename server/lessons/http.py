@@ -10,12 +10,12 @@ from typing import Any
 
 from aiohttp import web
 
+from server.edge.buckets import KeyedBuckets
+from server.edge.proxy import Network, client_address
 from server.games.novuss.sim import Shot
 from server.lessons import LESSONS, LessonRefused, lesson, play_try
 from server.lessons.catalog import SEAT, UnknownLesson
 from server.lessons.play import rest_discs
-from server.net.limits import KeyedBuckets
-from server.net.proxy import Network, client_address
 
 SHOT_FIELDS = ("x", "y", "angle", "speed")
 # a try is simulated and judged on the event loop (up to 8 strokes, a few ms): tries per
@@ -90,29 +90,29 @@ class Tries:
             )
 
 
-TRIES = web.AppKey("lesson_tries", Tries)
+class Lessons:
+    """The lessons' routes: the list, and a try played (limited per client address)."""
 
+    def __init__(self, trusted: tuple[Network, ...]):
+        self.tries = Tries(trusted)  # `trusted`: the proxies whose forwarded address is believed
 
-async def play(request: web.Request) -> web.Response:
-    """One try's strokes played; the last one's ruling, motion, discs, done and over."""
-    request.app[TRIES].admit(request)
-    try:
-        chosen = lesson(request.match_info["lesson"])
-    except UnknownLesson:
-        raise web.HTTPNotFound(text="No such lesson.") from None
-    try:
-        body = await request.json()
-    except ValueError:
-        raise _refuse("bad_field", "The body must be JSON.") from None
-    try:
-        result = play_try(chosen, _shots(body))
-    except LessonRefused as e:
-        raise _refuse(e.code, str(e), e.rule) from None
-    return web.json_response(result.to_dict())
+    def routes(self) -> list[web.RouteDef]:
+        """GET /api/lessons and POST /api/lessons/{lesson} (docs/client.md, "Learn to play")."""
+        return [web.get("/api/lessons", list_lessons), web.post("/api/lessons/{lesson}", self.play)]
 
-
-def add_routes(app: web.Application, trusted: tuple[Network, ...]) -> None:
-    """The lessons' two routes (`trusted`: the proxies whose forwarded address is believed)."""
-    app[TRIES] = Tries(trusted)
-    app.router.add_get("/api/lessons", list_lessons)
-    app.router.add_post("/api/lessons/{lesson}", play)
+    async def play(self, request: web.Request) -> web.Response:
+        """One try's strokes played; the last one's ruling, motion, discs, done and over."""
+        self.tries.admit(request)
+        try:
+            chosen = lesson(request.match_info["lesson"])
+        except UnknownLesson:
+            raise web.HTTPNotFound(text="No such lesson.") from None
+        try:
+            body = await request.json()
+        except ValueError:
+            raise _refuse("bad_field", "The body must be JSON.") from None
+        try:
+            result = play_try(chosen, _shots(body))
+        except LessonRefused as e:
+            raise _refuse(e.code, str(e), e.rule) from None
+        return web.json_response(result.to_dict())

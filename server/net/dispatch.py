@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from server.games.core.play import MatchRefused, Shot
@@ -25,6 +25,52 @@ from server.net.sessions import Sessions
 log = logging.getLogger("novuss.dispatch")
 
 Route = Callable[[Any, Any], Awaitable[None]]
+Routes = Mapping[type, Route]
+"""message type -> the one call that handles it (after hello)"""
+
+
+class RouteClash(ValueError):
+    """Two parts claim the same message type."""
+
+
+def merged(*tables: Routes) -> Routes:
+    """The routes of every part in one table; a message type claimed twice is a mistake of
+    the composition, refused at start-up rather than one route silently replacing another."""
+    out: dict[type, Route] = {}
+    for table in tables:
+        for kind, route in table.items():
+            if kind in out:
+                raise RouteClash(f"{kind.__name__} is routed twice")
+            out[kind] = route
+    return out
+
+
+def lobby_routes(lob: LobbyService, subscribe: Callable[[Conn, bool], Awaitable[None]]) -> Routes:
+    """The lobby's messages (create, join, watch, resume, leave, the lobby list). Create and
+    LobbySub only ever come from this process's connections (the relay forwards neither)."""
+    return {
+        p.LobbySub: lambda c, m: subscribe(c, m.on),
+        p.Create: lambda c, m: lob.create(
+            c, m.mode, m.sets, m.clock, m.private, m.game, dict(m.options), m.rated
+        ),
+        p.Join: lambda c, m: lob.join(c, m.room, m.invite, m.seat, m.team),
+        p.Watch: lambda c, m: lob.watch(c, m.room, m.invite, m.since),
+        p.Resume: lambda c, m: lob.resume(c, m.room, m.since),
+        p.Leave: lambda c, m: lob.leave(c),
+    }
+
+
+def table_routes(tab: Table) -> Routes:
+    """The moves at the table."""
+    return {
+        p.Ready: lambda c, m: tab.ready(c, m.ready),
+        p.Rematch: lambda c, m: tab.rematch(c),
+        p.Aim: lambda c, m: tab.aim(c, m.x, m.y, m.angle, m.power),
+        p.Strike: lambda c, m: tab.strike(c, Shot(m.x, m.y, m.angle, m.speed)),
+        p.Pass: lambda c, m: tab.pass_turn(c),
+        p.Resign: lambda c, m: tab.resign(c),
+        p.Chat: lambda c, m: tab.chat(c, m.text, m.team),
+    }
 
 
 # answered by a whole room or room list: costly, so they have a budget of their own
@@ -37,38 +83,16 @@ class Dispatcher:
     def __init__(
         self,
         sessions: Sessions,
-        service: LobbyService,
-        table: Table,
         relay: Relay,
-        subscribe: Callable[[Conn, bool], Awaitable[None]],
+        routes: Routes,
         max_frame_bytes: int,
         max_speed: float,
     ):
         self.sessions = sessions
         self.relay = relay
+        self.routes = dict(routes)
         self.max_frame_bytes = max_frame_bytes
         self.max_speed = max_speed
-        lob, tab = service, table
-        # after hello; Create, Quick and LobbySub only ever come from this process's
-        # connections (the relay forwards none of them)
-        self.routes: dict[type, Route] = {
-            p.LobbySub: lambda c, m: subscribe(c, m.on),
-            p.Create: lambda c, m: lob.create(
-                c, m.mode, m.sets, m.clock, m.private, m.game, dict(m.options), m.rated
-            ),
-            p.Join: lambda c, m: lob.join(c, m.room, m.invite, m.seat, m.team),
-            p.Watch: lambda c, m: lob.watch(c, m.room, m.invite, m.since),
-            p.Resume: lambda c, m: lob.resume(c, m.room, m.since),
-            p.Quick: lambda c, m: lob.quick(c, m.mode, m.game),
-            p.Leave: lambda c, m: lob.leave(c),
-            p.Ready: lambda c, m: tab.ready(c, m.ready),
-            p.Rematch: lambda c, m: tab.rematch(c),
-            p.Aim: lambda c, m: tab.aim(c, m.x, m.y, m.angle, m.power),
-            p.Strike: lambda c, m: tab.strike(c, Shot(m.x, m.y, m.angle, m.speed)),
-            p.Pass: lambda c, m: tab.pass_turn(c),
-            p.Resign: lambda c, m: tab.resign(c),
-            p.Chat: lambda c, m: tab.chat(c, m.text, m.team),
-        }
 
     async def handle(self, conn: Member, data: bytes | str) -> None:
         """Decode and act on one message (of a local connection, or of a remote one whose

@@ -23,7 +23,7 @@ from typing import Any
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
-from server.net.proxy import Network, trusted_peer
+from server.edge.proxy import Network, trusted_peer
 
 log = logging.getLogger("novuss.door")
 RESERVED_FDS = 256  # descriptors kept for Redis, the log, the files served and the bus

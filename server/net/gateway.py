@@ -11,23 +11,47 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from aiohttp import WSMsgType, web
 
-from server.accounts.http import Accounts
-from server.accounts.logouts import Logouts
 from server.accounts.store import login_hash
+from server.edge.origin import refuse_foreign
+from server.edge.proxy import Network, client_address
 from server.net import protocol as p
 from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.fanout import Wire, deflate_modes
 from server.net.limits import AddressCounter, ConnGuard, CreateBudgets, Limits
-from server.net.origin import refuse_foreign
-from server.net.proxy import Network, client_address
 from server.net.stalls import Stalls
 
 CLOSE_WAIT = 2.0  # seconds a client has to answer the server's close at shutdown
 HARD_FRAME_LIMIT = 65536  # above this aiohttp closes the socket; below, oversize gets an error
+
+
+class Login(Protocol):
+    """A login the upgrade request's cookie names."""
+
+    @property
+    def uid(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def token(self) -> str: ...
+
+
+class Logins(Protocol):
+    """What the gateway asks of the accounts before the upgrade (server/accounts/http.py)."""
+
+    @property
+    def origins(self) -> frozenset[str]: ...
+
+    async def logged_in(self, request: web.Request) -> Login | None: ...
+
+
+Recheck = Callable[[Conn, str], Awaitable[None]]
+"""Close a connection just registered whose login ended while it was upgraded
+(server/accounts/logouts.py)."""
 
 
 class Gateway:
@@ -42,10 +66,11 @@ class Gateway:
         send_queue: int,
         trusted: tuple[Network, ...] = (),
         send_budget: int = 16 << 20,
-        accounts: Accounts | None = None,
+        accounts: Logins | None = None,
+        recheck: Recheck | None = None,
     ):
         self.accounts = accounts
-        self.logouts: Logouts | None = None  # set by the hub: a login that ends ends its sockets
+        self.recheck = recheck  # a login that ends ends its sockets
         self.conns = conns
         self.limits = limits
         self.addresses = AddressCounter(limits.conns_per_address)
@@ -87,8 +112,8 @@ class Gateway:
             conn.wire = Wire(request.transport, modes, conn.limit * 1024)
         self.conns.add(conn)
         try:
-            if account is not None and self.logouts is not None:
-                await self.logouts.recheck(conn, account.token)
+            if account is not None and self.recheck is not None:
+                await self.recheck(conn, account.token)
             async for msg in ws:
                 if msg.type in (WSMsgType.BINARY, WSMsgType.TEXT):
                     await self.receive(conn, msg.data)

@@ -40,6 +40,7 @@ class Relay:
         service: LobbyService,
         store: Store,
         bus: Bus,
+        elsewhere: Callable[[str, str, float], None],
     ):
         self.conns = conns
         self.router = router
@@ -51,7 +52,7 @@ class Relay:
         self.pid = bus.pid
         self.relays: dict[str, tuple[str, Stream]] = {}  # remote room -> its motion's stream
         # a session's hello on another process (server/net/sessions.py)
-        self.elsewhere: Callable[[str, str, float], None] | None = None
+        self.elsewhere = elsewhere
 
     async def forward(self, conn: Conn, msg: p.ClientMessage, data: bytes | str) -> bool:
         """Send a message to the process owning the connection's room, if another one does;
@@ -114,7 +115,7 @@ class Relay:
                 conn.shutdown()
         elif kind == "lobby":
             self.runtime.lobby_changed = True
-        elif kind == "session" and self.elsewhere is not None:
+        elif kind == "session":
             self.elsewhere(msg[1], msg[2], msg[3])
         elif kind in ("cmd", "back", "closed", "detach"):  # another process's connection in
             await self.router.on_message(msg)  # a room owned here

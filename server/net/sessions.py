@@ -17,6 +17,7 @@ from server.cluster.bus import Bus
 from server.cluster.remote import Link
 from server.cluster.router import Router
 from server.config import Config
+from server.edge.buckets import KeyedBuckets
 from server.games.core.play import Settings
 from server.history.store import HistoryStore
 from server.lobby.lobby import Lobby
@@ -25,7 +26,6 @@ from server.lobby.room import new_id
 from server.lobby.service import LobbyService
 from server.net import protocol as p
 from server.net.conn import Conn
-from server.net.limits import KeyedBuckets
 from server.net.runtime import RoomRuntime
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store

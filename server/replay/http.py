@@ -20,7 +20,6 @@ from typing import Any
 
 from aiohttp import web
 
-from server.accounts.players import name_players
 from server.accounts.store import AccountStore
 from server.games.novuss.game import NOVUSS
 from server.games.registry import of_record
@@ -90,12 +89,20 @@ class Replays:
             self.cache.popitem(last=False)
         return head, replayed
 
+    def routes(self) -> list[web.RouteDef]:
+        """The replay viewer's page and data."""
+        return [
+            web.get("/api/matches/{mid}/replay", self.steps),
+            web.get("/api/matches/{mid}/replay/{n}", self.stroke),
+            web.get("/m/{mid}", self.page_of),
+        ]
+
     async def steps(self, request: web.Request) -> web.Response:
         """GET /api/matches/{mid}/replay: the header, the table at the start and after every
         entry, each entry's stored ruling and whether the recomputation agrees with it."""
         head, replayed = await self._replayed(request)
         head = copy.deepcopy(head)  # named now: an account deleted since reads "deleted player"
-        await name_players(self.accounts, [head])
+        await self.accounts.name_players([head])
         response = web.json_response({
             **head,
             "table": self.table,

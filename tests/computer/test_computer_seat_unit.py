@@ -3,7 +3,7 @@ with its level, and every view names it (pure: no server)."""
 
 from __future__ import annotations
 
-from server.computer.seats import NAME, computer_seats, computer_sid, practice
+from server.computer.rooms import NAME, computer_seats, computer_sid, practice
 from server.games.core.play import Settings
 from server.lobby.room import Room
 from server.lobby.seat import Player, Seat

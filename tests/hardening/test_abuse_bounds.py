@@ -15,8 +15,8 @@ from urllib.request import urlopen
 import pytest
 import redis
 
-from server.net.limits import KeyedBuckets
-from server.net.proxy import client_address, parse_networks
+from server.edge.buckets import KeyedBuckets
+from server.edge.proxy import client_address, parse_networks
 from server.store.memory import MemoryWatch
 from tests.conftest import GameServer
 from tests.server.server_client import Client, Msg, get_json

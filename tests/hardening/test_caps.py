@@ -16,7 +16,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from server.net.limits import TokenBucket
+from server.edge.buckets import TokenBucket
 from server.net.stalls import Stalls
 from tests.conftest import GameServer
 from tests.server.server_client import as_map, connected

@@ -15,7 +15,8 @@ import time
 import msgpack
 import pytest
 
-from server.net.limits import AddressCounter, TokenBucket
+from server.edge.buckets import TokenBucket
+from server.net.limits import AddressCounter
 from tests.conftest import GameServer
 from tests.server.server_client import Client, Msg, close_all, connected, get_json
 from tests.server.test_server_match_e2e import seat_singles

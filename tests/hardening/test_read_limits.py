@@ -1,4 +1,4 @@
-"""The HTTP API's per-address budget (server/net/reads.py; docs/reliability.md, "The
+"""The HTTP API's per-address budget (server/edge/reads.py; docs/reliability.md, "The
 limits"): a burst, then a steady rate; past it 429 with Retry-After and the error's code,
 and other addresses and the static client unaffected."""
 

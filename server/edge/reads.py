@@ -18,8 +18,8 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from aiohttp.typedefs import Middleware
 
-from server.net.limits import KeyedBuckets
-from server.net.proxy import Network, client_address
+from server.edge.buckets import KeyedBuckets
+from server.edge.proxy import Network, client_address
 
 LIMITED = ("/api/", "/m/")  # the path prefixes that cost the server work
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

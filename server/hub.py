@@ -1,19 +1,18 @@
-"""The hub: the parts of one server process, put together, started and stopped.
+"""The composition root: every part of one server process built with what it needs passed
+in, its websocket routes and HTTP routes collected, its loops started and stopped. The only
+module (with server/app.py, which serves what it builds, and server/__main__.py) that may
+import from every layer (tests/architecture/test_layers.py).
 
-Each part owns one concern (docs/architecture.md, "The parts"):
+The parts (docs/architecture.md, "The parts"):
 
-- server/net/gateway.py: websocket connections from accept to close, and their limits;
-- server/net/dispatch.py: decode, check, route each message to its handler;
-- server/net/sessions.py: hello, resume tokens, presence, goodbye;
-- server/lobby/service.py: create, join, watch, resume, quick match and its queue, leave;
-- server/net/play.py: the moves at the table (ready, aim, strike, pass, resign, chat);
-- server/net/runtime.py: the room runtime: store, then deliver in order; motions played out;
-- server/net/clock.py: the clock loop (rooms' clocks, lobby pushes, upkeep);
-- server/cluster/router.py and server/net/relay.py: rooms owned by other processes;
-- server/computer/seats.py, practice.py: the computer's seats, hints and take-backs.
-
-A new capability gets a part of its own beside these, given what it needs here, and a route
-in the dispatcher.
+- transport, server/net: the gateway (websockets from accept to close, their limits), the
+  dispatcher (decode, check, route), sessions (hello, resume, presence), the table's moves
+  (net/play.py), the room runtime (store, then deliver; motions played out), the clock
+  loop, the relay to rooms owned by other processes;
+- server/lobby: the lobby service and its rooms; server/cluster: ownership across processes;
+- the capabilities, each with its service, routes and store: accounts (logins, logouts,
+  profiles), computer (its seats, practice), competitions, history (the archivist and the
+  records' API), lessons, replay.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -33,13 +33,22 @@ from server.accounts.store import AccountStore
 from server.cluster.bus import Bus
 from server.cluster.lease import Leases
 from server.cluster.router import Router
+from server.competitions.http import TournamentRoutes, uid_of
+from server.competitions.service import TournamentService
+from server.competitions.store import TournamentStore
+from server.competitions.tables import Tables
 from server.computer.practice import Practice
+from server.computer.routes import routes as computer_routes
 from server.computer.seats import Computer
 from server.config import Config
+from server.edge.origin import allowed_origins
+from server.edge.proxy import parse_networks
 from server.games.core.play import Settings
 from server.games.registry import NAMES, game
 from server.history.archivist import Archivist
+from server.history.http import Records
 from server.history.store import HistoryStore
+from server.lessons.http import Lessons
 from server.lobby.identity import Identities
 from server.lobby.lobby import Lobby
 from server.lobby.members import Session
@@ -47,15 +56,14 @@ from server.lobby.room import new_id
 from server.lobby.service import LobbyService
 from server.net.clock import Clock
 from server.net.conn import Conn, Connections
-from server.net.dispatch import Dispatcher
+from server.net.dispatch import Dispatcher, lobby_routes, merged, table_routes
 from server.net.gateway import Gateway
 from server.net.limits import ChatBudgets, Limits
-from server.net.origin import allowed_origins
 from server.net.play import Table
-from server.net.proxy import parse_networks
 from server.net.relay import Relay
 from server.net.runtime import RoomRuntime
 from server.net.sessions import Sessions
+from server.replay.http import Replays
 from server.store.memory import MemoryWatch
 from server.store.redis_store import Store
 
@@ -65,7 +73,7 @@ log = logging.getLogger("novuss.hub")
 class Hub:
     """All connections, sessions and rooms of this process."""
 
-    def __init__(self, config: Config, store: Store, settings: Settings):
+    def __init__(self, config: Config, store: Store, settings: Settings, web_dir: Path):
         self.config = config
         self.store = store
         self.pid = new_id("p")  # this process on the bus and in the room leases
@@ -75,18 +83,18 @@ class Hub:
         self.sessions: dict[str, Session] = {}
         self.bus = Bus(store.redis, self.pid, self._on_bus, config.bus_key.encode())
         self.leases = Leases(store.redis, self.pid, config.lease_seconds)
-        self.router = Router(
-            store,
-            self.bus,
-            self.leases,
-            self.lobby,
-            settings,
-            self.sessions,
-            config.grace_seconds,
-            config.event_buffer,
-            config.lease_seconds,
-        )
         self.runtime = RoomRuntime(self.lobby, store, settings, self.bus, self.conns)
+        # The router and the relay hand frames and ends up to the dispatcher and the
+        # sessions, which need the router and the relay themselves: they are reached
+        # through these closures, bound once the parts below exist.
+        self.router = Router(
+            store, self.bus, self.leases, self.lobby, settings, self.sessions,
+            config.grace_seconds, config.event_buffer, config.lease_seconds,
+            stage=self.runtime,
+            handle=lambda conn, data: self.dispatcher.handle(conn, data),
+            ended=lambda conn: self.session_service.disconnected(conn),
+            local=self.conns.by_cid.get,
+        )  # fmt: skip
         accounts, history = AccountStore(store.redis), HistoryStore(store.redis)
         trusted = parse_networks(config.trusted_proxy)
         self.logouts = Logouts(self.conns, self.bus, accounts)
@@ -101,70 +109,56 @@ class Hub:
             Identities(accounts, history),
         )  # fmt: skip
         self.runtime.on_forget.append(self.service.forget)
-        self.session_service = Sessions(
-            self.sessions,
-            store,
-            self.lobby,
-            self.service,
-            self.runtime,
-            self.router,
-            self.bus,
-            config,
-            settings,
-            self.memory,
-            accounts,
-            history,
-        )
         self.relay = Relay(
-            self.conns, self.router, self.runtime, self.lobby, self.service, store, self.bus
-        )
-        self.relay.elsewhere = self.session_service.elsewhere
+            self.conns, self.router, self.runtime, self.lobby, self.service, store, self.bus,
+            elsewhere=lambda sid, pid, at: self.session_service.elsewhere(sid, pid, at),
+        )  # fmt: skip
+        self.session_service = Sessions(
+            self.sessions, store, self.lobby, self.service, self.runtime, self.router,
+            self.bus, config, settings, self.memory, accounts, history,
+        )  # fmt: skip
         limits = Limits.from_config(config)
         table = Table(self.lobby, self.runtime, ChatBudgets(limits))
-        self.dispatcher = Dispatcher(
-            self.session_service,
-            self.service,
-            table,
-            self.relay,
-            self._subscribe,
-            config.max_frame_bytes,
-            max(game(name).max_speed for name in NAMES),
-        )
         self.computer = Computer(self.lobby, self.runtime, self.service, config)
         practice = Practice(self.lobby, self.runtime, self.computer.thinkers, self.computer.budget)
         table.struck.append(practice.struck)
-        # computer, hint, takeback; and quick, which gains the wait for the computer
-        self.dispatcher.routes.update(self.computer.routes(practice))
-        self.gateway = Gateway(
-            self.conns,
-            limits,
-            self.dispatcher,
-            self.session_service.disconnected,
-            config.send_queue,
-            trusted,
-            config.send_budget << 20,
-            self.accounts,
-        )
-        self.gateway.logouts = self.logouts
-        self.clock = Clock(
-            self.runtime,
-            self.service,
+        self.dispatcher = Dispatcher(
             self.session_service,
-            self.gateway,
-            self.conns,
-            config.tick_seconds,
-            store,
-            self.memory,
-            config.session_ttl,
+            self.relay,
+            merged(
+                lobby_routes(self.service, self._subscribe),
+                table_routes(table),
+                computer_routes(self.computer, practice),
+            ),
+            config.max_frame_bytes,
+            max(game(name).max_speed for name in NAMES),
         )
-        self.router.stage = self.runtime
-        self.router.handle = self.dispatcher.handle
-        self.router.ended = self.session_service.disconnected
-        self.router.local = self.conns.by_cid.get
+        self.gateway = Gateway(
+            self.conns, limits, self.dispatcher, self.session_service.disconnected,
+            config.send_queue, trusted, config.send_budget << 20, self.accounts,
+            self.logouts.recheck,
+        )  # fmt: skip
+        self.clock = Clock(
+            self.runtime, self.service, self.session_service, self.gateway, self.conns,
+            config.tick_seconds, store, self.memory, config.session_ttl,
+        )  # fmt: skip
+        # the capabilities with HTTP routes of their own
+        tours = TournamentStore(store.redis)
+        tables = Tables(self.lobby, self.runtime, self.router, store, tours, {})
+        self.competitions = TournamentService(
+            tours, tables, uid_of(self.accounts), self.players.history
+        )
+        self.archivist.on_archived.append(self.competitions.match_archived)
+        self.http: list[web.RouteDef] = [
+            *Records(store, accounts, config.recent_matches).routes(),
+            *Replays(store, accounts, web_dir / "replay.html").routes(),
+            *self.accounts.routes(),
+            *self.players.routes(),
+            *Lessons(trusted).routes(),
+            *TournamentRoutes(self.competitions, self.accounts).routes(),
+        ]
         self.started = time.time()
-        self._ticker: asyncio.Task[None] | None = None
-        self._cluster: asyncio.Task[None] | None = None
-        self._archivist: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
 
     async def _on_bus(self, msg: list[Any]) -> None:
         if msg[0] == "logout":
@@ -185,16 +179,16 @@ class Hub:
         for rid in await self.store.room_ids():
             await self.router.take_over(rid)
         self.gateway.stalls.start()
-        self._ticker = asyncio.create_task(self.clock.run())
-        self._cluster = asyncio.create_task(self._cluster_loop())
-        self._archivist = asyncio.create_task(self.archivist.run())
+        loops = (self.clock.run(), self._cluster_loop(), self.archivist.run(),
+                 self.competitions.run())  # fmt: skip
+        self._tasks = [asyncio.create_task(loop) for loop in loops]
         self.computer.start()
 
     async def stop(self) -> None:
         """Stop the loops and close every connection; rooms stay in Redis and their leases
         are released, so another process takes them over at once."""
         self.gateway.stalls.stop()
-        tasks = [t for t in (self._ticker, self._cluster, self._archivist) if t]
+        tasks, self._tasks = self._tasks, []
         for task in tasks:
             task.cancel()
         if tasks:  # wait(), not suppress(CancelledError): a cancel of stop() still counts

@@ -1,0 +1,62 @@
+"""The match records' API: the recent matches, one match's record with its whole log, and
+its notation (docs/notation.md). A private room's match is served only with its invite."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from server.accounts.store import AccountStore
+from server.games.novuss.notation import NotationError, to_notation
+from server.lobby.room import record_for
+from server.store.redis_store import Store
+
+
+class Records:
+    """GET /api/matches, /api/matches/{mid} and /api/matches/{mid}.txt."""
+
+    def __init__(self, store: Store, accounts: AccountStore, recent: int):
+        self.store = store
+        self.accounts = accounts
+        self.recent = recent  # records listed by GET /api/matches
+
+    def routes(self) -> list[web.RouteDef]:
+        """The notation's route first: {mid} alone would take "<id>.txt" as an id."""
+        return [
+            web.get("/api/matches", self.matches),
+            web.get("/api/matches/{mid:[^{}/.]+}.txt", self.notation),
+            web.get("/api/matches/{mid}", self.record),
+        ]
+
+    async def matches(self, request: web.Request) -> web.Response:
+        """The most recent matches (live and finished), newest first."""
+        records = await self.store.recent_matches(self.recent)
+        await self.accounts.name_players(records)
+        return web.json_response({"matches": records})
+
+    async def _served(self, request: web.Request) -> dict[str, Any]:
+        """The match record of the path's `mid`, with its players named; a private room's
+        match only with the room's invite (`?invite=`): 404 otherwise, as for no match."""
+        record = await self.store.match_record(request.match_info["mid"])
+        if record is not None:
+            record = record_for(record, request.query.get("invite"))
+        if record is None:
+            raise web.HTTPNotFound(text="No such match.")
+        await self.accounts.name_players([record])
+        return record
+
+    async def record(self, request: web.Request) -> web.Response:
+        """One match: players, settings, result and its whole log (every stroke, ruling)."""
+        return web.json_response(await self._served(request))
+
+    async def notation(self, request: web.Request) -> web.Response:
+        """One match as its notation, to whoever may read its record; 422 for a record the
+        notation cannot carry (a Crokinole match's)."""
+        record = await self._served(request)
+        try:
+            text = to_notation(record)
+        except NotationError as e:
+            raise web.HTTPUnprocessableEntity(text=str(e)) from None
+        disposition = f'inline; filename="{request.match_info["mid"]}.txt"'
+        return web.Response(text=text, headers={"Content-Disposition": disposition})
