@@ -129,7 +129,7 @@ class Players:
             "reason": (r.get("result") or {}).get("reason"),
             "record": f"/?match={r['id']}",  # the record page
             # the replay viewer (server/replay/http.py): a game whose strokes it can recompute
-            "replay": f"/m/{r['id']}" if of_record(r).replayable else None,
+            "replay": f"/m/{r['id']}" if of_record(r).replay is not None else None,
         }
 
     async def leaderboard(self, request: web.Request) -> web.Response:

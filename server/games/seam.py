@@ -6,16 +6,43 @@ docs/architecture.md, "Adding a game", says how a new one plugs in.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from server.games.core.play import Choice, Motion, Out, Settings, Shot, Step
+from server.games.core.replaying import Check, NoSuchStroke, Replayed, ReplayError
 
 
-class ReplayError(Exception):
-    """A record that cannot be replayed at all (a game with no replay, no start, an entry of
-    no known kind)."""
+class Replay(Protocol):
+    """A game's matches recomputed from their records with the same deterministic core and
+    referee (the replay capability, server/replay: `python -m server.replay`, `/m/{id}`)."""
+
+    def checks(self, record: dict[str, Any]) -> Iterator[Check]:
+        """Every entry of the record replayed in order, hash by hash and ruling by ruling;
+        a mismatch is reported and the replay goes on from the recomputed state, until the
+        record asks for what the recomputed match refuses (reported, and the end). Raises
+        ReplayError for a record that cannot be replayed at all (no start)."""
+
+    def steps(self, record: dict[str, Any]) -> Replayed:
+        """The viewer's steps: the table after every entry (discs at rest in the protocol's
+        coordinates, sides, score, turn, result), each with its check."""
+
+    def stroke(self, replayed: Replayed, n: int) -> dict[str, Any]:
+        """Stroke n's motion simulated again from the recomputed state before it: the core's
+        exact piecewise paths for the browser to sample at any instant (docs/notation.md,
+        "The replay viewer"). Raises NoSuchStroke."""
+
+
+class Notation(Protocol):
+    """A game's matches as text (docs/notation.md) and back."""
+
+    def write(self, record: dict[str, Any]) -> str:
+        """The record as notation; raises ReplayError (its NotationError) for one the
+        notation cannot carry."""
+
+    def read(self, text: str) -> dict[str, Any]:
+        """A record that Replay.checks reads; raises ReplayError naming the line at fault."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +192,17 @@ class Game(Protocol):
         `alone`: more than two sides, each a player."""
 
     @property
-    def replayable(self) -> bool:
-        """Can its finished matches be recomputed stroke by stroke (the replay viewer, the
-        notation, `python -m server.replay`)."""
+    def replay(self) -> Replay | None:
+        """Its matches recomputed stroke by stroke (the replay viewer, `python -m
+        server.replay`), or None: a game whose strokes carry no state hash."""
+
+    @property
+    def notation(self) -> Notation | None:
+        """Its matches as text (docs/notation.md), or None."""
+
+
+__all__ = [
+    "Check", "Choice", "Decide", "Finished", "Game", "GameMatch", "Hint", "MatchSpec", "Motion",
+    "NoSuchStroke", "Notation", "Out", "Practice", "Replay", "ReplayError", "Replayed",
+    "Settings", "Shot", "Step",
+]  # fmt: skip

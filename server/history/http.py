@@ -8,7 +8,8 @@ from typing import Any
 from aiohttp import web
 
 from server.accounts.store import AccountStore
-from server.games.novuss.notation import NotationError, to_notation
+from server.games.registry import NAMES, game, of_record
+from server.games.seam import ReplayError
 from server.lobby.room import record_for
 from server.store.redis_store import Store
 
@@ -51,12 +52,19 @@ class Records:
         return web.json_response(await self._served(request))
 
     async def notation(self, request: web.Request) -> web.Response:
-        """One match as its notation, to whoever may read its record; 422 for a record the
-        notation cannot carry (a Crokinole match's)."""
+        """One match as its game's notation, to whoever may read its record; 422 for a game
+        with no notation (Crokinole's, as yet) or a record it cannot carry."""
         record = await self._served(request)
+        notation = of_record(record).notation
+        if notation is None:
+            carried = " and ".join(g.title for g in map(game, NAMES) if g.notation is not None)
+            title = of_record(record).title
+            raise web.HTTPUnprocessableEntity(
+                text=f"{title} matches have no notation: the notation carries {carried} only."
+            )
         try:
-            text = to_notation(record)
-        except NotationError as e:
+            text = notation.write(record)
+        except ReplayError as e:  # NotationError: a record the notation cannot carry
             raise web.HTTPUnprocessableEntity(text=str(e)) from None
         disposition = f'inline; filename="{request.match_info["mid"]}.txt"'
         return web.Response(text=text, headers={"Content-Disposition": disposition})

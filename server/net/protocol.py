@@ -22,6 +22,8 @@ from server.net.names import NAME_MAX, BadName, clean_name
 
 Mode = Literal["singles", "doubles"]
 MODES: tuple[str, ...] = ("singles", "doubles")
+PROTOCOL_VERSION = "1.1"
+"""docs/protocol.md, "Version and changelog": a minor version adds, a major one changes."""
 GAMES: tuple[str, ...] = NAMES  # the registry's (docs/crokinole.md)
 SCORINGS: tuple[str, ...] = ("tournament", "conventional")  # 002 4 f, 4 g
 TARGET_MIN, TARGET_MAX = 20, 500  # 002 4 g: "generally 100"
@@ -226,9 +228,12 @@ def _create(f: _Fields) -> Create:
         ("players", f.integer("players", 3, 4, False)),
     )
     chosen = tuple((k, v) for k, v in options if v is not None)
-    foreign = [k for k, _ in chosen if k not in registry.game(game).options]
+    played = registry.game(game)
+    foreign = [k for k, _ in chosen if k not in played.options]
     if foreign:
-        raise f.fail(foreign[0], f"is not an option of {game} rooms")
+        owners = [g.title for g in map(registry.game, NAMES) if foreign[0] in g.options]
+        raise f.fail(foreign[0], f"is an option of {' and '.join(owners)} rooms, not of"
+                                 f" {played.title} rooms")  # fmt: skip
     mode = f.choice("mode", MODES)
     _crokinole_sides(f, mode, dict(chosen))
     return Create(

@@ -101,6 +101,7 @@ class Sessions:
             "frame_rate": self.settings.frame_rate,
             "speed_factor": self.settings.speed_factor,
             "grace": self.config.grace_seconds,
+            "protocol": p.PROTOCOL_VERSION,
         })  # fmt: skip
         if room is not None:
             await self.runtime.flush(room)

@@ -12,13 +12,31 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 from urllib.request import urlopen
 
-from server.games.novuss.notation import from_notation
+from server.games.registry import game
 from server.replay.verify import ReplayError, replay
+
+GAME_TAG = re.compile(r'^\[Game "([^"\\]*)"\]', re.MULTILINE)
+"""Every game's notation names its game in a `Game` tag (docs/notation.md)."""
+
+
+def from_notation(text: str) -> dict[str, Any]:
+    """A notation text read by its game's notation (the `Game` tag's; none: the default)."""
+    m = GAME_TAG.search(text)
+    try:
+        played = game(m.group(1) if m else None)
+    except KeyError:
+        raise ReplayError(
+            f"No game of this server is called {m.group(1) if m else None!r}."
+        ) from None
+    if played.notation is None:
+        raise ReplayError(f"{played.title} matches have no notation.")
+    return played.notation.read(text)
 
 
 def load(source: str) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """The replay viewer's HTTP side (docs/notation.md, "The replay viewer"): the page `/m/{id}`,
 a match's steps recomputed (`GET /api/matches/{id}/replay`) and a stroke's motion simulated
-again (`GET /api/matches/{id}/replay/{n}`), by server/replay/steps.py.
+again (`GET /api/matches/{id}/replay/{n}`), by the record's game's `Replay`
+(server/games/seam.py; the table or board drawn is its game's `table_view`).
 
 Whoever may read a match's record may replay it: a private match only with its room's invite
 (`?invite=`), answered 404 otherwise, as for no match at all. Recomputing a match is work
@@ -21,10 +22,9 @@ from typing import Any
 from aiohttp import web
 
 from server.accounts.store import AccountStore
-from server.games.novuss.game import NOVUSS
 from server.games.registry import of_record
+from server.games.seam import NoSuchStroke, Replay, Replayed, ReplayError
 from server.lobby.room import record_for
-from server.replay.steps import NoSuchStroke, Replayed, ReplayError, recompute, stroke_motion
 from server.store.redis_store import Store, log_key
 
 CACHED = 16  # matches kept recomputed
@@ -46,7 +46,6 @@ class Replays:
         self.store = store
         self.accounts = accounts
         self.page = page
-        self.table = NOVUSS.table_view()  # the replay viewer draws Novuss's table
         self.cache: OrderedDict[str, tuple[int, dict[str, Any], Replayed]] = OrderedDict()
         self.running = asyncio.Semaphore(AT_ONCE)
 
@@ -56,29 +55,29 @@ class Replays:
         header = (await self.store.match_headers([mid]))[0] if len(mid) <= 64 else None
         return None if header is None else record_for(header, request.query.get("invite"))
 
-    async def _replayed(self, request: web.Request) -> tuple[dict[str, Any], Replayed]:
+    async def _replayed(self, request: web.Request) -> tuple[dict[str, Any], Replayed, Replay]:
         header = await self._header(request)
         if header is None:
             raise _refuse(web.HTTPNotFound, "no_match", "No such match.")
         played = of_record(header)
-        if not played.replayable:
+        if played.replay is None:
             raise _refuse(web.HTTPUnprocessableEntity, "not_replayable",
-                          f"{played.title} matches cannot be replayed: their shots carry no state"
-                          " hash to check a recomputation against. Their record lists every shot"
-                          " and ruling.", played.name)  # fmt: skip
+                          f"{played.title} matches cannot be replayed. Their record lists every"
+                          " shot and ruling.", played.name)  # fmt: skip
+        replay = played.replay
         mid = header["id"]
         length = int(await self.store.redis.xlen(log_key(mid)))
         hit = self.cache.get(mid)
         if hit is not None and hit[0] == length:
             self.cache.move_to_end(mid)
-            return hit[1], hit[2]
+            return hit[1], hit[2], replay
         record = await self.store.match_record(mid)
         record = None if record is None else record_for(record, request.query.get("invite"))
         if record is None:
             raise _refuse(web.HTTPNotFound, "no_match", "No such match.")
         async with self.running:
             try:
-                replayed = await asyncio.to_thread(recompute, record)
+                replayed = await asyncio.to_thread(replay.steps, record)
             except (ReplayError, KeyError, TypeError, ValueError) as e:
                 raise _refuse(web.HTTPUnprocessableEntity, "not_replayable",
                               f"This record cannot be replayed: {e}") from None  # fmt: skip
@@ -87,7 +86,7 @@ class Replays:
         self.cache.move_to_end(mid)
         while len(self.cache) > CACHED:
             self.cache.popitem(last=False)
-        return head, replayed
+        return head, replayed, replay
 
     def routes(self) -> list[web.RouteDef]:
         """The replay viewer's page and data."""
@@ -100,12 +99,12 @@ class Replays:
     async def steps(self, request: web.Request) -> web.Response:
         """GET /api/matches/{mid}/replay: the header, the table at the start and after every
         entry, each entry's stored ruling and whether the recomputation agrees with it."""
-        head, replayed = await self._replayed(request)
+        head, replayed, _replay = await self._replayed(request)
         head = copy.deepcopy(head)  # named now: an account deleted since reads "deleted player"
         await self.accounts.name_players([head])
         response = web.json_response({
             **head,
-            "table": self.table,
+            "table": of_record(head).table_view(),
             "start": replayed.start,
             "steps": list(replayed.steps),
             "mismatches": replayed.mismatches,
@@ -119,9 +118,9 @@ class Replays:
         raw = request.match_info["n"]
         if not raw.isdigit() or int(raw) > STROKE_MAX:
             raise _refuse(web.HTTPNotFound, "no_stroke", "A stroke is a whole number from 1.")
-        _head, replayed = await self._replayed(request)
+        _head, replayed, replay = await self._replayed(request)
         try:
-            return web.json_response(stroke_motion(replayed, int(raw)))
+            return web.json_response(replay.stroke(replayed, int(raw)))
         except NoSuchStroke as e:
             raise _refuse(web.HTTPNotFound, "no_stroke", str(e)) from None
 

@@ -49,10 +49,18 @@ ALLOWED: dict[str, set[str]] = {
         "server.games.novuss.rules", "server.games.novuss.sim", "server.games.core",
     },
     "server.games.novuss.notation": {"server.games.novuss.rules", "server.games.seam"},
+    "server.games.novuss.replay": {
+        "server.games.novuss.rules", "server.games.novuss.sim", "server.games.core",
+        "server.games.seam",
+    },
     "server.games.novuss.game": {"server.games.novuss", "server.games.core", "server.games.seam"},
     "server.games.crokinole": {"server.games.core"},  # board, physics, rules, judge, lines
     "server.games.crokinole.bot": {"server.games.crokinole", "server.games.core"},
     "server.games.crokinole.match": {"server.games.crokinole", "server.games.core"},
+    "server.games.crokinole.replay": {
+        "server.games.crokinole", "server.games.crokinole.match", "server.games.core",
+        "server.games.seam",
+    },
     "server.games.crokinole.game": {
         "server.games.crokinole", "server.games.core", "server.games.seam",
     },
@@ -81,15 +89,12 @@ ALLOWED: dict[str, set[str]] = {
     "server.net": {*BELOW_NET},
     # the capabilities: each its service, routes and store, above the transport
     "server.accounts": {*BELOW_NET, "server.net", "server.history"},
-    "server.history": {*BELOW_NET, "server.net", "server.history.summary",
-                       "server.games.novuss.notation"},
+    "server.history": {*BELOW_NET, "server.net", "server.history.summary"},
     "server.computer": {*BELOW_NET, "server.net"},
     # the lessons are Novuss's: positions of its rules, tries played through its match
     "server.lessons": {*BELOW_NET, "server.net", "server.games.novuss.match",
                        "server.games.novuss.rules", "server.games.novuss.sim"},
-    "server.replay": {*BELOW_NET, "server.net", "server.accounts", "server.games.novuss.rules",
-                      "server.games.novuss.sim", "server.games.novuss.notation",
-                      "server.games.novuss.game"},
+    "server.replay": {*BELOW_NET, "server.net"},
     "server.competitions": {*BELOW_NET, "server.net", "server.accounts", "server.history",
                             "server.competitions.table"},
 }  # fmt: skip

@@ -149,10 +149,11 @@ async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_s
         return page if page["total"] == 2 else None
 
     rows = (await until(listed, timeout=60.0, what="both matches in Kadri's list"))["matches"]
-    # each links its record; the replay viewer only the Novuss match (Crokinole: no hashes)
+    # each links its record and the replay viewer (Crokinole's too since issue 31: its shots
+    # carry a state hash)
     assert [(m["id"], m["kind"], m["replay"]) for m in rows] == [
         (novuss, "singles", f"/m/{novuss}"),
-        (mid, "crokinole-singles", None),
+        (mid, "crokinole-singles", f"/m/{mid}"),
     ]
     # quick Crokinole between two accounts is rated, and seats them with Crokinole ratings
     for c in (a, b):

@@ -218,7 +218,8 @@ def test_a_clock_run_out_for_a_seat_not_to_strike_ends_the_replay_there():
 def test_records_the_notation_cannot_carry_are_refused_clearly():
     with pytest.raises(NotationError, match="Novuss only"):
         to_notation({"game": "crokinole", "log": [{"kind": "start", "state": {}}]})
-    with pytest.raises(ReplayError, match="no state hash"):
+    # Crokinole matches replay now (issue 31), so a start with no state is what is refused
+    with pytest.raises(ReplayError, match="no Crokinole game's state"):
         list(replay({"game": "crokinole", "log": [{"kind": "start", "state": {}}]}))
     moved = scripted_record(seed=3, strokes=1)
     moved["log"][0]["state"]["pucks"][0][2] += 1.0  # a start that is no new match's

@@ -1,7 +1,8 @@
 """The replay viewer's endpoints (server/replay/http.py) against a real server and Redis: a
 played match's steps recomputed with every hash agreeing, each stroke's served motion ending
 exactly in the stored state hash; bad ids and strokes 404; a private match only with its
-invite; Crokinole refused with the reason; an altered record's mismatch marked."""
+invite; a Crokinole match's shots and rounds recomputed hash by hash, each shot's served paths
+ending exactly in its stored state hash; an altered record's mismatch marked."""
 
 from __future__ import annotations
 
@@ -14,12 +15,15 @@ from urllib.request import urlopen
 import msgpack
 import pytest
 
+from server.games.crokinole.physics import Final
+from server.games.crokinole.physics import state_hash as crokinole_hash
 from server.games.novuss.sim.result import Trajectory, state_hash
 from server.replay.steps import recompute
 from server.store.redis_store import log_key
 from tests.accounts.account_client import Http, db
 from tests.replay.test_notation_e2e import start_room
-from tests.server.server_client import connected, get_json
+from tests.server.server_client import Client, connected, get_json
+from tests.server.test_crokinole_e2e import shot_for
 
 pytestmark = pytest.mark.asyncio
 
@@ -45,6 +49,29 @@ async def resign_at_rest(loser: Any, winner: Any) -> str:
             await asyncio.sleep(0.05)
     await loser.send("resign")
     return str((await winner.expect("result"))["record"].split("/")[3])
+
+
+async def shoot_crokinole(c: Client, shots: int) -> None:
+    """Shoot at the 20-hole whenever it is this player's turn, until `shots` shots of the
+    match have been played (or its result)."""
+    k = 0
+    async with asyncio.timeout(120):
+        while c.result is None and len(c.strokes_seen) < shots:
+            if c.my_turn():
+                c.phase = "sent"
+                await c.send("strike", **shot_for(c.own_seat, k))
+                k += 1
+                await c.expect("stroke")
+                continue
+            await c.inbox.get()
+
+
+def crokinole_motion_hash(motion: dict[str, Any]) -> str:
+    """The state hash of where a Crokinole shot's served paths end (each path's end, in the
+    rules' coordinates: server/games/crokinole/replay.py `paths`)."""
+    wheres = motion["wheres"]
+    finals = [Final(p[0], wheres[p[3]], p[5], p[6], False) for p in motion["paths"]]
+    return crokinole_hash(finals)
 
 
 def motion_hash(motion: dict[str, Any]) -> str:
@@ -99,7 +126,7 @@ async def test_a_played_match_steps_and_strokes_replay_exactly(game_server):
     assert status == 200 and "replay-canvas" in page
 
 
-async def test_a_private_match_replays_only_with_its_invite_crokinole_is_refused(game_server):
+async def test_a_private_match_replays_only_with_its_invite_crokinole_verifies(game_server):
     srv = game_server(speed_factor=25)
     a, b = await connected(srv.ws_url, "Priv", "Ate")
     room = await start_room(a, b, private=True)
@@ -117,13 +144,30 @@ async def test_a_private_match_replays_only_with_its_invite_crokinole_is_refused
     assert status == 200
     for c in (a, b):
         await c.send("leave")
+    # Crokinole: refused until issue 31 (no state hash); now every shot carries its hash and
+    # the match replays as Novuss's does, a round's close (002 2 c, 4 f) included
     c, d = await connected(srv.ws_url, "Kro", "Kinole")
     await start_room(c, d, private=False, game="crokinole")
-    await c.send("resign")
-    mid = (await d.expect("result"))["record"].split("/")[3]
-    status, body = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay")
-    assert status == 422 and body["error"] == "not_replayable"
-    assert "Crokinole" in body["message"] and "state hash" in body["message"]
+    await asyncio.gather(shoot_crokinole(c, 17), shoot_crokinole(d, 17))
+    mid = await resign_at_rest(c, d)
+    record = await asyncio.to_thread(get_json, f"{srv.url}/api/matches/{mid}")
+    status, rep = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay")
+    assert status == 200, rep
+    assert rep["mismatches"] == 0 and rep["stopped"] is None
+    assert rep["table"]["game"] == "crokinole" and len(rep["table"]["pegs"]) == 8
+    shots = [e for e in record["log"] if e["kind"] == "stroke"]
+    steps = [s for s in rep["steps"] if s["kind"] == "stroke"]
+    assert len(steps) == len(shots) >= 17 and all(len(e["hash"]) == 64 for e in shots)
+    assert all(s["hash_ok"] is True and s["ruling_ok"] is True for s in steps)
+    assert steps[15]["set"] == 2 and steps[15]["discs"] == []  # round 1 counted and cleared
+    assert [s["kind"] for s in rep["steps"][-2:]] == ["resign", "end"]
+    assert rep["steps"][-1]["ruling_ok"] is True and rep["steps"][-1]["result"]["winner"] == 1
+    for entry in shots[:3] + shots[15:17]:
+        n = entry["stroke"]
+        status, motion = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay/{n}")
+        assert status == 200 and motion["hash_ok"] is True
+        assert crokinole_motion_hash(motion) == motion["hash"] == entry["hash"]
+        assert motion["seat"] == entry["seat"] and motion["shot"] == entry["shot"]
 
 
 async def test_a_live_match_replays_so_far_and_an_altered_record_is_marked(game_server):

@@ -209,3 +209,18 @@ async def test_server_examples_name_only_fields_the_server_sends(game_server):
     for example in examples(server_part):
         msg = json.loads(loose(example))
         assert set(msg) <= sent[msg["t"]], f"{msg['t']}: {set(msg) - sent[msg['t']]} never sent"
+
+
+def test_the_changelog_names_the_version_the_server_speaks():
+    section = DOC.split("## Version and changelog", 1)[1].split("\n## ", 1)[0]
+    versions = re.findall(r"^- \*\*(\d+\.\d+)\*\*", section, re.M)
+    assert versions and versions[0] == protocol.PROTOCOL_VERSION, "newest first, the server's"
+    assert versions == sorted(versions, key=lambda v: tuple(map(int, v.split("."))), reverse=True)
+
+
+async def test_welcome_says_the_protocol_version(game_server):
+    srv = game_server()
+    client = Client("Vers")
+    welcome = await client.connect(srv.ws_url)
+    assert welcome["protocol"] == protocol.PROTOCOL_VERSION
+    await close_all(client)

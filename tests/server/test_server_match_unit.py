@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from server.games.core.play import MatchRefused, Motion, Settings, disc_view, frame_count
+from server.games.core.play import MatchRefused, Settings, disc_view, frame_count
 from server.games.novuss.game import NOVUSS
-from server.games.novuss.match import Match
+from server.games.novuss.match import Match, StrokeMotion
 from server.games.novuss.rules import MatchConfig
 from server.games.novuss.rules.state import Mode
 from server.games.novuss.sim import COMPETITION, Shot, simulate
@@ -222,7 +222,7 @@ def test_frames_show_every_disc_where_its_trajectory_has_it():
     trajectory shows, at every frame of breaks and mid-game strokes."""
     for discs, shot in mixed_strokes(7, 200):
         result = simulate(COMPETITION, discs, shot)
-        motion = Motion(1, 0, shot, result.duration, 0, 0.0, [], result)
+        motion = StrokeMotion(1, 0, shot, result.duration, 0, 0.0, [], result)
         for k in range(frame_count(result.duration, SETTINGS)):
             t = motion.frame_time(k, SETTINGS)
             expected = [

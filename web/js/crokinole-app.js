@@ -6,9 +6,9 @@
 // (its name and token in localStorage), so a seat taken in the lobby is resumed here.
 import { Connection, socketUrl } from "./net.js";
 import { figures, flick, quadrantOf, roundWords, rulingWords, startSpot } from "./crokinole-board.js";
+import { circle, drawBoard, toPx, toWorld } from "./crokinole-draw.js";
 import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
 
-const COLOURS = ["#c0392b", "#222222", "#2e86c1", "#f1c40f"]; // 002 7 d: up to four colours
 const STORE = { name: "novuss.name", token: "novuss.token" }; // the lobby's (web/js/app.js)
 const RETRY_AS_WATCHER = ["room_full", "seat_taken", "not_now"];
 // Every sentence of the page, from the catalogs (js/i18n/, crok.* keys; docs/client.md).
@@ -148,56 +148,24 @@ $("lobby").onclick = () => {
   st.leaving = conn.send({ t: "leave" });
 };
 
-// ---- drawing: world mm to canvas px, north up ----------------------------------------
-
-function scale() {
-  return canvas.width / (st.board.size + 40);
-}
-function toPx(x, y) {
-  const s = scale();
-  return [(x + 20) * s, canvas.height - (y + 20) * s];
-}
-function toWorld(px, py) {
-  const r = canvas.getBoundingClientRect();
-  const s = scale() * (r.width / canvas.width);
-  return [(px - r.left) / s - 20, (r.bottom - py) / s - 20];
-}
-
-function circle(x, y, r, fill, stroke) {
-  const [cx, cy] = toPx(x, y);
-  ctx.beginPath();
-  ctx.arc(cx, cy, r * scale(), 0, 2 * Math.PI);
-  if (fill) (ctx.fillStyle = fill), ctx.fill();
-  if (stroke) (ctx.strokeStyle = stroke), ctx.stroke();
-}
+// ---- drawing: world mm to canvas px, north up (js/crokinole-draw.js) ---------------
 
 function draw() {
   requestAnimationFrame(draw);
-  ctx.fillStyle = "#1d2a24";
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
   const b = st.board;
-  if (!b) return;
-  const [cx, cy] = b.centre;
-  circle(cx, cy, b.surface_radius + 18, "#5a3d22"); // the ditch
-  circle(cx, cy, b.surface_radius, "#e8d3a6");
-  for (const r of [b.shooting_radius, b.ring10_radius, b.ring15_radius]) circle(cx, cy, r, null, "#222");
-  for (let k = 0; k < 4; k++) {
-    const a = Math.PI / 4 + (k * Math.PI) / 2; // the quadrant lines, between the rings 10 and the shooting line
-    ctx.beginPath();
-    ctx.moveTo(...toPx(cx + b.ring10_radius * Math.cos(a), cy + b.ring10_radius * Math.sin(a)));
-    ctx.lineTo(...toPx(cx + b.shooting_radius * Math.cos(a), cy + b.shooting_radius * Math.sin(a)));
-    ctx.stroke();
+  if (!b) {
+    ctx.fillStyle = "#1d2a24";
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    return;
   }
-  circle(cx, cy, b.hole_radius, "#3b2a18");
-  for (const [x, y] of b.pegs) circle(x, y, b.peg_radius, "#444");
-  for (const d of st.discs) circle(d.x, d.y, b.disc_radius, COLOURS[d.owner] ?? "#888", "#000");
+  drawBoard(ctx, b, st.discs);
   if (st.aim) {
-    circle(st.aim.x, st.aim.y, b.disc_radius, "rgba(255,255,255,0.5)", "#fff");
+    circle(ctx, b, st.aim.x, st.aim.y, b.disc_radius, "rgba(255,255,255,0.5)", "#fff");
     if (st.aim.flick) {
       const { angle, power } = st.aim.flick;
       ctx.beginPath();
-      ctx.moveTo(...toPx(st.aim.x, st.aim.y));
-      ctx.lineTo(...toPx(st.aim.x + 200 * power * Math.cos(angle), st.aim.y + 200 * power * Math.sin(angle)));
+      ctx.moveTo(...toPx(canvas, b, st.aim.x, st.aim.y));
+      ctx.lineTo(...toPx(canvas, b, st.aim.x + 200 * power * Math.cos(angle), st.aim.y + 200 * power * Math.sin(angle)));
       ctx.strokeStyle = "#fff";
       ctx.stroke();
     }
@@ -215,13 +183,13 @@ function myTurn() {
 canvas.addEventListener("pointerdown", (e) => {
   if (!myTurn()) return;
   const players = st.room.seats.length;
-  const [x, y] = toWorld(e.clientX, e.clientY);
+  const [x, y] = toWorld(canvas, st.board, e.clientX, e.clientY);
   st.aim = { ...startSpot(st.board, quadrantOf(st.seat, players), x, y), flick: null };
   canvas.setPointerCapture(e.pointerId);
 });
 canvas.addEventListener("pointermove", (e) => {
   if (!st.aim) return;
-  const [x, y] = toWorld(e.clientX, e.clientY);
+  const [x, y] = toWorld(canvas, st.board, e.clientX, e.clientY);
   st.aim.flick = flick(st.board, st.aim, x, y);
 });
 canvas.addEventListener("pointerup", () => {

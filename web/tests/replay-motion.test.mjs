@@ -41,3 +41,25 @@ test("#stroke=N opens after that stroke", () => {
   assert.equal(stepOfStroke(steps, "#stroke=9"), null);
   assert.equal(stepOfStroke(steps, ""), null);
 });
+
+test("a Crokinole path rests exactly at its end, in its own places, moved by the origin", () => {
+  // from (0, -300) at 600 mm/s along +y, decel 300: the formula leaves it at (0, 300) at t = 2,
+  // the path's end says (0, 299.9999) (the physics' exact place): from t_end that is where it is
+  const disc = [5, 1, 0, 0, 2, 0, 299.9999, 0, 0, -300, 0, 600];
+  // a disc into the ditch at t = 1
+  const gone = [12, 1, 1, 2, 1, 400, 0, 0, 300, 0, 200, 0];
+  const still = [13, 1, 1, 0, 0, -100, -100, 0, -100, -100, 0, 0];
+  const m = { decel: 300, duration: 2, origin: [1000, 1000], wheres: ["board", "hole", "ditch"], paths: [disc, gone, still] };
+  const p = pathOf(disc, m.wheres);
+  assert.deepEqual(position(p, 1, 300), [0, 150, "board"]);
+  assert.deepEqual(position(p, 2, 300), [0, 299.9999, "board"]);
+  assert.deepEqual(discsAt(m, 1.5).map((d) => [d.id, d.x, d.y]), [
+    [5, 1000, 1000 + 262.5],
+    [13, 900, 900],
+  ]);
+  assert.deepEqual(restingPlaces(m), [
+    { id: 5, where: "board", x: 0, y: 299.9999 },
+    { id: 12, where: "ditch", x: 400, y: 0 },
+    { id: 13, where: "board", x: -100, y: -100 },
+  ]);
+});

@@ -9,8 +9,9 @@ from server.games.core.play import Choice, Settings, Shot, Step
 from server.games.crokinole.board import TOURNAMENT
 from server.games.crokinole.bot import choose as choose_shot
 from server.games.crokinole.match import OFFSET, CrokinoleMatch, board_view
+from server.games.crokinole.replay import REPLAY
 from server.games.crokinole.rules import State
-from server.games.seam import Decide, GameMatch, MatchSpec, Practice
+from server.games.seam import Decide, GameMatch, MatchSpec, Notation, Practice, Replay
 
 
 def _protocol(shot: Shot) -> Shot:
@@ -46,7 +47,8 @@ class Crokinole:
     decide: Decide | None = decide
     practice: Practice | None = None
     stroke_clock: bool = False  # seed 002 has no shot clock
-    replayable: bool = False
+    replay: Replay | None = REPLAY  # a state hash per shot (physics.state_hash)
+    notation: Notation | None = None
 
     def new_match(
         self, mid: str, spec: MatchSpec, first_team: int, now: float, settings: Settings

@@ -41,6 +41,20 @@ class Status:
     match_result: dict[str, Any] | None
 
 
+def result_of(game: State, forfeit: int | None, cause: str) -> dict[str, Any]:
+    """A finished game's winner (a side, or None on a tie) and cause: the rounds' score, or,
+    when side `forfeit` resigned or stayed away (`cause`), the others ranked by the game so
+    far (7 d: 3 or 4)."""
+    if forfeit is not None:
+        score = game.score
+        others = [s for s in range(len(score)) if s != forfeit]
+        top = max(score[s] for s in others)
+        best = tuple(s for s in others if score[s] == top)
+        return {"winner": best[0] if len(best) == 1 else None, "cause": cause}
+    best = winners(game)
+    return {"winner": best[0] if len(best) == 1 else None, "cause": "rounds"}
+
+
 def board_view() -> dict[str, Any]:
     """The round board a client draws (docs/protocol.md, "Crokinole board")."""
     b = TOURNAMENT
@@ -160,14 +174,7 @@ class CrokinoleMatch:
 
     def result(self) -> dict[str, Any]:
         """The winner (a side, or None on a tie) and the cause."""
-        if self.forfeit is not None:  # the others ranked by the game so far (7 d: 3 or 4)
-            score = self.game.score
-            others = [s for s in range(len(score)) if s != self.forfeit]
-            top = max(score[s] for s in others)
-            best = tuple(s for s in others if score[s] == top)
-            return {"winner": best[0] if len(best) == 1 else None, "cause": self.last_cause}
-        best = winners(self.game)
-        return {"winner": best[0] if len(best) == 1 else None, "cause": "rounds"}
+        return result_of(self.game, self.forfeit, self.last_cause)
 
     def sides(self) -> list[str]:
         opts = self.game.options
@@ -256,7 +263,8 @@ class CrokinoleMatch:
         entry = {
             "kind": "stroke", "at": now, "stroke": self.strokes, "seat": seat,
             "shot": {"x": shot.x, "y": shot.y, "angle": shot.angle, "speed": shot.speed},
-            "duration": result.duration, "ruling": _ruling_dict(ruling),
+            "duration": result.duration, "hash": result.state_hash(),
+            "ruling": ruling_dict(ruling),
         }  # fmt: skip
         start = {
             **self.motion.shot_view(),
@@ -284,7 +292,7 @@ class CrokinoleMatch:
         self.last_cause = "stroke"
         data = {
             "stroke": self.strokes, "seat": ruling.seat, "cause": "stroke",
-            "game": "crokinole", "ruling": _ruling_dict(ruling), "discs": at_rest,
+            "game": "crokinole", "ruling": ruling_dict(ruling), "discs": at_rest,
             "turn": self.turn, "set": self.game.round_no, "score": self.score(),
             "round": self.round_view(), "sides": self.sides(),
         }  # fmt: skip
@@ -383,7 +391,7 @@ class CrokinoleMatch:
         return []
 
 
-def _ruling_dict(r: Ruling) -> dict[str, Any]:
+def ruling_dict(r: Ruling) -> dict[str, Any]:
     """A ruling as plain data: codes and paragraphs, for the client to put in words."""
     return {
         "valid": r.valid, "code": r.code, "rule": r.paragraph, "disc": r.disc,

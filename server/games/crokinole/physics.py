@@ -15,7 +15,9 @@ with either the compiled core or its pure-Python twin.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -27,6 +29,7 @@ from server.games.crokinole.board import Board, hole_capture_radius
 Where = Literal["board", "hole", "ditch"]
 EventKind = Literal["disc", "peg", "ditch", "hole", "stop"]
 
+WHERES: tuple[Where, ...] = ("board", "hole", "ditch")
 BIG = 1e300
 V_REST = 1.0  # mm/s: a disc left slower than this after an impact is at rest
 MAX_EVENTS = 5000  # safety stop against an endless sequence of contacts
@@ -120,12 +123,32 @@ class ShotResult:
                 out[seg.id] = (seg.x, seg.y)
         return out
 
+    def state_hash(self) -> str:
+        """sha256 of the exact state the shot leaves (state_hash of the finals)."""
+        return state_hash(self.finals)
+
     def final(self, disc_id: int) -> Final:
         """The end of one disc."""
         for f in self.finals:
             if f.id == disc_id:
                 return f
         raise KeyError(disc_id)
+
+
+_HASHED = struct.Struct("<qBdd")
+"""One disc's bytes in the hash: id, where (WHERES' index), the IEEE bits of x and y."""
+
+
+def state_hash(finals: Sequence[Final]) -> str:
+    """sha256 over each disc's id, where and the IEEE bits of x and y (the board's centre at
+    the origin), in the shot's order: the discs on the board by id, then the disc shot. The
+    same bits on the same build, so a replay tells a last-bit difference (as Novuss's
+    server/games/novuss/sim/result.py `state_hash`). Whether a disc struck across the
+    shooting line (002 6 c) is not hashed: the ruling, compared beside the hash, says it."""
+    pack = _HASHED.pack
+    return hashlib.sha256(
+        b"".join([pack(f.id, WHERES.index(f.where), f.x, f.y) for f in finals])
+    ).hexdigest()
 
 
 class _Shot:

@@ -8,11 +8,12 @@ from typing import Any
 from server.games.core.play import Choice, Settings, Step
 from server.games.novuss.bot import choose, hint, pocket_name
 from server.games.novuss.match import Match
-from server.games.novuss.notation import GAME
+from server.games.novuss.notation import GAME, from_notation, to_notation
+from server.games.novuss.replay import REPLAY
 from server.games.novuss.rules import MatchConfig
 from server.games.novuss.rules.state import as_mode
 from server.games.novuss.sim import COMPETITION
-from server.games.seam import Decide, GameMatch, Hint, MatchSpec, Practice
+from server.games.seam import Decide, GameMatch, Hint, MatchSpec, Notation, Practice, Replay
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,17 @@ class NovussPractice:
 
 
 @dataclass(frozen=True, slots=True)
+class NovussNotation:
+    """Novuss's notation (docs/notation.md, server/games/novuss/notation.py)."""
+
+    def write(self, record: dict[str, Any]) -> str:
+        return to_notation(record)
+
+    def read(self, text: str) -> dict[str, Any]:
+        return from_notation(text)
+
+
+@dataclass(frozen=True, slots=True)
 class Novuss:
     """The Estonian competition rules' game (seed 004) on the competition table."""
 
@@ -41,7 +53,8 @@ class Novuss:
     decide: Decide | None = choose
     practice: Practice | None = NovussPractice()
     stroke_clock: bool = True  # 004 § 26 (4)
-    replayable: bool = True
+    replay: Replay | None = REPLAY
+    notation: Notation | None = NovussNotation()
 
     def new_match(
         self, mid: str, spec: MatchSpec, first_team: int, now: float, settings: Settings

@@ -435,7 +435,6 @@ export default {
   "replay.mismatch_ruling": "Mismatch: recomputed, the ruling differs from the record's.",
   "replay.stopped": "The replay stops here: {why}",
   "replay.no_match": "No such match (or it is private: open it with its invite link).",
-  "replay.crokinole": "Crokinole matches cannot be replayed stroke by stroke yet: their shots carry no state hash to check a recomputation against. The match record lists every shot and ruling.",
   "replay.unreadable": "The replay could not be read ({why}).",
   "replay.record": "The match record",
   "replay.notation": "The match in notation (text)",

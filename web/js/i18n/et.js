@@ -433,7 +433,6 @@ export default {
   "replay.mismatch_ruling": "Ei klapi: uuesti arvutatud otsus erineb protokolli omast.",
   "replay.stopped": "Kordus peatub siin: {why}",
   "replay.no_match": "Sellist mängu pole (või on see privaatne: ava see kutselingiga).",
-  "replay.crokinole": "Crokinole'i mänge ei saa veel löök löögi haaval korrata: nende löökidel pole seisu räsi, millega uut arvutust kontrollida. Mängu protokoll loetleb kõik löögid ja otsused.",
   "replay.unreadable": "Kordust ei õnnestunud lugeda ({why}).",
   "replay.record": "Mängu protokoll",
   "replay.notation": "Mäng notatsioonis (tekst)",

@@ -434,7 +434,6 @@ export default {
   "replay.mismatch_ruling": "Nesakrīt: pārrēķinātais lēmums atšķiras no protokola.",
   "replay.stopped": "Atkārtojums šeit apstājas: {why}",
   "replay.no_match": "Tādas spēles nav (vai tā ir privāta: atver to ar ielūguma saiti).",
-  "replay.crokinole": "Crokinole spēles vēl nevar atkārtot pa sitienam: to sitieniem nav stāvokļa jaucējvērtības, ar ko pārbaudīt pārrēķinu. Spēles protokolā ir visi sitieni un lēmumi.",
   "replay.unreadable": "Atkārtojumu neizdevās nolasīt ({why}).",
   "replay.record": "Spēles protokols",
   "replay.notation": "Spēle notācijā (teksts)",

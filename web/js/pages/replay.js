@@ -3,6 +3,10 @@
 // referee (GET /api/matches/<id>/replay): the table after each entry, its ruling in words,
 // the score, and whether the recomputation agrees with the record. A stroke's motion is the
 // core's exact paths (GET .../replay/<n>), sampled at real speed (js/replay-motion.js).
+// Either game: the served table says which (a Crokinole board is drawn by
+// js/crokinole-draw.js, its rulings and score worded by js/crokinole-board.js).
+import { figures, rulingWords } from "../crokinole-board.js";
+import { drawBoard } from "../crokinole-draw.js";
 import { t } from "../i18n.js";
 import { Renderer } from "../render.js";
 import { discsAt, restingPlaces, stepOfStroke } from "../replay-motion.js";
@@ -19,6 +23,7 @@ const PAUSE_MS = 700; // between strokes while playing through
 const view = {
   rep: null, // the served replay
   table: null,
+  board: null, // a Crokinole board (the served table), else null
   index: 0, // 0: the start; i: after steps[i - 1]
   motion: null, // {stroke, data, started (ms)} while a stroke moves
   playing: false, // playing through, stroke after stroke
@@ -27,6 +32,7 @@ const view = {
   shown: [], // the discs drawn last (for tests: window.__replay)
 };
 const renderer = new Renderer($("replay-canvas"));
+let crokinoleCanvas = null; // the canvas's 2d context, once a Crokinole board is shown
 
 /** The table at step i (0: the start). */
 const tableAt = (i) => (i === 0 ? view.rep.start : view.rep.steps[i - 1]);
@@ -42,6 +48,12 @@ function teamNames(team) {
   return (view.rep.players || []).filter((p) => p.team === team).map((p) => p.name).join(" & ");
 }
 
+/** The players of a Crokinole colour at step i (partners share one, 002 1). */
+function colourNames(colour, i) {
+  const sides = tableAt(i).sides || [];
+  return (view.rep.players || []).filter((p) => sides[p.seat] === colour).map((p) => p.name).join(" & ");
+}
+
 function draw(now) {
   if (!view.rep) return;
   let discs;
@@ -55,6 +67,10 @@ function draw(now) {
     discs = tableAt(view.index).discs;
   }
   view.shown = discs;
+  if (view.board) {
+    drawBoard(crokinoleCanvas, view.board, discs);
+    return;
+  }
   const turn = view.motion ? null : tableAt(view.index).turn;
   renderer.draw({
     table: view.table,
@@ -155,12 +171,23 @@ function render() {
   }
   $("replay-position").textContent = `${t("replay.position", { step: i, steps: steps.length })} · ${head}`;
   const [x, y] = at.score || [0, 0];
-  const score = t("replay.sets", { a: teamNames(0), b: teamNames(1), x, y });
   const result = view.motion ? null : at.result;
-  let end = t("replay.set_no", { set: at.set });
-  if (result) end = result.winner === null || result.winner === undefined ? t("record.no_winner") : t("record.won", { names: teamNames(result.winner) });
-  $("replay-score").textContent = `${score} · ${end}`;
-  const lines = step?.ruling && !view.motion ? humanize(step.ruling.lines, { seats, mode: rep.mode, me: null }) : [];
+  let score;
+  let end;
+  let lines;
+  if (view.board) {
+    // 002: the game's points per colour, the round, the twenties set aside this round
+    score = t("crok.score_round", { score: figures(at.score), twenties: (at.twenties || []).join(" / "), round: at.set });
+    end = "";
+    if (result) end = result.winner === null || result.winner === undefined ? t("record.no_winner") : t("record.won", { names: colourNames(result.winner, i) });
+    lines = step?.ruling && !view.motion ? [{ text: rulingWords(step.ruling), cite: step.ruling.rule }] : [];
+  } else {
+    score = t("replay.sets", { a: teamNames(0), b: teamNames(1), x, y });
+    end = t("replay.set_no", { set: at.set });
+    if (result) end = result.winner === null || result.winner === undefined ? t("record.no_winner") : t("record.won", { names: teamNames(result.winner) });
+    lines = step?.ruling && !view.motion ? humanize(step.ruling.lines, { seats, mode: rep.mode, me: null }) : [];
+  }
+  $("replay-score").textContent = end ? `${score} · ${end}` : score;
   $("replay-ruling").replaceChildren(
     ...lines.map((l) => Object.assign(document.createElement("li"), { textContent: l.text, title: l.cite || "" })),
   );
@@ -202,7 +229,6 @@ function summary() {
 function refuse(status, body) {
   $("replay-summary").hidden = false;
   if (status === 404) $("replay-summary").textContent = t("replay.no_match");
-  else if (body?.reason === "crokinole") $("replay-summary").textContent = t("replay.crokinole");
   else $("replay-summary").textContent = t("replay.unreadable", { why: body?.message || status });
   $("replay-title").textContent = t("replay.page_title");
   window.__replay = { error: status };
@@ -259,7 +285,15 @@ async function load() {
     return;
   }
   view.rep = body;
-  view.table = tableFrom(body.table);
+  if (body.table.game === "crokinole") {
+    view.board = body.table;
+    const canvas = $("replay-canvas");
+    canvas.width = canvas.height = 720;
+    canvas.style.aspectRatio = "1 / 1";
+    crokinoleCanvas = canvas.getContext("2d");
+  } else {
+    view.table = tableFrom(body.table);
+  }
   $("replay-body").hidden = false;
   summary();
   controls();

@@ -1,0 +1,190 @@
+"""Novuss's replay (server/games/seam.py `Replay`): a match recomputed from its log
+(docs/protocol.md, `GET /api/matches/{id}`: the `start` entry's referee state, then every
+`stroke` with its shot, and the rulings without a stroke: `clock`, `pass`, `resign`,
+`absent`). Each stroke is simulated again from the state
+the replay has reached, with the same core, and judged again; its final state's hash and its
+ruling are compared with the stored ones. A mismatch is reported, never smoothed over: the
+replay goes on from the recomputed state, so every later check says whether the record still
+agrees with what the core makes of it, until the record asks for what the recomputed match
+refuses (a stroke out of turn, say): that entry is reported and the replay ends there. The
+`end` entry's result is compared with the recomputed match's; a record without rulings (one
+read from the notation, server/games/novuss/notation.py) has its hashes and result compared.
+
+The replay viewer's steps (`/m/{id}`, docs/notation.md "The replay viewer") are the table after
+every entry of those checks, and any stroke's motion is simulated again from the recomputed
+state before it, as the exact piecewise paths of the core
+(server/games/novuss/sim/result.py `Trajectory.to_compact`), for the browser to sample at any
+instant. Pure: the record comes in, plain data goes out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from server.games.core.replaying import (
+    Check,
+    NoSuchStroke,
+    Replayed,
+    ReplayError,
+    build_steps,
+    plain,
+    same_result,
+    stroke_step,
+)
+from server.games.novuss.rules import (
+    MatchState,
+    Ruling,
+    StrokeRefused,
+    judge,
+    judge_absent,
+    judge_clock_expired,
+    judge_pass,
+    judge_resign,
+    sim_discs,
+)
+from server.games.novuss.rules.check import require_turn
+from server.games.novuss.sim import COMPETITION, Shot, SimInputError, Table, simulate
+
+NO_STROKE = {"pass": judge_pass, "resign": judge_resign, "absent": judge_absent}
+
+
+def _start(entry: dict[str, Any]) -> MatchState:
+    try:
+        return MatchState.from_dict(entry["state"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise ReplayError(f"The start entry holds no Novuss match's state ({e!r}).") from None
+
+
+def replay(record: dict[str, Any], table: Table = COMPETITION) -> Iterator[Check]:
+    """Recompute a match entry by entry (see the module's docstring)."""
+    log = record.get("log") or []
+    if not log or log[0].get("kind") != "start":
+        raise ReplayError("The log does not begin with the match's start.")
+    state = _start(log[0])
+    ended = False
+    for i, entry in enumerate(log[1:], start=1):
+        kind = entry.get("kind")
+        line = entry.get("line")
+        if kind == "end":
+            ended = True
+            agrees = same_result(state.match_result, entry.get("result"))
+            yield Check(i, kind, None, None, agrees, (_result_words(state),), line, state)
+            continue
+        hash_ok: bool | None = None
+        try:
+            if kind == "stroke":
+                shot = Shot(**entry["shot"])
+                result = simulate(table, sim_discs(state), shot)
+                hash_ok = result.state_hash() == entry.get("hash")
+                ruling = judge(state, entry["seat"], shot, result)
+            elif kind == "clock":
+                if entry.get("seat", state.turn_seat) != state.turn_seat:
+                    # 004 § 26 (4): the clock runs for the player holding the strike right
+                    require_turn(state, entry["seat"])
+                ruling = judge_clock_expired(state)
+            elif kind in NO_STROKE:
+                ruling = NO_STROKE[kind](state, entry["seat"])
+            else:
+                raise ReplayError(f"Entry {i} is of no known kind ({kind!r}).")
+        except (StrokeRefused, SimInputError) as e:
+            # the record went where the recomputed match cannot follow: said, and the end
+            why = f"the recomputed match refuses this entry: {e}"
+            yield Check(i, kind, entry.get("stroke"), hash_ok, False, (why,), line)
+            return
+        state = ruling.state
+        same = _same(ruling, entry["ruling"]) if "ruling" in entry else None
+        yield Check(i, kind, entry.get("stroke"), hash_ok, same, tuple(_words(ruling)), line, state)
+    if state.finished and not ended:
+        why = "the recomputed match is over, and the record does not say so"
+        yield Check(len(log), "end", None, None, False, (why, _result_words(state)), None, state)
+
+
+def _same(ruling: Ruling, stored: Any) -> bool:
+    return isinstance(stored, dict) and plain(ruling.to_dict()) == plain(stored)
+
+
+def _result_words(state: MatchState) -> str:
+    result = state.match_result
+    if result is None:
+        return "the recomputed match is not over"
+    a, b = result.get("sets_won", state.sets_won)
+    winner = result.get("winner")
+    who = "a draw" if winner is None else f"team {winner} won"
+    return f"Result: {who}, {a}-{b} in sets ({result.get('reason')}, {result.get('rule')})"
+
+
+def _words(ruling: Ruling) -> list[str]:
+    return [f"{ln.text} ({ln.cite})" if ln.cite else ln.text for ln in ruling.lines]
+
+
+def table_at(state: MatchState) -> dict[str, Any]:
+    """The table as the viewer shows it: pucks at rest (protocol's disc view, exact floats),
+    each seat's side, sets won, the set in play, whose turn, the result once there is one."""
+    return {
+        "discs": [{"id": p.id, "owner": p.owner, "x": p.x, "y": p.y} for p in state.on_table()],
+        "sides": [state.side_of(s) for s in state.seats],
+        "score": list(state.sets_won),
+        "set": min(state.sets_played + 1, state.config.sets),
+        "turn": state.turn_seat,
+        "result": state.match_result,
+    }
+
+
+def recompute(record: dict[str, Any], table: Table = COMPETITION) -> Replayed:
+    """Every entry of a Novuss record replayed for the viewer (raises ReplayError for one
+    that cannot be: no start)."""
+    checks = list(replay(record, table))  # raises for a record it cannot replay at all
+    start = MatchState.from_dict(record["log"][0]["state"])
+
+    def before_of(state: MatchState, entry: dict[str, Any]) -> tuple[MatchState, int, Shot]:
+        return state, entry["seat"], Shot(**entry["shot"])
+
+    return build_steps(record, checks, start, table_at, before_of)
+
+
+def stroke_motion(replayed: Replayed, stroke: int, table: Table = COMPETITION) -> dict[str, Any]:
+    """Stroke `stroke`'s motion, simulated again from the recomputed state before it: the
+    core's exact paths (`paths`: per disc [id, kind, owner, where, t_end, x_end, y_end, then
+    segments t0, x0, y0, vx, vy ...], as `Trajectory.to_compact`), its deceleration and
+    duration, the striker shown as the striking seat's (the physics owns it to nobody)."""
+    step = stroke_step(replayed, stroke)
+    state, seat, shot = replayed.before[stroke]
+    result = simulate(table, sim_discs(state), shot)
+    compact = result.trajectory.to_compact()
+    paths = [[d[0], d[1], seat if d[0] == 0 else d[2], *d[3:]] for d in compact["discs"]]
+    return {
+        "stroke": stroke,
+        "seat": seat,
+        "shot": {"x": shot.x, "y": shot.y, "angle": shot.angle, "speed": shot.speed},
+        "decel": compact["decel"],
+        "duration": compact["duration"],
+        "paths": paths,
+        "hash": result.state_hash(),
+        "hash_ok": step["hash_ok"],
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class NovussReplay:
+    """Novuss's `Replay` (server/games/seam.py) on the competition table."""
+
+    def checks(self, record: dict[str, Any]) -> Iterator[Check]:
+        return replay(record)
+
+    def steps(self, record: dict[str, Any]) -> Replayed:
+        return recompute(record)
+
+    def stroke(self, replayed: Replayed, n: int) -> dict[str, Any]:
+        return stroke_motion(replayed, n)
+
+
+REPLAY = NovussReplay()
+"""The replay the game's `Game` offers."""
+
+
+__all__ = [
+    "REPLAY", "Check", "NoSuchStroke", "NovussReplay", "ReplayError", "Replayed", "recompute",
+    "replay", "stroke_motion", "table_at",
+]  # fmt: skip
