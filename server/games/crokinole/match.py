@@ -1,5 +1,5 @@
-"""The match runner of a Crokinole room: the rules of server/games/crokinole behind the same
-surface as server/games/novuss/match.py's Novuss `Match` (the room calls either the same way).
+"""The match runner of a Crokinole room: the rules of server/games/crokinole behind the
+`GameMatch` protocol (server/games/seam.py), as Novuss's `Match` is.
 
 The seam: a room's match offers new / strike / aim / pass_turn / resign / absent /
 set_away / tick / finish_motion, the views (view, discs, sides, score, clock_view,

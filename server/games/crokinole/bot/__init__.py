@@ -1,9 +1,8 @@
 """The computer opponent for Crokinole (seed 002): it samples shots from the player's
 shooting line, runs each through the Crokinole engine, lets the real judge rule on it and
 plays the one whose result is worth most, through the level's noisy hand (docs/bot.md,
-"Crokinole"). Pure: imports only server.games.crokinole and server.games.novuss.sim; coordinates
-are the
-rules' (millimetres from the board's centre).
+"Crokinole"). Pure: imports only server.games.crokinole and the games' core; coordinates are
+the rules' (millimetres from the board's centre).
 
     choice = choose(state, seat, level=3, seed=42)     # raises CrokinoleBotError
     judge_shot(state, seat, *astuple(choice.shot))     # never refused (002 5)
@@ -13,35 +12,20 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 
-from server.games.core.play import Shot
+from server.games.core.play import Choice
 from server.games.crokinole.bot.levels import LEVELS, CrokinoleBotError, level_of
 from server.games.crokinole.bot.search import check_seat, played, think
 from server.games.crokinole.rules import State
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """The computer's shot, shaped as the Novuss computer's `server.games.novuss.bot.Choice`.
-
-    shot: the shot to play, the hand's noise applied (its start always legal, 002 5).
-    intended: the shot meant. target: the opposing disc aimed at, or None for a draw into
-    the 15 or the 20-hole (002 3 b). pocket: always None (Crokinole has none).
-    candidates: shots simulated. score: the search's worth of the shot meant (points of
-    the seat's side less the best other side's after it, as the judge counts them, 002 4).
-    """
-
-    shot: Shot
-    intended: Shot
-    target: int | None
-    pocket: int | None
-    candidates: int
-    score: float
-
-
 def choose(state: State, seat: int, level: int, seed: int, budget_s: float | None = None) -> Choice:
-    """The shot the computer of `level` plays for `seat` in `state`.
+    """The shot the computer of `level` plays for `seat` in `state`, in the rules'
+    coordinates: `shot` with the hand's noise applied (its start always legal, 002 5),
+    `intended` the shot meant, `target` the opposing disc aimed at or None for a draw into
+    the 15 or the 20-hole (002 3 b), `pocket` None (Crokinole has none), `score` the
+    search's worth of the shot meant (points of the seat's side less the best other side's
+    after it, as the judge counts them, 002 4).
 
     Deterministic for a seed unless `budget_s` (seconds of thinking) runs out first.
     Raises CrokinoleBotError for a level not in LEVELS, a finished game, or a seat whose
