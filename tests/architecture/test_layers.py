@@ -48,7 +48,7 @@ ALLOWED: dict[str, set[str]] = {
     "server.games.novuss.match": {
         "server.games.novuss.rules", "server.games.novuss.sim", "server.games.core",
     },
-    "server.games.novuss.notation": {"server.games.novuss.rules", "server.games.seam"},
+    "server.games.novuss.notation": {"server.games.novuss.rules", "server.games.core"},
     "server.games.novuss.replay": {
         "server.games.novuss.rules", "server.games.novuss.sim", "server.games.core",
         "server.games.seam",

@@ -12,14 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.games.novuss.notation import (
-    NotationError,
-    from_notation,
-    read_float,
-    start_hash,
-    to_notation,
-    write_float,
-)
+from server.games.core.notation import NotationError, read_float, start_hash, write_float
+from server.games.novuss.notation import from_notation, to_notation
 from server.replay.verify import ReplayError, replay
 from tests.replay.scripted import scripted_record
 

@@ -9,6 +9,7 @@ from server.games.core.play import Choice, Settings, Shot, Step
 from server.games.crokinole.board import TOURNAMENT
 from server.games.crokinole.bot import choose as choose_shot
 from server.games.crokinole.match import OFFSET, CrokinoleMatch, board_view
+from server.games.crokinole.notation import from_notation, to_notation
 from server.games.crokinole.replay import REPLAY
 from server.games.crokinole.rules import State
 from server.games.seam import Decide, GameMatch, MatchSpec, Notation, Practice, Replay
@@ -34,6 +35,17 @@ def decide(state: State, seat: int, level: int, seed: int, budget_s: float | Non
 
 
 @dataclass(frozen=True, slots=True)
+class CrokinoleNotation:
+    """Crokinole's notation (docs/notation.md, server/games/crokinole/notation.py)."""
+
+    def write(self, record: dict[str, Any]) -> str:
+        return to_notation(record)
+
+    def read(self, text: str) -> dict[str, Any]:
+        return from_notation(text)
+
+
+@dataclass(frozen=True, slots=True)
 class Crokinole:
     """Seed 002's game on the tournament board."""
 
@@ -48,7 +60,7 @@ class Crokinole:
     practice: Practice | None = None
     stroke_clock: bool = False  # seed 002 has no shot clock
     replay: Replay | None = REPLAY  # a state hash per shot (physics.state_hash)
-    notation: Notation | None = None
+    notation: Notation | None = CrokinoleNotation()
 
     def new_match(
         self, mid: str, spec: MatchSpec, first_team: int, now: float, settings: Settings

@@ -13,16 +13,23 @@ stroke, and the match's result, with what the core makes of it.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from datetime import UTC, datetime
 from typing import Any
 
+from server.games.core.notation import (
+    HASH,
+    NotationError,
+    header_lines,
+    read_float,
+    read_header,
+    read_int,
+    read_number,
+    start_hash,
+    write_float,
+    write_number,
+)
 from server.games.novuss.rules import MatchConfig, MatchState, new_match, team_of
-from server.games.seam import ReplayError
-
-Number = int | float
 
 NO_STROKE_KINDS = ("pass", "clock", "absent", "resign")
 # config key -> tag, in the order written; every one is written, so that the start state is
@@ -38,72 +45,11 @@ CONFIG_TAGS = (
 )
 REQUIRED = ("Game", "Mode", "Sets", "FirstTeam", "FirstSeat", "StartHash")
 
-_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9]*) ("(?:[^"\\]|\\.)*")\]')
-_INT = re.compile(r"-?[0-9]+")
-# Python's float() also reads "1_0", " 1", "nan", "infinity": the notation does not
-_DECIMAL = re.compile(r"-?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-_HEX = re.compile(r"-?0x[0-9a-f]+(?:\.[0-9a-f]*)?p[-+][0-9]+")
-_HASH = re.compile(r"[0-9a-f]{64}")
 _STROKE = re.compile(r"([0-9]+)\.")
 RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}
 
 
 GAME = "novuss"  # the `Game` tag and a record's `game` (server/games/novuss/game.py)
-
-
-class NotationError(ReplayError):
-    """Text that is not a match's notation, or a record the notation cannot carry; `line`
-    is the 1-based line at fault (None: the whole text or record)."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(message if line is None else f"line {line}: {message}")
-        self.line = line
-
-
-# -- numbers ---------------------------------------------------------------------------
-def write_float(x: float) -> str:
-    """A double as the shortest decimal that reads back as the same bits (repr)."""
-    return repr(float(x))
-
-
-def read_float(token: str, line: int | None = None) -> float:
-    """A decimal or hex float token as its double; refuses anything else (nan, inf, 1_0)."""
-    if _DECIMAL.fullmatch(token):
-        return float(token)
-    if _HEX.fullmatch(token):
-        return float.fromhex(token)
-    raise NotationError(f"{token!r} is not a number (a decimal like 412.5, or a hex float)", line)
-
-
-def _write_number(x: Number | None) -> str:
-    """An int as an int, a float as repr, None as "-": the type survives the round trip,
-    since the start state's hash tells 30 from 30.0."""
-    if x is None:
-        return "-"
-    if isinstance(x, bool) or not isinstance(x, int | float):
-        raise NotationError(f"{x!r} is not a number")
-    return str(x) if isinstance(x, int) else write_float(x)
-
-
-def _read_number(token: str, line: int | None) -> Number | None:
-    if token == "-":
-        return None
-    if _INT.fullmatch(token):
-        return int(token)
-    return read_float(token, line)
-
-
-def _read_int(token: str, what: str, line: int | None) -> int:
-    if not _INT.fullmatch(token):
-        raise NotationError(f"{what} must be a whole number, not {token!r}", line)
-    return int(token)
-
-
-def start_hash(state: dict[str, Any]) -> str:
-    """sha256 of the referee's start state as canonical JSON (sorted keys, no spaces; JSON
-    writes floats as repr): the notation's header must rebuild exactly this state."""
-    text = json.dumps(state, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 # -- record -> text --------------------------------------------------------------------
@@ -137,7 +83,7 @@ def _write(record: dict[str, Any]) -> str:
     config = start["state"]["config"]
     for key, tag in CONFIG_TAGS:
         value = config[key]
-        tags.append((tag, value if isinstance(value, str) else _write_number(value)))
+        tags.append((tag, value if isinstance(value, str) else write_number(value)))
     tags.append(("Rated", "yes" if record.get("rated") else "no"))
     for p in sorted(record.get("players", []), key=lambda p: int(p["seat"])):
         tags.append((f"Seat{int(p['seat'])}", str(p.get("name", ""))))
@@ -155,8 +101,7 @@ def _write(record: dict[str, Any]) -> str:
         ("FirstSeat", str(first_seat)),
         ("StartHash", start_hash(start["state"])),
     ]
-    lines = [f"[{tag} {json.dumps(value, ensure_ascii=False)}]" for tag, value in tags]
-    lines.append("")
+    lines = [*header_lines(tags), ""]
     lines += [_entry_line(e) for e in log[1:] if e.get("kind") != "end"]
     return "\n".join(lines) + "\n"
 
@@ -191,26 +136,8 @@ def _entry_line(e: dict[str, Any]) -> str:
 def from_notation(text: str) -> dict[str, Any]:
     """Notation text as a match record (summary and log, without rulings) that
     server.replay.verify.replay recomputes. Raises NotationError naming the line at fault."""
-    tags: dict[str, tuple[str, int]] = {}  # tag -> (value, line)
     lines = text.splitlines()
-    body = len(lines)  # lines before the first entry's (0-based index of it)
-    for n, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        if not line or line.startswith(";"):
-            continue
-        if not line.startswith("["):
-            body = n - 1
-            break
-        m = _TAG.fullmatch(line)
-        if m is None:
-            raise NotationError('a header line is [Tag "value"], the value a JSON string', n)
-        tag, value = m.group(1), _tag_value(m.group(2), n)
-        if tag in tags:
-            raise NotationError(f"the tag {tag} is given twice", n)
-        tags[tag] = (value, n)
-    for tag in REQUIRED:
-        if tag not in tags:
-            raise NotationError(f"the header has no {tag} tag", 1)
+    tags, body = read_header(lines, REQUIRED)
     game, at = tags["Game"]
     if game != GAME:  # the notation is Novuss's own (docs/notation.md)
         raise NotationError(f"only Novuss matches have a notation, not {game!r}", at)
@@ -240,31 +167,21 @@ def from_notation(text: str) -> dict[str, Any]:
     }
 
 
-def _tag_value(quoted: str, line: int) -> str:
-    try:
-        value = json.loads(quoted)
-    except ValueError:
-        raise NotationError("the tag's value is not a well-formed JSON string", line) from None
-    if not isinstance(value, str):
-        raise NotationError("the tag's value is not a string", line)
-    return value
-
-
 def _start_state(tags: dict[str, tuple[str, int]]) -> MatchState:
     """The start state the tags describe, checked against StartHash."""
     config: dict[str, Any] = {}
     for key, tag in CONFIG_TAGS:
         if tag in tags:
             value, at = tags[tag]
-            config[key] = value if key in ("mode", "three_miss") else _read_number(value, at)
+            config[key] = value if key in ("mode", "three_miss") else read_number(value, at)
     try:
         match_config = MatchConfig.from_dict(config)
     except (ValueError, TypeError) as e:
         raise NotationError(f"the header's settings make no match: {e}", tags["Mode"][1]) from None
-    first_team = _read_int(tags["FirstTeam"][0], "FirstTeam", tags["FirstTeam"][1])
+    first_team = read_int(tags["FirstTeam"][0], "FirstTeam", tags["FirstTeam"][1])
     first_seat, at = tags["FirstSeat"]
     try:
-        state = new_match(match_config, first_team, _read_int(first_seat, "FirstSeat", at))
+        state = new_match(match_config, first_team, read_int(first_seat, "FirstSeat", at))
     except ValueError as e:
         raise NotationError(f"the first strike makes no match: {e}", at) from None
     expected, at = tags["StartHash"]
@@ -290,7 +207,7 @@ def _result(tags: dict[str, tuple[str, int]]) -> dict[str, Any] | None:
         parts = score.split("-")
         if len(parts) != 2:
             raise NotationError(f"Score is sets won by team 0 and 1, like 3-1, not {score!r}", at)
-        result["sets_won"] = [_read_int(p, "Score", at) for p in parts]
+        result["sets_won"] = [read_int(p, "Score", at) for p in parts]
     if "Termination" in tags:
         result["reason"] = tags["Termination"][0]
     return result
@@ -327,7 +244,7 @@ def _entries(lines: list[str], after: int, state: MatchState) -> list[dict[str, 
         if int(m.group(1)) != stroke:
             raise NotationError(f"stroke {stroke} was expected here, not {m.group(1)}", n)
         x, y, angle, speed = (read_float(w, n) for w in words[2:6])
-        if not _HASH.fullmatch(words[6]):
+        if not HASH.fullmatch(words[6]):
             raise NotationError("a stroke's state hash is 64 lowercase hex digits", n)
         out.append({
             "kind": "stroke", "stroke": stroke, "seat": _seat(words[1], state, n),
@@ -338,7 +255,7 @@ def _entries(lines: list[str], after: int, state: MatchState) -> list[dict[str, 
 
 
 def _seat(token: str, state: MatchState, line: int) -> int:
-    seat = _read_int(token, "a seat", line)
+    seat = read_int(token, "a seat", line)
     if seat not in state.seats:
         raise NotationError(f"seat {seat} is not a seat of a {state.config.mode} match", line)
     return seat
