@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from server.replay.verify import replay
 from tests.computer.test_computer_e2e import FAST, play_computer
 from tests.conftest import GameServer
 from tests.server.server_client import Client, Msg, connected, get_json
@@ -96,6 +97,9 @@ async def test_a_take_back_restores_the_position_before_the_players_stroke(game_
     record = get_json(f"{srv.url}/api/matches/{after['match']['id']}")
     kinds = [e["kind"] for e in record["log"]]
     assert kinds.count("takeback") == 2 and record["rated"] is False
+    # the replay follows a take-back to a position the match passed through
+    back = [ch for ch in replay(record) if ch.kind == "takeback"]
+    assert len(back) == 2 and all(ch.ruling_ok is True for ch in back)
 
 
 async def test_a_hint_is_for_the_players_own_stroke(game_server):

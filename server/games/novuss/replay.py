@@ -57,6 +57,16 @@ def _start(entry: dict[str, Any]) -> MatchState:
         raise ReplayError(f"The start entry holds no Novuss match's state ({e!r}).") from None
 
 
+def _taken_back(entry: dict[str, Any], passed: list[MatchState]) -> tuple[MatchState, bool]:
+    """A practice take-back: the position it restores, and whether the replay passed
+    through it before a stroke (else the record restores a position never played)."""
+    try:
+        restored = MatchState.from_dict(entry["state"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise ReplayError(f"A take-back holds no position ({e!r}).") from None
+    return restored, restored in passed
+
+
 def replay(record: dict[str, Any], table: Table = COMPETITION) -> Iterator[Check]:
     """Recompute a match entry by entry (see the module's docstring)."""
     log = record.get("log") or []
@@ -64,9 +74,17 @@ def replay(record: dict[str, Any], table: Table = COMPETITION) -> Iterator[Check
         raise ReplayError("The log does not begin with the match's start.")
     state = _start(log[0])
     ended = False
+    passed: list[MatchState] = []  # the positions before each stroke, for take-backs
     for i, entry in enumerate(log[1:], start=1):
         kind = entry.get("kind")
         line = entry.get("line")
+        if kind == "takeback":
+            state, known = _taken_back(entry, passed)
+            back = ("takeback: back to the position before an earlier stroke",)
+            yield Check(i, kind, None, None, known, back, line, state)
+            continue
+        if kind == "stroke":
+            passed.append(state)
         if kind == "end":
             ended = True
             agrees = same_result(state.match_result, entry.get("result"))
