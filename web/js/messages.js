@@ -10,13 +10,34 @@ import { joinByInvite, link, mySeat, send, state, STORE } from "./state.js";
 import { pocketCentres, tableFrom } from "./table.js";
 
 // The events that carry the room's `seq` (docs/protocol.md).
-const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back", "hidden", "takeback"]);
+const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back", "hidden", "takeback", "decided"]);
 
 /** The ids of the pucks a ruling says went into the holes. */
 function pocketedIds(ruling) {
   const p = ruling?.pocketed;
   if (!Array.isArray(p)) return [];
   return p.map((x) => (Array.isArray(x) ? x[0] : typeof x === "object" && x ? x.id : x)).filter((x) => typeof x === "number");
+}
+
+/**
+ * What a player (`seat`, or null for a watcher) is told when the table's result was decided
+ * outside the room: `m.sets` by team (team = seat % 2), `m.forfeit` the team that lost by
+ * absence ("both", or null), `m.withdrawn`.
+ * @param {{sets: number[], forfeit: number|string|null, withdrawn: boolean}} m
+ * @param {number|null} seat
+ * @returns {string}
+ */
+export function decidedText(m, seat) {
+  if (m.withdrawn) return t("decided.withdrawn");
+  if (m.forfeit === "both") return t("decided.both_absent");
+  const team = seat === null ? null : seat % 2;
+  if (m.forfeit !== null && m.forfeit !== undefined) {
+    if (team === null) return t("decided.forfeit");
+    return t(m.forfeit === team ? "decided.forfeit_you" : "decided.forfeit_them");
+  }
+  const [a, b] = m.sets;
+  if (team === null) return t("decided.result", { score: `${a}:${b}` });
+  return t("decided.result_you", { score: team === 0 ? `${a}:${b}` : `${b}:${a}` });
 }
 
 /**
@@ -283,6 +304,24 @@ export function createMessages(ctx) {
         const competition = state.room?.options?.tournament;
         if (competition && mySeat() !== null) backToCompetition(competition);
       });
+    },
+
+    /** A competition's table decided outside its room (the organiser's result by hand, a
+     * withdrawal): the match here is over; its players go back to the competition's page,
+     * which says why and sends them to their next table. The `left` that follows is
+     * expected. */
+    decided(m) {
+      const text = decidedText(m, mySeat());
+      toast(text, 8000);
+      chat.add({ system: true, text });
+      state.leaving = true;
+      playback.clear();
+      aimer.stop();
+      const tid = m.tournament ?? state.room?.options?.tournament;
+      if (tid && mySeat() !== null) {
+        sessionStorage.setItem("nv-tour-notice", text);
+        state.returnTo = `/tournaments/${encodeURIComponent(tid)}`;
+      }
     },
 
     left(m) {
