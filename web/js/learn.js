@@ -38,6 +38,7 @@ const lesson = () => state.lessons[state.index];
 
 const aimer = new AimController(canvas, {
   getView: () => renderer.view,
+  lockButton: $("aim-lock"),
   onChange: () => {},
   onStrike: (shot) => strike(shot),
 });
@@ -193,6 +194,7 @@ function frame(now) {
     now,
   });
   $("learn-power").textContent = mine ? `${Math.round(mine.power * 100)}%` : "–";
+  $("aim-lock").hidden = !mine?.locked;
   $("learn-hint").textContent = mine && !mine.legal ? t(mine.reason === "touching" ? "aim.touching" : "aim.outside") : "";
   const note = $("aim-note");
   const text = mine?.note && mine.note.until > now ? mine.note.text : "";
