@@ -88,6 +88,7 @@ function showAnswer(body) {
   }
   renderAnswer();
   renderList();
+  $("after-lessons").hidden = !(state.index + 1 >= state.lessons.length && body.done);
   const verdict = $("verdict").textContent;
   say([verdict, ...humanizeLines(body.lines).map((x) => x.text)].join(". "));
   if (!body.over) giveStriker();
@@ -116,8 +117,15 @@ function say(text) {
   $("announce").textContent = text;
 }
 
+/** The striker to the learner: at the try's start where the lesson puts it (lesson 1: on a
+ * spot it may not stay, 004 § 20 (2)), else where the last stroke left it or a legal spot. */
 function giveStriker() {
-  aimer.start(COMPETITION, lesson().side, state.discs, lesson().seat);
+  const l = lesson();
+  aimer.start(COMPETITION, l.side, state.discs, l.seat);
+  if (l.striker && state.shots.length === 0) {
+    [aimer.aim.x, aimer.aim.y] = l.striker;
+    aimer.recheck();
+  }
   renderPucks();
 }
 
@@ -146,7 +154,9 @@ function renderLesson() {
   const cite = $("lesson-cite");
   cite.textContent = t("learn.read_rule", { cite: l.cite });
   cite.href = citeHref(l.cite) || "/rules.html";
-  $("next").hidden = state.index + 1 >= state.lessons.length;
+  const last = state.index + 1 >= state.lessons.length;
+  $("next").hidden = last;
+  $("after-lessons").hidden = !(last && state.done.has(l.id));
   renderAnswer();
   renderList();
 }
