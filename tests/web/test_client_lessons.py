@@ -93,6 +93,11 @@ def test_lessons_check_what_they_teach_and_say_how_to_strike(web_server, new_pag
     page.wait_for_selector("#answer:not([hidden])", timeout=TIMEOUT)
     assert page.get_attribute("#verdict", "data-done") == "0"
     assert page.is_hidden("#after-lessons")
+    # the learner's own stroke read to "you" (issue 36, 4: "placed for You", "their pucks")
+    lines = page.locator("#answer-lines li").all_text_contents()
+    assert any("your striker touched no puck" in x for x in lines), lines
+    assert any("placed for you in the edge zone opposite you" in x for x in lines), lines
+    assert not any("You" in x or "their" in x for x in lines), lines
 
     page.click("[data-lesson=opening]")
     place_striker(page, 180.0)

@@ -142,7 +142,7 @@ function showRoomScreen() {
 /** A ruling's lines as a player reads them, in the page's language: names for seats, whose pucks. */
 function readRuling(r) {
   if (!r) return [];
-  return humanize(r.lines, { seats: state.room?.seats || [], mode: state.room?.mode, me: mySeat() });
+  return humanize(r.lines, { seats: state.room?.seats || [], mode: state.room?.mode, me: mySeat(), striker: r.seat });
 }
 
 function rulingTitle(r) {

@@ -94,7 +94,8 @@ function showAnswer(body) {
   if (!body.over) giveStriker();
 }
 
-const humanizeLines = (lines) => humanize(lines, { seats: [{ name: t("learn.you") }, { name: t("learn.opponent") }], mode: "singles", me: 0 });
+// every stroke of a lesson is the learner's (seat 0): its lines are read to "you"
+const humanizeLines = (lines) => humanize(lines, { seats: [{ name: t("learn.you") }, { name: t("learn.opponent") }], mode: "singles", me: 0, striker: 0 });
 
 function renderAnswer() {
   const a = state.answer;
