@@ -4,6 +4,8 @@ rating chart) and the leaderboard (docs/accounts.md)."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page
 
 from tests.web.webtools import enter, server_room, wait_state
@@ -44,6 +46,7 @@ def test_register_play_rated_and_read_the_profile(web_server, new_page):
     ada.click("#create-btn")
     s = wait_state(ada, "s.screen === 'screen-room' && s.room.seats[0]")
     assert server_room(base, s["room"]["id"])["rated"] is True
+    assert "rated game" in ada.inner_text("#room-title")  # the room says it is rated (issue 36)
     enter(ben, base, "Ben")
     ben.click(f"li[data-room='{s['room']['id']}'] button.primary")
     wait_state(ben, "s.screen === 'screen-room' && s.room.seats.every((x) => x)")
@@ -56,9 +59,16 @@ def test_register_play_rated_and_read_the_profile(web_server, new_page):
     names = wait_state(ben, "s.labels.filter((l) => l.what === 'name').length === 2")["labels"]
     shown = sorted(label["text"].removeprefix("▶ ") for label in names if label["what"] == "name")
     assert shown == ["Ada (1500?)", "Ben (1500?)"]
+    assert "rated game" in ben.inner_text("#set-line")
     ada.on("dialog", lambda d: d.accept())
     ada.click("#resign-btn")
     wait_state(ben, "s.phase === 'over'", timeout=30_000)
+    # the result says how it was won, and (once the match is rated) the rating's change
+    assert "by resignation" in ben.inner_text("#result-detail")
+    ben.wait_for_selector("#result-rating:not([hidden])", timeout=30_000)
+    assert re.fullmatch(r"Your rating: [\d,]+ \(\+\d+\)", ben.inner_text("#result-rating"))
+    ada.wait_for_selector("#result-rating:not([hidden])", timeout=30_000)
+    assert re.fullmatch(r"Your rating: [\d,]+ \(−\d+\)", ada.inner_text("#result-rating"))
 
     # Ben's profile: the match against Ada, won, and the rating chart
     ben.goto(base + "/u/Ben")

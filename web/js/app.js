@@ -167,7 +167,7 @@ function renderHud() {
   // rewords them too.
   const history = state.history.map((r) => ({ title: rulingTitle(r), lines: readRuling(r), legal: r.legal }));
   hud.renderRuling(readRuling(state.ruling), state.ruling?.legal, history);
-  hud.renderResult(state.result, r, mySeat(), r.rematch);
+  hud.renderResult(state.result, r, mySeat(), r.rematch, state.ratingChange);
 }
 
 // ---- the table and the protocol ---------------------------------------------------
