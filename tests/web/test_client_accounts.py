@@ -112,3 +112,40 @@ def test_logging_out_elsewhere_ends_the_tables_login_at_once(web_server, new_pag
     page.wait_for_function("document.querySelector('#account-link').getAttribute('href') === "
                            "'/account'")  # fmt: skip
     assert page.inner_text("#me-name") == "typed name"
+
+
+def test_a_players_own_private_matches_are_on_his_profile(web_server, new_page):
+    """Issue 36, 5: a private match was counted in the figures but listed nowhere; now its
+    players see it on their own profile (with its record), and nobody else does."""
+    base = web_server
+    dora, eino = new_page(), new_page()
+    register(dora, base, "Dora")
+    register(eino, base, "Eino")
+    enter(dora, base, "Dora")
+    dora.wait_for_selector("#screen-lobby:not([hidden])")
+    dora.check("input[name=private]")
+    dora.click("#create-btn")
+    dora.wait_for_selector("#invite-box:not([hidden])")
+    eino.goto(dora.input_value("#invite-link"))
+    eino.fill("#name-input", "Eino")
+    eino.click("#name-form button[type=submit]")
+    for page in (dora, eino):
+        wait_state(page, "s.screen === 'screen-room' && s.room.seats.every((x) => x)")
+        page.click("#ready-btn")
+    for page in (dora, eino):
+        wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
+    dora.on("dialog", lambda d: d.accept())
+    dora.click("#resign-btn")
+    wait_state(eino, "s.phase === 'over'", timeout=30_000)
+
+    dora.goto(base + "/u/Dora")
+    dora.wait_for_selector("#private-section:not([hidden])", timeout=30_000)
+    row = dora.inner_text("#private-matches tbody tr")
+    assert "Eino" in row and "loss" in row
+    assert dora.is_visible("#no-matches")  # the public list has none
+    dora.click("#private-matches tbody tr a")  # its record opens without the invite
+    dora.wait_for_selector("#screen-record:not([hidden])", timeout=15_000)
+    # Eino, on Dora's profile, sees no private section
+    eino.goto(base + "/u/Dora")
+    eino.wait_for_selector("#figures tbody tr", timeout=15_000)
+    assert eino.is_hidden("#private-section")
