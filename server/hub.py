@@ -102,7 +102,7 @@ class Hub:
             accounts, history, allowed_origins(config.allowed_origins), trusted,
             self.logouts.announce,
         )  # fmt: skip
-        self.players = Players(accounts, history)
+        self.players = Players(accounts, history, self.accounts.viewer)
         self.archivist = Archivist(store, history, accounts, self.pid)
         self.service = LobbyService(
             self.lobby, store, self.runtime, self.router, self.memory,
@@ -150,8 +150,8 @@ class Hub:
         )
         self.archivist.on_archived.append(self.competitions.match_archived)
         self.http: list[web.RouteDef] = [
-            *Records(store, accounts, config.recent_matches).routes(),
-            *Replays(store, accounts, web_dir / "replay.html").routes(),
+            *Records(store, accounts, config.recent_matches, self.accounts.viewer).routes(),
+            *Replays(store, accounts, web_dir / "replay.html", self.accounts.viewer).routes(),
             *self.accounts.routes(),
             *self.players.routes(),
             *Lessons(trusted).routes(),

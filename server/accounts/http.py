@@ -114,6 +114,11 @@ class Accounts:
             web.get("/api/account", self.me),
         ]
 
+    async def viewer(self, request: web.Request) -> str | None:
+        """The uid of the request's live login, or None (what the read-only pages need)."""
+        who = await self.logged_in(request)
+        return None if who is None else who.uid
+
     async def logged_in(self, request: web.Request) -> LoggedIn | None:
         """The live account of the request's login cookie, or None (a guest)."""
         token = request.cookies.get(COOKIE)

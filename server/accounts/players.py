@@ -2,13 +2,15 @@
 leaderboards (docs/accounts.md, "History"). Read-only: nothing here changes state.
 
 A deleted account's name is never served again: wherever a match names it, it reads
-"deleted player". A private match is not listed in anybody's profile (its record is served
-only with its room's invite, server/lobby/room.py `record_for`; the archive indexes it apart);
-it counts in the figures and the ratings all the same.
+"deleted player". A private match is not listed in anybody else's profile (its record is
+served only with its room's invite or to its players, server/lobby/room.py `record_for`; the
+archive indexes it apart); its players, logged in, see it on their own profile
+(`?private=1`); it counts in the figures and the ratings all the same.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
@@ -41,9 +43,15 @@ def _bad(code: str, message: str, status: int) -> web.HTTPException:
 class Players:
     """The read-only player pages' data."""
 
-    def __init__(self, accounts: AccountStore, history: HistoryStore):
+    def __init__(
+        self,
+        accounts: AccountStore,
+        history: HistoryStore,
+        viewer: Callable[[web.Request], Awaitable[str | None]] | None = None,
+    ):
         self.accounts = accounts
         self.history = history
+        self.viewer = viewer  # the request's logged-in account's uid (the login cookie)
 
     async def _uid(self, request: web.Request) -> tuple[str, str]:
         name = request.match_info["name"]
@@ -95,10 +103,17 @@ class Players:
 
     async def matches(self, request: web.Request) -> web.Response:
         """GET /api/players/{name}/matches?page=N: newest first, with the opponents and the
-        result as this player's."""
+        result as this player's; `private=1`: his private matches, to himself only (403
+        `not_yours` to anybody else)."""
         uid, _name = await self._uid(request)
         page = _page(request)
-        total, mids = await self.history.matches_of(uid, page * PAGE, PAGE)
+        private = request.query.get("private") == "1"
+        if private and (self.viewer is None or await self.viewer(request) != uid):
+            raise web.HTTPForbidden(
+                text='{"error": "not_yours", "message": "Only you see your private matches."}',
+                content_type="application/json",
+            )
+        total, mids = await self.history.matches_of(uid, page * PAGE, PAGE, private)
         mine = {uid} | await self.history.sessions_of(uid)
         records = [r for r in await self.history.headers(mids) if r is not None]
         await self.accounts.name_players(records)

@@ -126,23 +126,28 @@ def record_table(doc: Doc, t: Table) -> None:
 
 
 def close_tables_of(doc: Doc, entrant: str) -> None:
-    """A withdrawn entrant's open tables are closed: their matches count for nothing."""
+    """A withdrawn entrant's open tables are closed: their matches count for nothing (their
+    rooms end: `ending`)."""
     for t in doc["tables"].values():
         if t["outcome"] is None and entrant in (t["a"], t["b"]):
             t["outcome"] = {"sets": [0, 0], "forfeit": None, "match": None,
                             "by_hand": False, "withdrawn": entrant}  # fmt: skip
+            t["ending"] = bool(t["room"])
 
 
 def hand_outcome(t: Table, a: Any, sets_a: int, sets_b: int, forfeit: Any) -> Table:
-    """The table with the organiser's result (`a` names which side `sets_a` is), checked."""
+    """The table with the organiser's result (`a` names which side `sets_a` is), checked; its
+    room, if it has one (its match may be being played), is to be ended (`ending`: the
+    service's loop ends it wherever it lives, its players told and sent on)."""
     sa, sb = (sets_b, sets_a) if t["a"] != a else (sets_a, sets_b)
     if forfeit is not None and forfeit not in (t["a"], t["b"]):
         raise bad_request("forfeit: one of the two entrants.")
     if forfeit is None:
         check_match_score(int(t["sets"]), sa, sb)  # 004 § 32 (1)
-        return by_hand(t, sa, sb)
+        return {**by_hand(t, sa, sb), "ending": bool(t["room"])}
     side = "a" if forfeit == t["a"] else "b"
-    return {**t, "outcome": {"sets": [0, 0], "forfeit": side, "match": None, "by_hand": True}}
+    outcome = {"sets": [0, 0], "forfeit": side, "match": None, "by_hand": True}
+    return {**t, "outcome": outcome, "ending": bool(t["room"])}
 
 
 def _loser(table: Table, forfeit: str | None) -> str | None:

@@ -10,7 +10,10 @@ A round starts by making the room of each of its tables (the players' seats held
 the service's loop, in every process, looks at the open tables of the tournaments being played
 about once a second (and at once when a match of one is archived): an ended match's result, or
 a no-show after the grace (004 § 22 (3)), is recorded into the table; when the round is
-complete the next one starts at once (`auto`), or when the organiser says so.
+complete the next one starts at once (`auto`), or when the organiser says so. A table decided
+outside its room (a result by hand, a withdrawal) is marked `ending` until the process that
+owns its room has ended it (its players told and sent on); the tournament stays in the loop's
+list till then, even when finished.
 """
 
 from __future__ import annotations
@@ -204,7 +207,9 @@ class TournamentService:
             close_tables_of(doc, str(entrant))
             await self._advance(doc)
 
-        return await self.change(tid, work)
+        doc = await self.change(tid, work)
+        self.wake.set()
+        return doc
 
     async def enter_result(self, tid: str, who: Who, body: dict[str, Any]) -> Doc:
         """The organiser enters a match's result by hand (played at a real table), marked as
@@ -232,7 +237,9 @@ class TournamentService:
             record_table(doc, entered)
             await self._advance(doc)
 
-        return await self.change(tid, work)
+        doc = await self.change(tid, work)
+        self.wake.set()  # its room, if one was open, is ended by the loop at once
+        return doc
 
     # -- the players ------------------------------------------------------------------
     async def join(self, tid: str, who: Who) -> Doc:
@@ -321,8 +328,11 @@ class TournamentService:
         now = time.time()
         for tid in await self.tours.live():
             doc = await self.read(tid)
+            if await self._end_decided(tid, doc, now):
+                doc = await self.read(tid)
             if doc["status"] == "finished":
-                await self.tours.set_live(tid, False)
+                if not any(t.get("ending") for t in doc["tables"].values()):
+                    await self.tours.set_live(tid, False)
                 continue
             found = {}
             for t in doc["tables"].values():
@@ -333,6 +343,21 @@ class TournamentService:
             if found:
                 await self.change(tid, functools.partial(self._decided, found=found))
                 await self._after(tid)
+
+    async def _end_decided(self, tid: str, doc: Doc, now: float) -> bool:
+        """End the rooms of this process whose tables were decided outside them; True when
+        one was (and the document changed)."""
+        done = [t["key"] for t in doc["tables"].values()
+                if t.get("ending") and await self.tables.end_decided(t, now)]  # fmt: skip
+        if not done:
+            return False
+
+        def work(d: Doc) -> None:
+            for key in done:
+                d["tables"][key]["ending"] = False
+
+        await self.change(tid, work)
+        return True
 
     async def _decided(self, doc: Doc, found: dict[str, Any]) -> None:
         for key, out in found.items():
@@ -348,5 +373,5 @@ class TournamentService:
 
     async def _after(self, tid: str) -> None:
         doc = await self.read(tid)
-        if doc["status"] == "finished":
+        if doc["status"] == "finished" and not any(t.get("ending") for t in doc["tables"].values()):
             await self.tours.set_live(tid, False)

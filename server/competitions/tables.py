@@ -24,7 +24,7 @@ from typing import Any
 from server.competitions.store import TournamentStore
 from server.lobby.lobby import Lobby
 from server.lobby.members import Cluster, Stage
-from server.lobby.reserved import HELD, competition_room
+from server.lobby.reserved import HELD, competition_room, decided_elsewhere
 from server.lobby.room import new_id
 from server.lobby.seat import Player
 from server.store.redis_store import Store
@@ -128,6 +128,27 @@ class Tables:
         # 004 § 22 (3): a side not at the table two minutes after the call loses
         forfeit = absent[0] if len(absent) == 1 else "both"
         return {"sets": [0, 0], "forfeit": forfeit, "match": None, "by_hand": False}
+
+    async def end_decided(self, table: Table, now: float) -> bool:
+        """A table decided outside its room (a result by hand, a withdrawal): if this process
+        owns its room, end it there (its players told, the match stopped, the room closed:
+        server/lobby/reserved.py, `decided_elsewhere`). True once the room is closed, here or
+        already; False while its owner is another process or its discs still move."""
+        rid = table["room"]
+        room = self.lobby.rooms.get(rid)
+        if room is None or room.closed:
+            return await self.store.load_room(rid) is None
+        out = table["outcome"]
+        first = table["first"]
+        sets = list(out["sets"]) if first == "a" else list(out["sets"])[::-1]
+        forfeit = out.get("forfeit")
+        team = None if forfeit is None else "both" if forfeit == "both" else int(forfeit != first)
+        outcome = {"sets": sets, "forfeit": team, "withdrawn": bool(out.get("withdrawn"))}
+        step = decided_elsewhere(room, outcome, now)
+        if step is None:
+            return False
+        await self.stage.flush(room)
+        return True
 
     @staticmethod
     def _result(table: Table, header: dict[str, Any]) -> dict[str, Any]:

@@ -1,8 +1,10 @@
 """The match records' API: the recent matches, one match's record with its whole log, and
-its notation (docs/notation.md). A private room's match is served only with its invite."""
+its notation (docs/notation.md). A private room's match is served only with its invite, or
+to a logged-in player of it."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
@@ -17,10 +19,17 @@ from server.store.redis_store import Store
 class Records:
     """GET /api/matches, /api/matches/{mid} and /api/matches/{mid}.txt."""
 
-    def __init__(self, store: Store, accounts: AccountStore, recent: int):
+    def __init__(
+        self,
+        store: Store,
+        accounts: AccountStore,
+        recent: int,
+        viewer: Callable[[web.Request], Awaitable[str | None]] | None = None,
+    ):
         self.store = store
         self.accounts = accounts
         self.recent = recent  # records listed by GET /api/matches
+        self.viewer = viewer  # the request's logged-in account's uid (the login cookie)
 
     def routes(self) -> list[web.RouteDef]:
         """The notation's route first: {mid} alone would take "<id>.txt" as an id."""
@@ -41,7 +50,8 @@ class Records:
         match only with the room's invite (`?invite=`): 404 otherwise, as for no match."""
         record = await self.store.match_record(request.match_info["mid"])
         if record is not None:
-            record = record_for(record, request.query.get("invite"))
+            viewer = None if self.viewer is None else await self.viewer(request)
+            record = record_for(record, request.query.get("invite"), viewer)
         if record is None:
             raise web.HTTPNotFound(text="No such match.")
         await self.accounts.name_players([record])

@@ -207,11 +207,15 @@ class HistoryStore:
             await self.redis.eval(_APPLY, len(keys), *keys, *args)
 
     # -- reading --------------------------------------------------------------------
-    async def matches_of(self, pid: str, start: int, count: int) -> tuple[int, list[str]]:
-        """How many matches a player has, and a page of their ids, newest first."""
+    async def matches_of(
+        self, pid: str, start: int, count: int, private: bool = False
+    ) -> tuple[int, list[str]]:
+        """How many matches a player has, and a page of their ids, newest first (`private`:
+        of their private matches, which only they are shown)."""
+        key = P + "pmp:{" + pid + "}" if private else pm_key(pid)
         async with self.redis.pipeline(transaction=False) as pipe:  # one slot: the player's
-            pipe.zcard(pm_key(pid))
-            pipe.zrevrange(pm_key(pid), start, start + count - 1)
+            pipe.zcard(key)
+            pipe.zrevrange(key, start, start + count - 1)
             total, ids = await pipe.execute()
         return int(total), [_bytes(i).decode() for i in ids]
 

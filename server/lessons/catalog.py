@@ -21,7 +21,9 @@ Goal = Callable[[Sequence[Ruling]], bool]
 @dataclass(frozen=True, slots=True)
 class Lesson:
     """One lesson. strokes: the most strokes of one try (the try also ends when the strike
-    right passes). goal: whether the rulings of a try so far do the task."""
+    right passes). goal: whether the rulings of a try so far do the task. striker: where the
+    striker starts (None: the client's usual legal spot), e.g. a spot the learner must
+    move it from."""
 
     id: str
     cite: str
@@ -29,6 +31,7 @@ class Lesson:
     goal: Goal
     strokes: int
     solution: tuple[Shot, ...]
+    striker: tuple[float, float] | None = None
 
 
 def _position(
@@ -75,7 +78,7 @@ def _pocketed_directly(rulings: Sequence[Ruling]) -> bool:
 def _free_puck_not_the_blind(rulings: Sequence[Ruling]) -> bool:
     # 004 § 21 (1), (3) 2)-4): the free own puck struck first, the blind one left alone
     r = rulings[-1]
-    return r.legal and r.kind == "direct" and BLIND not in r.first_touch
+    return r.legal and r.kind == "direct" and _first(r) == "own" and BLIND not in r.first_touch
 
 
 def _rebound_onto_blind(rulings: Sequence[Ruling]) -> bool:
@@ -85,8 +88,13 @@ def _rebound_onto_blind(rulings: Sequence[Ruling]) -> bool:
 
 
 def _penalty(rulings: Sequence[Ruling]) -> bool:
-    # 004 § 24 (1) 2), (3): the penalty puck comes back to the table in the edge zone
-    return rulings[-1].penalty and bool(rulings[-1].penalty_placed)
+    # 004 § 24 (1) 2): what the lesson asks, a direct stroke touching the opponent's puck
+    # first, is a penalty (a stroke touching no puck is one too, but not this lesson's);
+    # § 24 (3): its penalty puck comes back to the table (each side keeps a second puck on
+    # the table, so that a puck knocked in does not end the set before it can)
+    r = rulings[-1]
+    first = any(ln.code == "penalty.direct_first_opponent" for ln in r.lines)
+    return r.penalty and first and _first(r) == "opponent"
 
 
 def _series_ended(rulings: Sequence[Ruling]) -> bool:
@@ -107,7 +115,9 @@ _PLACE = _position({1: (540.0, 760.0)}, {9: (450.0, 60.0), 10: (630.0, 60.0)})
 _DIRECT = _position({1: (880.0, 860.0), 2: (200.0, 700.0)}, {9: (300.0, 900.0)})
 _BLIND = _position({BLIND: (540.0, 540.0), 2: (300.0, 760.0)}, {9: (800.0, 700.0)})
 _REBOUND = _position({BLIND: (540.0, 560.0)}, {9: (800.0, 300.0)})
-_PENALTY = _position({1: (540.0, 860.0)}, {9: (540.0, 420.0)})
+_PENALTY = _position(
+    {1: (540.0, 860.0), 2: (880.0, 900.0)}, {9: (540.0, 420.0), 10: (180.0, 760.0)}
+)
 _SERIES = _position({1: (880.0, 860.0), 2: (300.0, 640.0)}, {9: (700.0, 300.0)})
 _OPENING = _position({1: (880.0, 860.0)}, None, set_strokes=7, struck=(0,))
 
@@ -119,6 +129,7 @@ LESSONS: tuple[Lesson, ...] = (
         _legal_own_first,
         1,
         (shot_at(_PLACE, SEAT, 540.0, 60.0, (540.0, 760.0), 300.0),),
+        (480.0, 60.0),  # 004 § 20 (2): touching the opponent's puck at 450: move it first
     ),
     Lesson(
         "direct",

@@ -63,6 +63,7 @@ async def list_lessons(request: web.Request) -> web.Response:
                     "seat": SEAT,
                     "side": x.state.side_of(SEAT),
                     "discs": rest_discs(x.state),
+                    "striker": x.striker,
                 }
                 for x in LESSONS
             ]

@@ -12,11 +12,18 @@ absence (004 § 22 (3)).
 `options` of such a room: `tournament` (its id), `opener` (0), `held` (the account uid of each
 seat, in seat order). Who came is kept apart (server/competitions/store.py, `mark_came`): the
 room closes once everybody has left it.
+
+A table decided elsewhere (the organiser entered its result by hand, or withdrew a player)
+is ended by `decided_elsewhere`: everybody in the room is told (`decided`), the match being
+played (if any) stops and counts for nothing, the seats are freed and the room closes, so its
+players are free for their next round (docs/competitions.md, "Results by hand").
 """
 
 from __future__ import annotations
 
-from server.games.core.play import Step
+from typing import Any
+
+from server.games.core.play import Out, Step
 from server.lobby.lobby import Lobby
 from server.lobby.room import LobbyError, Room
 from server.lobby.seat import Player, Seat
@@ -73,3 +80,19 @@ def take_held(room: Room, player: Player, now: float) -> tuple[int, Step]:
     room.rematch.clear()
     room.changed(now)
     return seat, room.start_if_ready(now)
+
+
+def decided_elsewhere(room: Room, outcome: dict[str, Any], now: float) -> Step | None:
+    """The table's result was decided outside its room (`outcome`: `sets` by team, `forfeit`
+    the team that lost by absence or None, `withdrawn` True for a withdrawal): tell everybody
+    in the room, stop the match and free every seat, so that the room closes and its players
+    go on to their next table. None while the discs move: the caller tries again at rest."""
+    if room.match is not None and room.match.motion is not None:
+        return None
+    data = {"room": room.id, "tournament": room.options.get("tournament"), **outcome}
+    room.emit(Out("decided", data))
+    for i in range(len(room.seats)):
+        room._seat_at(i, None)
+    room.rematch.clear()
+    room.changed(now)
+    return Step()

@@ -85,11 +85,17 @@ def invite_hash(invite: str) -> str:
     return hashlib.sha256(("invite:" + invite).encode()).hexdigest()
 
 
-def record_for(record: dict[str, Any], invite: str | None) -> dict[str, Any] | None:
+def record_for(
+    record: dict[str, Any], invite: str | None, viewer: str | None = None
+) -> dict[str, Any] | None:
     """A stored match record as served: a private match's only to who has its room's invite
-    (to anybody else it does not exist), and never with its invite check."""
+    or played in it (`viewer`: the asking account's uid; to anybody else it does not exist),
+    and never with its invite check."""
     access = record.pop("access", None)
-    if access is not None and (invite is None or invite_hash(invite) != access):
+    played = viewer is not None and any(
+        p.get("account") == viewer for p in record.get("players", [])
+    )
+    if access is not None and not played and (invite is None or invite_hash(invite) != access):
         return None
     return record
 

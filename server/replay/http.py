@@ -16,6 +16,7 @@ import asyncio
 import copy
 import json
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +43,17 @@ def _refuse(
 class Replays:
     """The replay endpoints, with their cache of recomputed matches."""
 
-    def __init__(self, store: Store, accounts: AccountStore, page: Path):
+    def __init__(
+        self,
+        store: Store,
+        accounts: AccountStore,
+        page: Path,
+        viewer: Callable[[web.Request], Awaitable[str | None]] | None = None,
+    ):
         self.store = store
         self.accounts = accounts
         self.page = page
+        self.viewer = viewer  # the request's logged-in account's uid: a private match's player
         self.cache: OrderedDict[str, tuple[int, dict[str, Any], Replayed]] = OrderedDict()
         self.running = asyncio.Semaphore(AT_ONCE)
 
@@ -53,7 +61,12 @@ class Replays:
         """The match's header if this request may read it (its invite, for a private one)."""
         mid = request.match_info["mid"]
         header = (await self.store.match_headers([mid]))[0] if len(mid) <= 64 else None
-        return None if header is None else record_for(header, request.query.get("invite"))
+        if header is None:
+            return None
+        return record_for(header, request.query.get("invite"), await self._viewer(request))
+
+    async def _viewer(self, request: web.Request) -> str | None:
+        return None if self.viewer is None else await self.viewer(request)
 
     async def _replayed(self, request: web.Request) -> tuple[dict[str, Any], Replayed, Replay]:
         header = await self._header(request)
@@ -72,7 +85,8 @@ class Replays:
             self.cache.move_to_end(mid)
             return hit[1], hit[2], replay
         record = await self.store.match_record(mid)
-        record = None if record is None else record_for(record, request.query.get("invite"))
+        if record is not None:
+            record = record_for(record, request.query.get("invite"), await self._viewer(request))
         if record is None:
             raise _refuse(web.HTTPNotFound, "no_match", "No such match.")
         async with self.running:

@@ -141,7 +141,26 @@ async def test_a_private_match_counts_but_is_not_listed(game_server):
     assert profile["figures"]["singles"]["loss"] == 1
     _, page = await ha.get("/api/players/salme/matches")
     assert (page["total"], page["matches"]) == (0, [])
+    # issue 36, 5: its players (logged in) see it on their own profile, and its record and
+    # replay without the invite; nobody else does
+    status, own = await ha.get("/api/players/salme/matches?private=1")
+    assert status == 200 and own["total"] == 1
+    (row,) = own["matches"]
+    assert row["result"] == "loss" and [p["name"] for p in row["players"]] == ["Salme", "Tiit"]
+    status, _ = await hb.get("/api/players/salme/matches?private=1")
+    assert status == 403
+    stranger = Http(srv.url)
+    status, _ = await stranger.get("/api/players/salme/matches?private=1")
+    assert status == 403
     for h in (ha, hb):
+        status, record = await h.get(f"/api/matches/{row['id']}")
+        assert status == 200 and record["id"] == row["id"]
+        status, _ = await h.get(f"/api/matches/{row['id']}/replay")
+        assert status == 200
+    for path in (f"/api/matches/{row['id']}", f"/api/matches/{row['id']}/replay"):
+        async with stranger.session.get(srv.url + path) as r:
+            assert r.status == 404, path
+    for h in (ha, hb, stranger):
         await h.close()
 
 

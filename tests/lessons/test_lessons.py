@@ -54,6 +54,42 @@ def test_a_direct_stroke_in_the_rebound_lesson_is_not_a_rebound() -> None:
     assert not result.done and result.ruling.kind == "direct" and result.ruling.penalty
 
 
+def test_a_stroke_touching_no_puck_does_no_lesson() -> None:
+    # issue 36, 3: a stroke that touches nothing (a penalty, 004 § 24 (1) 1)) was taken as
+    # the penalty lesson done; no lesson takes it
+    for x in LESSONS:
+        for sx in (150.0, 930.0):
+            result = play_try(x, [Shot(sx, 60.0, math.pi / 2, 200.0)])
+            assert result.ruling.first_touch == () and not result.done, (x.id, sx)
+
+
+def test_the_penalty_lesson_is_done_by_the_stroke_it_asks_for_however_hard() -> None:
+    # issue 36, 3: striking the opponent's puck first directly (004 § 24 (1) 2)) is the task,
+    # also when the puck drops (it did end the set, the opponent's only puck, "not yet")
+    pen = lesson("penalty")
+    target = pen.state.puck(9)
+    hits = 0
+    for k in range(40):
+        x = 200.0 + k * 17.0
+        for speed in (400.0, 1500.0, 2900.0):
+            angle = math.atan2(target.y - 60.0, target.x - x)
+            result = play_try(pen, [Shot(x, 60.0, angle, speed)])
+            if result.ruling.first_touch[:1] != (9,):
+                continue
+            hits += 1
+            assert result.done and result.ruling.penalty, (x, speed, result.ruling.lines)
+    assert hits > 60
+
+
+def test_the_place_lesson_starts_the_striker_where_it_may_not_stay() -> None:
+    # issue 36, 3: the learner must move the striker: where it starts is refused (§ 20 (2))
+    place = lesson("place")
+    assert place.striker is not None
+    with pytest.raises(LessonRefused) as e:
+        play_try(place, [Shot(*place.striker, math.pi / 2, 300.0)])
+    assert e.value.code == "placement_touch"
+
+
 def test_the_series_lesson_needs_a_kept_turn_then_a_lost_one() -> None:
     series = lesson("series")
     first = play_try(series, series.solution[:1])

@@ -4,6 +4,8 @@ rating chart) and the leaderboard (docs/accounts.md)."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page
 
 from tests.web.webtools import enter, server_room, wait_state
@@ -44,6 +46,7 @@ def test_register_play_rated_and_read_the_profile(web_server, new_page):
     ada.click("#create-btn")
     s = wait_state(ada, "s.screen === 'screen-room' && s.room.seats[0]")
     assert server_room(base, s["room"]["id"])["rated"] is True
+    assert "rated game" in ada.inner_text("#room-title")  # the room says it is rated (issue 36)
     enter(ben, base, "Ben")
     ben.click(f"li[data-room='{s['room']['id']}'] button.primary")
     wait_state(ben, "s.screen === 'screen-room' && s.room.seats.every((x) => x)")
@@ -56,9 +59,16 @@ def test_register_play_rated_and_read_the_profile(web_server, new_page):
     names = wait_state(ben, "s.labels.filter((l) => l.what === 'name').length === 2")["labels"]
     shown = sorted(label["text"].removeprefix("▶ ") for label in names if label["what"] == "name")
     assert shown == ["Ada (1500?)", "Ben (1500?)"]
+    assert "rated game" in ben.inner_text("#set-line")
     ada.on("dialog", lambda d: d.accept())
     ada.click("#resign-btn")
     wait_state(ben, "s.phase === 'over'", timeout=30_000)
+    # the result says how it was won, and (once the match is rated) the rating's change
+    assert "by resignation" in ben.inner_text("#result-detail")
+    ben.wait_for_selector("#result-rating:not([hidden])", timeout=30_000)
+    assert re.fullmatch(r"Your rating: [\d,]+ \(\+\d+\)", ben.inner_text("#result-rating"))
+    ada.wait_for_selector("#result-rating:not([hidden])", timeout=30_000)
+    assert re.fullmatch(r"Your rating: [\d,]+ \(−\d+\)", ada.inner_text("#result-rating"))
 
     # Ben's profile: the match against Ada, won, and the rating chart
     ben.goto(base + "/u/Ben")
@@ -102,3 +112,40 @@ def test_logging_out_elsewhere_ends_the_tables_login_at_once(web_server, new_pag
     page.wait_for_function("document.querySelector('#account-link').getAttribute('href') === "
                            "'/account'")  # fmt: skip
     assert page.inner_text("#me-name") == "typed name"
+
+
+def test_a_players_own_private_matches_are_on_his_profile(web_server, new_page):
+    """Issue 36, 5: a private match was counted in the figures but listed nowhere; now its
+    players see it on their own profile (with its record), and nobody else does."""
+    base = web_server
+    dora, eino = new_page(), new_page()
+    register(dora, base, "Dora")
+    register(eino, base, "Eino")
+    enter(dora, base, "Dora")
+    dora.wait_for_selector("#screen-lobby:not([hidden])")
+    dora.check("input[name=private]")
+    dora.click("#create-btn")
+    dora.wait_for_selector("#invite-box:not([hidden])")
+    eino.goto(dora.input_value("#invite-link"))
+    eino.fill("#name-input", "Eino")
+    eino.click("#name-form button[type=submit]")
+    for page in (dora, eino):
+        wait_state(page, "s.screen === 'screen-room' && s.room.seats.every((x) => x)")
+        page.click("#ready-btn")
+    for page in (dora, eino):
+        wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
+    dora.on("dialog", lambda d: d.accept())
+    dora.click("#resign-btn")
+    wait_state(eino, "s.phase === 'over'", timeout=30_000)
+
+    dora.goto(base + "/u/Dora")
+    dora.wait_for_selector("#private-section:not([hidden])", timeout=30_000)
+    row = dora.inner_text("#private-matches tbody tr")
+    assert "Eino" in row and "loss" in row
+    assert dora.is_visible("#no-matches")  # the public list has none
+    dora.click("#private-matches tbody tr a")  # its record opens without the invite
+    dora.wait_for_selector("#screen-record:not([hidden])", timeout=15_000)
+    # Eino, on Dora's profile, sees no private section
+    eino.goto(base + "/u/Dora")
+    eino.wait_for_selector("#figures tbody tr", timeout=15_000)
+    assert eino.is_hidden("#private-section")

@@ -181,6 +181,35 @@ def test_clicking_a_puck_aims_at_it(web_server, new_page):
     assert me.is_visible("#aim-note")
 
 
+def test_a_pull_after_clicking_a_puck_keeps_its_aim(web_server, new_page):
+    """Issue 36, 2: a puck (or its hole) clicked locks the aim; the pull that follows sets the
+    power only, so a slip of the hand sideways does not turn the shot. The lock is shown
+    and Esc frees it (a pull then aims again)."""
+    patch, spots = mover([(760.0, 640.0)])
+    me, _, sent = quick_pair(web_server, new_page, patch)
+    ((_, (tx, ty)),) = spots.items()
+    me.mouse.click(*page_xy(me, tx, ty))
+    assert state(me)["aim"]["locked"] is True
+    assert me.is_visible("#aim-lock")
+    me.keyboard.press("Escape")  # frees it
+    assert state(me)["aim"]["locked"] is False
+    assert not me.is_visible("#aim-lock")
+    me.mouse.click(*page_xy(me, tx, ty))  # the same puck again: at a hole, locked
+    locked = state(me)["aim"]
+    assert locked["locked"] is True and locked["pocket"] in ("SW", "SE", "NE", "NW"), locked
+    assert me.is_visible("#aim-lock")
+    sx, sy = page_xy(me, locked["x"], locked["y"])
+    me.mouse.move(sx, sy + 60)  # below the striker, then back and 30 px to the side
+    me.mouse.down()
+    me.mouse.move(sx + 30, sy + 190, steps=10)
+    pulled = state(me)
+    assert pulled["gesture"] == "pull" and pulled["aim"]["power"] > 0.2, pulled
+    assert pulled["aim"]["angle"] == locked["angle"]
+    me.mouse.up()
+    (shot,) = strikes(me, sent)
+    assert shot["angle"] == locked["angle"] and shot["speed"] > 0
+
+
 def test_blind_pucks_are_marked_and_a_foul_is_seen_before_it_is_made(
     web_server, new_page, artifacts
 ):

@@ -70,3 +70,40 @@ def test_a_lesson_is_done_at_the_table_with_the_referees_answer(web_server, new_
     page.wait_for_selector("#lesson-list li[data-done='1']", timeout=TIMEOUT)
     assert page.text_content("#lesson-title").startswith("2.")
     assert page.is_hidden("#answer")
+
+
+def test_lessons_check_what_they_teach_and_say_how_to_strike(web_server, new_page):
+    """Issue 36, 3: lesson 1's striker starts where it may not stay (red, 004 § 20 (2)); the
+    page says how to strike; a stroke touching no puck is not the penalty lesson done; the
+    last lesson done leads on to playing the computer."""
+    page = new_page()
+    page.goto(web_server + "/learn#place")
+    page.wait_for_selector("#lesson-list li", timeout=TIMEOUT)
+    s = wait_state(page, "s.aim !== null", TIMEOUT)
+    assert s["aim"]["legal"] is False and s["aim"]["reason"] == "touching", s["aim"]
+    assert page.text_content("#learn-hint")  # says why it may not stay there
+    how = page.locator("#learn-how")
+    assert how.is_visible() and "pull back" in how.inner_text()
+
+    page.click("[data-lesson=penalty]")
+    s = wait_state(page, "s.aim !== null", TIMEOUT)
+    place_striker(page, 150.0)  # straight up the left side: touching no puck
+    power(page, 10)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#answer:not([hidden])", timeout=TIMEOUT)
+    assert page.get_attribute("#verdict", "data-done") == "0"
+    assert page.is_hidden("#after-lessons")
+    # the learner's own stroke read to "you" (issue 36, 4: "placed for You", "their pucks")
+    lines = page.locator("#answer-lines li").all_text_contents()
+    assert any("your striker touched no puck" in x for x in lines), lines
+    assert any("placed for you in the edge zone opposite you" in x for x in lines), lines
+    assert not any("You" in x or "their" in x for x in lines), lines
+
+    page.click("[data-lesson=opening]")
+    place_striker(page, 180.0)
+    aim_pot(page, DIRECT_PUCK, "NE")  # the opening lesson's last puck lies where lesson 2's does
+    power(page, 20)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#verdict[data-done='1']", timeout=TIMEOUT)
+    link = page.locator("#after-lessons a")
+    assert link.is_visible() and link.get_attribute("href") == "/#computer-form"

@@ -142,7 +142,7 @@ function showRoomScreen() {
 /** A ruling's lines as a player reads them, in the page's language: names for seats, whose pucks. */
 function readRuling(r) {
   if (!r) return [];
-  return humanize(r.lines, { seats: state.room?.seats || [], mode: state.room?.mode, me: mySeat() });
+  return humanize(r.lines, { seats: state.room?.seats || [], mode: state.room?.mode, me: mySeat(), striker: r.seat });
 }
 
 function rulingTitle(r) {
@@ -167,7 +167,7 @@ function renderHud() {
   // rewords them too.
   const history = state.history.map((r) => ({ title: rulingTitle(r), lines: readRuling(r), legal: r.legal }));
   hud.renderRuling(readRuling(state.ruling), state.ruling?.legal, history);
-  hud.renderResult(state.result, r, mySeat(), r.rematch);
+  hud.renderResult(state.result, r, mySeat(), r.rematch, state.ratingChange);
 }
 
 // ---- the table and the protocol ---------------------------------------------------

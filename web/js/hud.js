@@ -2,7 +2,7 @@
 // dropped player's countdown, the ruling in plain words with its paragraph, the
 // result with a rematch button. Everything from others is set as text.
 import { $, el } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 import { citeHref } from "./puck-rules.js";
 import { loadRules, whyOf } from "./rules-text.js";
 import { teamLetter } from "./rulings.js";
@@ -131,7 +131,8 @@ export class MatchHud {
         return row;
       }),
     );
-    $("set-line").textContent = set ? t("hud.set_of", { set: Math.min(set, room.sets), sets: room.sets }) : "";
+    // a rated room says so all through its match (issue 36, 5)
+    $("set-line").textContent = [set ? t("hud.set_of", { set: Math.min(set, room.sets), sets: room.sets }) : "", room.rated ? t("hud.rated") : ""].filter(Boolean).join(" · ");
     $("watchers").textContent = t("hud.watching", { n: room.watchers ?? 0 });
     const player = me !== null && me !== undefined;
     $("pass-btn").hidden = !(player && phase === "play" && turn === me);
@@ -208,10 +209,17 @@ export class MatchHud {
   }
 
   /** result: the protocol's result message, or null to hide. */
-  renderResult(result, room, me, rematchSeats) {
+  renderResult(result, room, me, rematchSeats, ratingChange = null) {
     const box = $("result");
     box.hidden = !result;
     if (!result) return;
+    // a rated match: the player's new rating and its change, once the match is rated
+    const rating = $("result-rating");
+    rating.hidden = !ratingChange;
+    if (ratingChange) {
+      const change = `${ratingChange.change >= 0 ? "+" : "−"}${Math.abs(ratingChange.change)}`;
+      rating.textContent = t("hud.rating_change", { rating: ratingChange.rating, change });
+    }
     const team = result.winner;
     const names = room.seats
       .filter((s, i) => s && i % 2 === team)
@@ -223,7 +231,10 @@ export class MatchHud {
     else title = t("hud.won_by", { names });
     $("result-title").textContent = title;
     const score = result.score ? t("hud.sets_score", { a: result.score[0], b: result.score[1] }) : "";
-    $("result-detail").textContent = [score, names && team !== null ? t("hud.winner", { names }) : ""].filter(Boolean).join(" · ");
+    // how it was won when not by sets: "by resignation", "by absence", "by three cautions"
+    const reason = result.result?.reason;
+    const how = team !== null && team !== undefined && reason && reason !== "sets" && has(`hud.by_${reason}`) ? t(`hud.by_${reason}`) : "";
+    $("result-detail").textContent = [score, names && team !== null ? t("hud.winner", { names }) : "", how].filter(Boolean).join(" · ");
     const record = $("result-record");
     const path = typeof result.record === "string" && /^\/(?!\/)/.test(result.record) ? result.record : null;
     record.hidden = !path;

@@ -1,6 +1,8 @@
 // Placing and striking: the pointer drags the striker along the own edge zone and
 // pulls the cue back behind it (direction and power); a click or tap aims at a puck
-// (again: at its pots) or a point; the keyboard fine-adjusts. A pull is let go (no
+// (again: at its pots) or a point, and locks that aim: a pull then sets the power only
+// (Esc, a right click, the lock's button or moving the striker frees it); the keyboard
+// fine-adjusts. A pull is let go (no
 // stroke) by Esc, a right click, a second finger, dragging back onto the striker or
 // releasing with no power.
 // The controller only edits an aim and reports it; the app decides what to send.
@@ -58,9 +60,10 @@ export function decideGesture(grabPx, pressDist, move) {
 export class AimController {
   /**
    * canvas: the table canvas; getView(): the current screen transform;
-   * onChange(aim): the aim moved; onStrike(shot): the player struck.
+   * onChange(aim): the aim moved; onStrike(shot): the player struck; lockButton: the
+   * button that frees a locked aim (the view shows it while `aim.locked`).
    */
-  constructor(canvas, { getView, onChange, onStrike }) {
+  constructor(canvas, { getView, onChange, onStrike, lockButton = null }) {
     this.canvas = canvas;
     this.getView = getView;
     this.onChange = onChange;
@@ -72,7 +75,7 @@ export class AimController {
     this.pucks = [];
     this.doubles = false; // the partner's zone is not blind (004 § 28 (3))
     this.explained = null; // the last puck pressed: {id, reason, playable, cite, whose, text}
-    this.aim = null; // {x, y, angle, power, legal, reason, pocket, note}
+    this.aim = null; // {x, y, angle, power, legal, reason, pocket, note, locked}
     // {mode: "press"|"place"|"pull", pointerId, type, pressPx, pressAt, offset, samples}
     this.drag = null;
     this.lastClick = null; // {id, index}: clicking the same puck again tries its next pot
@@ -86,8 +89,13 @@ export class AimController {
       // A right click cancels a pull; it never opens a menu over the table.
       e.preventDefault();
       if (this.drag) this.cancelPull("cancelled");
+      else this.unlock();
     });
     window.addEventListener("keydown", (e) => this.key(e));
+    lockButton?.addEventListener("click", () => {
+      this.unlock();
+      canvas.focus({ preventScroll: true }); // the keys aim and strike again
+    });
   }
 
   /** What the pointer does now: "place", "pull", "press", or "" (for the cursor and tests). */
@@ -109,7 +117,7 @@ export class AimController {
     } else {
       [x, y] = defaultPlacement(table, side, pucks);
     }
-    this.aim = { x, y, angle: angleToWorld(side, Math.PI / 2), power: 0, legal: true, reason: null, pocket: null, note: null };
+    this.aim = { x, y, angle: angleToWorld(side, Math.PI / 2), power: 0, legal: true, reason: null, pocket: null, note: null, locked: false };
     this.enabled = true;
     this.lastClick = null;
     this.explained = null;
@@ -284,10 +292,19 @@ export class AimController {
     a.note = null;
     if (!best) {
       this.lastClick = null;
+      a.locked = true;
       this.aimAt(Math.atan2(w[1] - a.y, w[0] - a.x), null);
       return;
     }
     this.pressPuck(best);
+  }
+
+  /** Free a locked aim: a pull sets the direction again. */
+  unlock() {
+    if (!this.enabled || !this.aim?.locked) return;
+    this.aim.locked = false;
+    this.notify(say("aim.unlocked"), 2500);
+    this.onChange?.(this.aim);
   }
 
   /**
@@ -301,6 +318,7 @@ export class AimController {
     const t = this.table;
     const a = this.aim;
     a.note = null;
+    a.locked = true; // the pull that follows keeps this direction (it sets the power only)
     if (!again) this.lastClick = null;
     const options = aimsAtPuck(t, this.side, a.x, a.y, puck, pocketCentres(t));
     const allowed = options.filter((o) => o.allowed);
@@ -343,16 +361,21 @@ export class AimController {
     const [cu, cv] = clampToField(this.table, u, v);
     [this.aim.x, this.aim.y] = toWorld(this.side, cu, cv, this.table.size);
     this.aim.pocket = null;
+    this.aim.locked = false; // aimed from elsewhere: the lock's line no longer holds
     this.recheck();
   }
 
-  /** The cue points from the pointer through the striker; pulling further back adds power. */
+  /**
+   * The cue points from the pointer through the striker; pulling further back adds power.
+   * A locked aim (a puck, a hole or a point clicked) keeps its direction: the pull sets the
+   * power only, so a slip of the hand does not turn the shot.
+   */
   pullTo(px, py, time, drag = this.drag) {
     const view = this.getView();
     const a = this.aim;
     const [sx, sy] = view.toScreen(a.x, a.y);
     const dist = Math.hypot(px - sx, py - sy);
-    if (dist > 4) {
+    if (dist > 4 && !a.locked) {
       const [wx, wy] = view.toWorld(px, py);
       a.angle = clampCueAngle(this.table, this.side, a.x, a.y, Math.atan2(a.y - wy, a.x - wx));
     }
@@ -370,6 +393,9 @@ export class AimController {
       if (this.drag || this.aim.power > 0) {
         e.preventDefault();
         this.cancelPull(this.drag ? "cancelled" : null);
+      } else if (this.aim.locked) {
+        e.preventDefault();
+        this.unlock();
       }
       return;
     }

@@ -38,6 +38,7 @@ const lesson = () => state.lessons[state.index];
 
 const aimer = new AimController(canvas, {
   getView: () => renderer.view,
+  lockButton: $("aim-lock"),
   onChange: () => {},
   onStrike: (shot) => strike(shot),
 });
@@ -87,12 +88,14 @@ function showAnswer(body) {
   }
   renderAnswer();
   renderList();
+  $("after-lessons").hidden = !(state.index + 1 >= state.lessons.length && body.done);
   const verdict = $("verdict").textContent;
   say([verdict, ...humanizeLines(body.lines).map((x) => x.text)].join(". "));
   if (!body.over) giveStriker();
 }
 
-const humanizeLines = (lines) => humanize(lines, { seats: [{ name: t("learn.you") }, { name: t("learn.opponent") }], mode: "singles", me: 0 });
+// every stroke of a lesson is the learner's (seat 0): its lines are read to "you"
+const humanizeLines = (lines) => humanize(lines, { seats: [{ name: t("learn.you") }, { name: t("learn.opponent") }], mode: "singles", me: 0, striker: 0 });
 
 function renderAnswer() {
   const a = state.answer;
@@ -115,8 +118,15 @@ function say(text) {
   $("announce").textContent = text;
 }
 
+/** The striker to the learner: at the try's start where the lesson puts it (lesson 1: on a
+ * spot it may not stay, 004 § 20 (2)), else where the last stroke left it or a legal spot. */
 function giveStriker() {
-  aimer.start(COMPETITION, lesson().side, state.discs, lesson().seat);
+  const l = lesson();
+  aimer.start(COMPETITION, l.side, state.discs, l.seat);
+  if (l.striker && state.shots.length === 0) {
+    [aimer.aim.x, aimer.aim.y] = l.striker;
+    aimer.recheck();
+  }
   renderPucks();
 }
 
@@ -145,7 +155,9 @@ function renderLesson() {
   const cite = $("lesson-cite");
   cite.textContent = t("learn.read_rule", { cite: l.cite });
   cite.href = citeHref(l.cite) || "/rules.html";
-  $("next").hidden = state.index + 1 >= state.lessons.length;
+  const last = state.index + 1 >= state.lessons.length;
+  $("next").hidden = last;
+  $("after-lessons").hidden = !(last && state.done.has(l.id));
   renderAnswer();
   renderList();
 }
@@ -193,6 +205,7 @@ function frame(now) {
     now,
   });
   $("learn-power").textContent = mine ? `${Math.round(mine.power * 100)}%` : "–";
+  $("aim-lock").hidden = !mine?.locked;
   $("learn-hint").textContent = mine && !mine.legal ? t(mine.reason === "touching" ? "aim.touching" : "aim.outside") : "";
   const note = $("aim-note");
   const text = mine?.note && mine.note.until > now ? mine.note.text : "";

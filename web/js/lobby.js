@@ -196,7 +196,7 @@ export class RoomView {
   render(room, inviteUrl, invitedBy = null) {
     this.room = room;
     const what = t(room.private ? "room.title_private" : "room.title", { mode: room.mode, sets: room.sets, clock: room.clock });
-    $("room-title").textContent = what;
+    $("room-title").textContent = room.rated ? `${what} · ${t("hud.rated")}` : what;
     const invited = $("room-invited");
     invited.hidden = !invitedBy;
     if (invitedBy) invited.textContent = t("room.invited", { name: invitedBy, mode: room.mode, sets: room.sets, clock: room.clock });

@@ -10,13 +10,58 @@ import { joinByInvite, link, mySeat, send, state, STORE } from "./state.js";
 import { pocketCentres, tableFrom } from "./table.js";
 
 // The events that carry the room's `seq` (docs/protocol.md).
-const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back", "hidden", "takeback"]);
+const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back", "hidden", "takeback", "decided"]);
 
 /** The ids of the pucks a ruling says went into the holes. */
 function pocketedIds(ruling) {
   const p = ruling?.pocketed;
   if (!Array.isArray(p)) return [];
   return p.map((x) => (Array.isArray(x) ? x[0] : typeof x === "object" && x ? x.id : x)).filter((x) => typeof x === "number");
+}
+
+const RATING_POLL_MS = 1000;
+const RATING_TRIES = 30;
+const FIRST_RATING = 1500; // the shown rating before any rated match (server/ratings/model.py)
+
+/**
+ * A player's rating after match `mid` in `mode` and its change, from the profile's chart
+ * (docs/accounts.md: `history[mode]`, points `{at, rating, match}`), or null while the match
+ * is not rated yet.
+ * @returns {Promise<{rating: number, change: number, mode: string}|null>}
+ */
+async function ratingChangeOf(name, mode, mid) {
+  try {
+    const r = await fetch(`/api/players/${encodeURIComponent(name)}`, { credentials: "same-origin" });
+    if (!r.ok) return null;
+    const points = (await r.json()).history?.[mode] || [];
+    const i = points.findIndex((p) => p.match === mid);
+    if (i < 0) return null;
+    const before = i > 0 ? points[i - 1].rating : FIRST_RATING;
+    return { rating: points[i].rating, change: points[i].rating - before, mode };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What a player (`seat`, or null for a watcher) is told when the table's result was decided
+ * outside the room: `m.sets` by team (team = seat % 2), `m.forfeit` the team that lost by
+ * absence ("both", or null), `m.withdrawn`.
+ * @param {{sets: number[], forfeit: number|string|null, withdrawn: boolean}} m
+ * @param {number|null} seat
+ * @returns {string}
+ */
+export function decidedText(m, seat) {
+  if (m.withdrawn) return t("decided.withdrawn");
+  if (m.forfeit === "both") return t("decided.both_absent");
+  const team = seat === null ? null : seat % 2;
+  if (m.forfeit !== null && m.forfeit !== undefined) {
+    if (team === null) return t("decided.forfeit");
+    return t(m.forfeit === team ? "decided.forfeit_you" : "decided.forfeit_them");
+  }
+  const [a, b] = m.sets;
+  if (team === null) return t("decided.result", { score: `${a}:${b}` });
+  return t("decided.result_you", { score: team === 0 ? `${a}:${b}` : `${b}:${a}` });
 }
 
 /**
@@ -85,12 +130,28 @@ export function createMessages(ctx) {
     else state.dropped.set(seat, { seat, name, until: now + seconds * 1000 });
   }
 
+  /** After a rated match: the player's new rating and its change, once the archivist has
+   * rated the match (its point in the profile's chart names the match), on the result. */
+  async function awaitRatingChange(mid, mode) {
+    const name = state.account;
+    for (let tries = 0; tries < RATING_TRIES && state.result?.match === mid; tries += 1) {
+      const change = await ratingChangeOf(name, mode, mid);
+      if (change && state.result?.match === mid) {
+        state.ratingChange = change;
+        renderHud();
+        return;
+      }
+      await new Promise((done) => setTimeout(done, RATING_POLL_MS));
+    }
+  }
+
   const HANDLERS = {
     welcome(m) {
       state.session = m.session;
       playback.rate = m.speed_factor > 0 ? m.speed_factor : 1;
       localStorage.setItem(STORE.token, m.token);
       $("me-name").textContent = m.name;
+      state.account = m.account ?? null;
       // logged in (the login cookie): the header links to the profile, else to the log-in page
       $("account-link").dataset.i18n = m.account ? "ui.profile" : "ui.log_in";
       $("account-link").textContent = t($("account-link").dataset.i18n);
@@ -276,6 +337,8 @@ export function createMessages(ctx) {
     result(m) {
       applyOrHold(() => {
         state.result = m;
+        state.ratingChange = null;
+        if (state.room?.rated && state.account && mySeat() !== null) awaitRatingChange(m.match, state.room.mode);
         state.phase = "over";
         state.turn = null;
         state.score = m.score ?? state.score;
@@ -283,6 +346,24 @@ export function createMessages(ctx) {
         const competition = state.room?.options?.tournament;
         if (competition && mySeat() !== null) backToCompetition(competition);
       });
+    },
+
+    /** A competition's table decided outside its room (the organiser's result by hand, a
+     * withdrawal): the match here is over; its players go back to the competition's page,
+     * which says why and sends them to their next table. The `left` that follows is
+     * expected. */
+    decided(m) {
+      const text = decidedText(m, mySeat());
+      toast(text, 8000);
+      chat.add({ system: true, text });
+      state.leaving = true;
+      playback.clear();
+      aimer.stop();
+      const tid = m.tournament ?? state.room?.options?.tournament;
+      if (tid && mySeat() !== null) {
+        sessionStorage.setItem("nv-tour-notice", text);
+        state.returnTo = `/tournaments/${encodeURIComponent(tid)}`;
+      }
     },
 
     left(m) {

@@ -31,7 +31,11 @@ const TURN_PASSES = new Set(["turn.passes", "turn.none_in", "turn.opponent_in", 
 /**
  * lines: the ruling's lines, each {code, args, cite, text} (or [text, cite] from a record
  * kept before rulings had codes); ctx: {seats: [{name, side}], mode, me (this page's seat
- * or null)}. Returns [{text, cite, code, penalty}] in the page's language, repeats dropped.
+ * or null), striker (the seat whose stroke the ruling judges, if known)}. Returns
+ * [{text, cite, code, penalty}] in the page's language, repeats dropped. A line about the
+ * reader (its `seat` is `me`, or it has no seat and `me` struck) is read in the second
+ * person (`line.<code>.you` where the catalogs have it: "your own puck", "you strike
+ * again"); others in the third, by name.
  */
 export function humanize(lines, ctx) {
   const seats = ctx.seats || [];
@@ -62,7 +66,8 @@ export function humanize(lines, ctx) {
     } else {
       code = line.code;
       cite = line.cite;
-      text = has(`line.${code}`) ? t(`line.${code}`, words(line.args || {})) : String(line.text ?? code);
+      const key = aboutReader(line.args || {}, ctx) && has(`line.${code}.you`) ? `line.${code}.you` : `line.${code}`;
+      text = has(key) ? t(key, words(line.args || {})) : String(line.text ?? code);
     }
     if (TURN_PASSES.has(code)) {
       if (turnPasses) continue;
@@ -73,4 +78,14 @@ export function humanize(lines, ctx) {
     out.push({ text, cite: cite || "", code, penalty: code ? code.startsWith("penalty.") : /^Penalty/.test(text) });
   }
   return out;
+}
+
+/** Whether a line (its arguments) is about the reader: its seat is the reader's, or it names
+ * no seat nor team and the reader made the stroke. */
+function aboutReader(args, ctx) {
+  const me = ctx.me;
+  if (me === null || me === undefined) return false;
+  if ("seat" in args) return args.seat === me;
+  if ("team" in args) return false;
+  return ctx.striker === me;
 }

@@ -39,6 +39,8 @@ export const state = {
   hint: null, // practice: the computer's suggestion for this player's stroke
   leaving: false, // the player asked to leave: the `left` that follows is no news
   returnTo: null, // the competition's page to go back to after leaving its table
+  account: null, // the logged-in account's username (welcome), or null for a guest
+  ratingChange: null, // after a rated match: {rating, change, mode} of this player, once archived
 };
 
 /** The connection to the server (a `Connection`, or null before the name is given) and the

@@ -33,6 +33,7 @@ export function createTableView(ctx) {
 
   const aimer = new AimController(canvas, {
     getView: () => renderer.view,
+    lockButton: $("aim-lock"),
     onChange: () => {
       // Rate-limit the live preview, always sending the latest aim last.
       clearTimeout(aimTimer);
@@ -176,6 +177,8 @@ export function createTableView(ctx) {
     $("power-hint").textContent =
       g === "pull" ? (a.power > 0 ? t("aim.release") : t("aim.pull")) : g === "place" ? t("aim.moving") : "";
     box.dataset.gesture = g;
+    $("aim-lock").hidden = !a.locked;
+    box.dataset.locked = a.locked ? "1" : "";
     // Below the rail, on the side of the striker away from the cue's butt.
     const cueGoesRight = Math.cos(view.screenAngle(a.angle) + Math.PI) > 0;
     const w = box.offsetWidth || 120;

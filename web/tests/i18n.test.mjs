@@ -38,7 +38,14 @@ test("no catalog has a line the server does not emit, nor misses a key another h
   for (const lang of LANGS) {
     assert.deepEqual(keys(lang), keys("en"), `${lang} has the same keys as en`);
     for (const key of keys(lang)) {
-      if (key.startsWith("line.")) assert.ok(key.slice(5) in codes.lines, `${lang}: ${key} is no server code`);
+      // a line's second-person form (`line.<code>.you`, js/rulings.js) stands beside its line
+      const line = key.replace(/\.you$/, "");
+      if (key.startsWith("line.")) assert.ok(line.slice(5) in codes.lines, `${lang}: ${key} is no server code`);
+      if (key.startsWith("line.") && key !== line) {
+        assert.ok(line in CATALOGS[lang], `${lang}: ${key} without ${line}`);
+        const args = codes.lines[line.slice(5)];
+        for (const a of inspect(CATALOGS[lang][key]).args) assert.ok(args.includes(a), `${lang} ${key}: {${a}} is no argument of the code`);
+      }
       // The same arguments in every language.
       assert.deepEqual([...inspect(CATALOGS[lang][key]).args].sort(), [...inspect(CATALOGS.en[key]).args].sort(), `${lang} ${key}`);
     }

@@ -81,3 +81,41 @@ test("a record kept before rulings had codes still reads", () => {
   const out = humanize([["In the holes: #2", "004 § 20 (8)"]], { seats: [], mode: "singles", me: null });
   assert.deepEqual(out, [{ text: "In the holes: #2", cite: "004 § 20 (8)", code: null, penalty: false }]);
 });
+
+test("a ruling reads in the reader's person: 'you' for the reader's own stroke, names for others' (issue 36)", () => {
+  const seats = [
+    { name: "Alice", side: "S" },
+    { name: "Bob", side: "N" },
+  ];
+  const lines = [
+    L("stroke.direct", { whose: "own", n: 1 }, "004 § 21"),
+    L("pucks.pocketed", { pucks: [2] }, "004 § 20 (8)"),
+    L("turn.again", {}, "004 § 20 (8)"),
+  ];
+  setLanguage("en");
+  // Alice reads her own stroke: second person throughout
+  assert.deepEqual(
+    humanize(lines, { seats, mode: "singles", me: 0, striker: 0 }).map((l) => l.text),
+    ["Direct stroke; first touch: your own puck", "In the holes: your puck", "Your puck went in: you strike again"],
+  );
+  // Bob reads Alice's stroke: third person, her pucks by name
+  assert.deepEqual(
+    humanize(lines, { seats, mode: "singles", me: 1, striker: 0 }).map((l) => l.text),
+    ["Direct stroke; first touch: their own puck", "In the holes: Alice's puck", "Their puck went in: they strike again"],
+  );
+  // a penalty puck placed for the reader, in a lesson ("for You" before)
+  const debt = [L("debt.placed", { seat: 0, n: 1 }, "004 § 24 (3)"), L("debt.owed", { seat: 1, n: 2 }, "004 § 28 (6)")];
+  const mine = { seats: [{ name: "You" }, { name: "Opponent" }], mode: "singles", me: 0, striker: 0 };
+  assert.deepEqual(
+    humanize(debt, mine).map((l) => l.text),
+    ["A penalty puck placed for you in the edge zone opposite you", "Opponent owes 2 penalty pucks for now"],
+  );
+  setLanguage("et");
+  const et = humanize([...lines, ...debt], { ...mine, seats: [{ name: "Sina" }, { name: "Vastane" }] }).map((l) => l.text);
+  assert.equal(et[2], "Oma seib läks auku: lööd uuesti");
+  assert.equal(et[3], "Sinu trahviseib pandi sulle vastaspoolsesse poorditsooni"); // not "Mängija Sina trahviseib pandi talle"
+  setLanguage("lv");
+  const lv = humanize(debt, { ...mine, seats: [{ name: "Tu" }, { name: "Pretinieks" }] }).map((l) => l.text);
+  assert.equal(lv[0], "Tev izlikts soda kauliņš pretī esošajā apmales zonā");
+  setLanguage("en");
+});

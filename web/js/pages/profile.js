@@ -83,20 +83,34 @@ async function profile() {
   return true;
 }
 
+/** A match as a row: its date (a link to its record), mode, opponents, result, score, replay. */
+function matchRow(m) {
+  const opponents = m.players.filter((p) => p.team !== m.team).map((p) => p.name).join(" & ");
+  const score = Array.isArray(m.score) ? m.score.join(":") : "";
+  const date = cell("");
+  date.append(Object.assign(document.createElement("a"), { href: m.record, textContent: when(m.ended) }));
+  const mode = m.rated ? t("prof.mode_rated", { mode: modeName(m.kind) }) : modeName(m.kind);
+  const replay = cell("");
+  if (m.replay) replay.append(Object.assign(document.createElement("a"), { href: m.replay, className: "replay-link", textContent: t("prof.replay") }));
+  return row(date, cell(mode), cell(opponents), cell(t("prof.result_word", { result: m.result }), `result-${m.result}`), cell(score), replay);
+}
+
+/** The player's own private matches, newest first, on his own profile only (the server
+ * answers 403 to anybody else: the section stays hidden). Their records and replays are
+ * served to their players without the invite. */
+async function privateMatches() {
+  const { status, body } = await getJSON(`/api/players/${encodeURIComponent(name)}/matches?private=1`);
+  $("private-section").hidden = status !== 200 || body.total === 0;
+  if (status !== 200) return;
+  $("private-matches").tBodies[0].replaceChildren(...body.matches.map(matchRow));
+  $("private-more").hidden = body.total <= body.matches.length;
+  $("private-more").textContent = t("prof.private_more", { n: body.total - body.matches.length });
+}
+
 async function matches() {
   const { status, body } = await getJSON(`/api/players/${encodeURIComponent(name)}/matches?page=${page}`);
   if (status !== 200) return;
-  const rows = body.matches.map((m) => {
-    const opponents = m.players.filter((p) => p.team !== m.team).map((p) => p.name).join(" & ");
-    const score = Array.isArray(m.score) ? m.score.join(":") : "";
-    const date = cell("");
-    date.append(Object.assign(document.createElement("a"), { href: m.record, textContent: when(m.ended) }));
-    const mode = m.rated ? t("prof.mode_rated", { mode: modeName(m.kind) }) : modeName(m.kind);
-    const replay = cell("");
-    if (m.replay) replay.append(Object.assign(document.createElement("a"), { href: m.replay, className: "replay-link", textContent: t("prof.replay") }));
-    return row(date, cell(mode), cell(opponents), cell(t("prof.result_word", { result: m.result }), `result-${m.result}`), cell(score), replay);
-  });
-  $("matches").tBodies[0].replaceChildren(...rows);
+  $("matches").tBodies[0].replaceChildren(...body.matches.map(matchRow));
   $("no-matches").hidden = body.total > 0;
   const pages = Math.max(1, Math.ceil(body.total / body.per_page));
   $("page-of").textContent = t("pages.page_of", { page: page + 1, pages });
@@ -107,6 +121,6 @@ async function matches() {
 $("newer").addEventListener("click", () => { page = Math.max(0, page - 1); matches(); });
 $("older").addEventListener("click", () => { page += 1; matches(); });
 
-const load = () => profile().then((found) => found && matches());
+const load = () => profile().then((found) => found && Promise.all([matches(), privateMatches()]));
 setUpPage(load); // a change of language redraws the page in it
 load();

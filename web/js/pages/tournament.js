@@ -11,6 +11,7 @@ const $ = (id) => document.getElementById(id);
 const tid = location.pathname.split("/")[2];
 const api = `/api/tournaments/${tid}`;
 const POLL_MS = 2000;
+const NOTICE = "nv-tour-notice"; // set by the room page (js/messages.js, `decided`)
 let doc = null;
 
 function say(text, ok = false) {
@@ -64,7 +65,8 @@ function draw() {
     const open = (doc.rounds.at(-1)?.tables || []).filter((x) => !x.outcome);
     $("result").hidden = !["running", "paused"].includes(doc.status) || open.length === 0;
     const picked = $("result").elements.table.value;
-    $("result").elements.table.replaceChildren(...open.map((x) => new Option(`${t("tour.table_n", { n: x.table })}${x.game === null ? "" : ` · ${t("tour.game_n", { n: x.game + 1 })}`}: ${x.a_name} – ${x.b_name}`, x.key, false, x.key === picked)));
+    $("result").elements.table.replaceChildren(...open.map((x) => new Option(`${t("tour.table_n", { n: x.table })}${x.game === null ? "" : ` · ${t("tour.game_n", { n: x.game + 1 })}`}: ${x.a_name} – ${x.b_name}${x.room ? ` (${t("tour.at_its_table")})` : ""}`, x.key, false, x.key === picked)));
+    warnLive();
     $("withdraw").hidden = !["running", "paused"].includes(doc.status);
     $("withdraw").elements.entrant.replaceChildren(...doc.entries.filter((e) => !e.withdrawn).map((e) => new Option(e.name, e.id)));
   }
@@ -92,6 +94,22 @@ function draw() {
     return box;
   }));
   $("entries").replaceChildren(...doc.entries.map((e) => el("li", e.members.length > 1 || e.members[0] !== e.name ? `${e.name} (${e.members.join(", ")})${e.withdrawn ? ` — ${t("tour.withdrawn")}` : ""}` : `${e.name}${e.withdrawn ? ` — ${t("tour.withdrawn")}` : ""}`)));
+}
+
+/** The organiser is warned when the match picked for a result by hand has its room open
+ * (its players may be playing it): the result ends that match and sends them on. */
+function warnLive() {
+  const key = $("result").elements.table.value;
+  const x = (doc?.rounds.at(-1)?.tables || []).find((y) => y.key === key);
+  $("result-live").hidden = !x?.room;
+}
+
+/** A notice the room left for this page (docs/competitions.md, "Results by hand"). */
+function noticeFromTable() {
+  const notice = sessionStorage.getItem(NOTICE);
+  if (!notice) return;
+  sessionStorage.removeItem(NOTICE);
+  say(notice, true);
 }
 
 async function load() {
@@ -140,11 +158,13 @@ $("result").addEventListener("submit", async (e) => {
   if (f.get("forfeit")) body.forfeit = f.get("forfeit") === "a" ? x.a : x.b;
   if (await act("result", body)) say(t("tour.result_entered"), true);
 });
+$("result").elements.table.addEventListener("change", warnLive);
 $("withdraw").addEventListener("submit", (e) => {
   e.preventDefault();
   act("withdraw", { entrant: new FormData(e.target).get("entrant") });
 });
 
 setUpPage(draw);
+noticeFromTable();
 load();
 setInterval(load, POLL_MS);
