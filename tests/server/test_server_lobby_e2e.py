@@ -6,6 +6,8 @@ import asyncio
 import json
 from urllib.request import urlopen
 
+import pytest
+
 from server import gc_policy
 from tests.conftest import GameServer
 from tests.server.server_client import Msg, as_map, connected
@@ -84,6 +86,7 @@ async def test_rematch_starts_a_new_match_in_the_same_room(game_server):
     assert [e["kind"] for e in record["log"]] == ["start", "resign", "end"]
 
 
+@pytest.mark.fresh_server  # a new server's record list is empty
 async def test_http_serves_the_client_health_and_records(game_server):
     srv = game_server()
     status, ctype, body = get(srv.url + "/healthz")
@@ -100,6 +103,7 @@ async def test_http_serves_the_client_health_and_records(game_server):
     assert json.loads(get(srv.url + "/api/matches")[2]) == {"matches": []}
 
 
+@pytest.mark.fresh_server  # its only room closed, the server holds none
 async def test_leaving_frees_the_seat_and_an_empty_room_closes(game_server):
     srv = game_server()
     a, b, w = await connected(srv.ws_url, "A", "B", "W")
