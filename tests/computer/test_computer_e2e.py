@@ -8,8 +8,13 @@ import os
 import signal
 import time
 
+import pytest
+
 from tests.conftest import GameServer
 from tests.server.server_client import Client, Msg, connected, get_json
+
+# a server of its own for each test: restarts, and the computer's server-wide counters in /healthz
+pytestmark = pytest.mark.fresh_server
 
 FAST = {"speed_factor": 40, "bot_delay": 0, "bot_budget": 0.2, "bot_workers": 1}
 

@@ -23,7 +23,8 @@ from tests.accounts.account_client import (
     wait_until,
 )
 
-pytestmark = pytest.mark.asyncio
+# a server of its own for each test: the archive's lists are the server's; a kill
+pytestmark = [pytest.mark.asyncio, pytest.mark.fresh_server]
 
 
 async def test_a_finished_match_is_archived_with_each_players_index(game_server):

@@ -19,6 +19,9 @@ from server.ratings.model import Skill, rate_ranked
 from tests.accounts.account_client import Http, browsers, resign_match, seat_pair, until
 from tests.server.test_crokinole_e2e import shot_for
 
+# a server of its own for each test: the leaderboards are the server's
+pytestmark = pytest.mark.fresh_server
+
 SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
 
 

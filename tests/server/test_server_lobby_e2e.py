@@ -19,6 +19,7 @@ def get(url: str) -> tuple[int, str, bytes]:
         return r.status, r.headers.get("Content-Type", ""), r.read()
 
 
+@pytest.mark.fresh_server  # reads the whole lobby
 async def test_lobby_lists_rooms_and_live_matches_with_watcher_counts(game_server):
     srv = game_server()
     (sub,) = await connected(srv.ws_url, "Looker")
