@@ -62,7 +62,9 @@ SHARED_KEPT = 6  # shared servers kept running at once per pytest process (the l
 # Markers by folder (pytest_collection_modifyitems below); every test is unit, e2e or browser.
 BROWSER_DIRS = {"web"}
 SLOW_DIRS = {"bench"}
-FRESH_DIRS = {"hardening"}  # limits at their defaults, faults, kills: a server of its own each
+# A server of its own for each test: hardening (limits at their defaults, faults, kills); web (a
+# page shows the whole lobby, the leaderboards, the records, and registers from one address)
+FRESH_DIRS = {"hardening", "web"}
 E2E_FIXTURES = {"game_server", "game_cluster", "redis_server", "web_server", "run_bench"}
 BROWSER_TIMEOUT = 300  # seconds: a browser test plays whole games at twice the real speed
 
@@ -70,7 +72,7 @@ BROWSER_TIMEOUT = 300  # seconds: a browser test plays whole games at twice the 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Give each test its markers by folder and fixtures: browser (tests/web, with a longer
     timeout), e2e (a server process or a Redis), unit (the rest); slow (tests/bench);
-    fresh_server (tests/hardening)."""
+    fresh_server (tests/hardening, tests/web)."""
     tests = Path(__file__).parent
     for item in items:
         folder = item.path.relative_to(tests).parts[0]
