@@ -147,7 +147,7 @@ async def test_a_player_matched_before_the_wait_does_not_get_the_computer(game_s
     await a.send("quick", mode="singles", computer_after=5, level=2)  # a table at once
     room = await a.expect("room")
     assert [s["computer"] for s in room["seats"]] == [None, None]
-    await asyncio.sleep(6)
+    await asyncio.sleep(6)  # the subject: past the 5 s wait, and no computer came
     assert not [m for m in a.seen if m["t"] == "computer"]
 
 
