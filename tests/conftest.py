@@ -61,7 +61,7 @@ SHARED_KEPT = 6  # shared servers kept running at once per pytest process (the l
 
 # Markers by folder (pytest_collection_modifyitems below); every test is unit, e2e or browser.
 BROWSER_DIRS = {"web"}
-SLOW_DIRS = {"bench"}
+SLOW_DIRS = {"bench"}  # and, by hand, the tests of 20 s or more
 # A server of its own for each test: hardening (limits at their defaults, faults, kills); web (a
 # page shows the whole lobby, the leaderboards, the records, and registers from one address)
 FRESH_DIRS = {"hardening", "web"}

@@ -36,6 +36,7 @@ def computer_strokes(c: Client) -> list[Msg]:
     return [m for m in c.seen if m["t"] == "stroke" and seats[m["seat"]]["computer"]]
 
 
+@pytest.mark.slow  # 20 s or more
 async def test_doubles_with_three_computer_seats_runs_to_the_end(game_server):
     srv = game_server(**FAST)
     started = time.monotonic()

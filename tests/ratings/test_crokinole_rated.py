@@ -112,6 +112,7 @@ async def seat_ratings(ha: Http, hb: Http, ws_url: str, **create: Any) -> list[i
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # 20 s or more
 async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_server):
     srv = game_server()
     ha, hb = await browsers(srv.url, "Kadri", "Lauri")
