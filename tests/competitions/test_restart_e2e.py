@@ -22,7 +22,8 @@ from tests.competitions.tour_client import (
     tournament,
 )
 
-pytestmark = pytest.mark.asyncio
+# a server of its own for each test: a SIGKILL and a restart
+pytestmark = [pytest.mark.asyncio, pytest.mark.fresh_server]
 
 NAMES = ["Kaja", "Lembit", "Mari", "Nele"]
 

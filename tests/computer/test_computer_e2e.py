@@ -8,8 +8,13 @@ import os
 import signal
 import time
 
+import pytest
+
 from tests.conftest import GameServer
 from tests.server.server_client import Client, Msg, connected, get_json
+
+# a server of its own for each test: restarts, and the computer's server-wide counters in /healthz
+pytestmark = pytest.mark.fresh_server
 
 FAST = {"speed_factor": 40, "bot_delay": 0, "bot_budget": 0.2, "bot_workers": 1}
 
@@ -31,6 +36,7 @@ def computer_strokes(c: Client) -> list[Msg]:
     return [m for m in c.seen if m["t"] == "stroke" and seats[m["seat"]]["computer"]]
 
 
+@pytest.mark.slow  # 20 s or more
 async def test_doubles_with_three_computer_seats_runs_to_the_end(game_server):
     srv = game_server(**FAST)
     started = time.monotonic()
@@ -142,7 +148,7 @@ async def test_a_player_matched_before_the_wait_does_not_get_the_computer(game_s
     await a.send("quick", mode="singles", computer_after=5, level=2)  # a table at once
     room = await a.expect("room")
     assert [s["computer"] for s in room["seats"]] == [None, None]
-    await asyncio.sleep(6)
+    await asyncio.sleep(6)  # the subject: past the 5 s wait, and no computer came
     assert not [m for m in a.seen if m["t"] == "computer"]
 
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.computer.test_computer_e2e import FAST, play_computer
 from tests.server.server_client import Client, close_all, connected, get_json
 from tests.server.test_crokinole_e2e import play, shot_for
+
+# a server of its own for each test: restarts, and the computer's server-wide counters in /healthz
+pytestmark = pytest.mark.fresh_server
 
 
 async def test_a_crokinole_singles_game_against_the_computer_runs_to_the_end(game_server):

@@ -233,6 +233,7 @@ def test_a_path_no_file_system_holds_is_a_bad_request_not_a_fault(game_server, p
 
 
 # -- room spam and ping floods (issue: hardening, second round) ----------------------------
+@pytest.mark.slow  # 20 s or more
 async def test_a_room_whose_creator_dropped_is_unlisted_at_once_and_closed_soon(game_server):
     srv = game_server(grace_seconds=120)
     watcher = Client("Lobby")

@@ -4,7 +4,6 @@ Secrets (resume tokens, invites) reach nobody else; names and chat are carried a
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 from typing import Any
@@ -112,7 +111,8 @@ async def test_nothing_after_the_match(game_server):
     await other.send("resign")
     result = await striker.expect("result")
     assert result["winner"] == striker.own_seat % 2
-    await asyncio.sleep(0.2)
+    for c in (striker, other, w):  # all the server sent them before their ping is in
+        await c.sync()
     before, log = await state(w, rid), log_of(srv, striker)
     shot = {"x": 540.0, "y": 60.0, "angle": math.pi / 2, "speed": 1000.0}
     for c in (striker, other):
@@ -152,7 +152,8 @@ async def test_no_seat_is_taken_over(game_server):
     ghost = Client("Ghost")
     await ghost.connect(srv.ws_url)
     await refused(ghost, "not_now", "hello", name="Ghost", token=a.token)  # one hello a socket
-    await asyncio.sleep(0.2)
+    for client in (a, b, c, d, ghost):  # every refusal's effect, if any, is out
+        await client.sync()
     assert await state(d, rid) == before
     await close_all(a, b, c, d, ghost)
 
@@ -188,7 +189,8 @@ async def test_secrets_reach_nobody_else(game_server):
     await b2.connect(srv.ws_url, token=tokens["Boris"])
     await b2.send("resume", room=a.current_room["id"], since=b.last)
     await a.expect("back")
-    await asyncio.sleep(0.3)
+    for c in (a, b2, w):  # all the server sent them before their ping is in (b is closed)
+        await c.sync()
     for c in (a, b, b2, w):
         own = tokens[c.name]
         text = repr(c.seen)

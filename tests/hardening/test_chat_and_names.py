@@ -4,8 +4,6 @@ another's role."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from server.net.names import BadName, clean_name
@@ -117,7 +115,7 @@ async def test_whoever_takes_a_freed_doubles_seat_does_not_read_the_team_chat_be
     line = await players[3].expect("chat")
     assert line["text"] == "aim for the left pocket", "the partner reads it"
     await players[3].send("leave")
-    await asyncio.sleep(0.2)
+    await players[3].expect("left")
     (newcomer,) = await connected(srv.ws_url, "P9")
     await newcomer.send("join", room=room["id"], seat=3)
     await newcomer.expect("room")

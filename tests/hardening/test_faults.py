@@ -49,6 +49,7 @@ def assert_nothing_lost(url: str, mids: list[str], stats: Stats, finished: bool 
     return strokes
 
 
+@pytest.mark.slow  # 20 s or more
 async def test_sigkill_again_and_again_every_match_resumes(game_server):
     srv = game_server(speed_factor=10, grace_seconds=60)
     stats = Stats()
@@ -105,6 +106,7 @@ async def until_in_flight(players: list[Player], timeout: float = 10.0) -> bool:
     return False
 
 
+@pytest.mark.slow  # 20 s or more
 async def test_sigkill_mid_shot_in_a_crokinole_room_resumes_from_the_checkpoint(game_server):
     srv = game_server(speed_factor=4, grace_seconds=60)
     stats = Stats()

@@ -289,6 +289,7 @@ def probe(holder: Holder, who: str, data: bytes | str) -> None:
 senders = st.sampled_from(["turn", "other", "stranger"])
 
 
+@pytest.mark.slow  # 20 s or more
 def test_hostile_frames_change_nothing(arena):
     @FUZZ
     @given(who=senders, data=frames)

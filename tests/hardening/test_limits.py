@@ -11,6 +11,7 @@ import os
 import socket
 import struct
 import time
+from collections.abc import Callable
 
 import msgpack
 import pytest
@@ -20,6 +21,16 @@ from server.net.limits import AddressCounter
 from tests.conftest import GameServer
 from tests.server.server_client import Client, Msg, close_all, connected, get_json
 from tests.server.test_server_match_e2e import seat_singles
+
+
+async def until(check: Callable[[], bool], what: str, timeout: float = 10) -> None:
+    """Poll check() until it holds; fail after timeout seconds."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not check():
+                await asyncio.sleep(0.05)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting until {what}") from None
 
 
 def health(srv: GameServer) -> Msg:
@@ -53,10 +64,9 @@ async def test_a_flood_is_refused_then_closed_and_others_play_on(game_server):
     for n in range(300):
         with contextlib.suppress(ConnectionError, RuntimeError):
             await flooder.ws.send_bytes(msgpack.packb({"t": "ping", "n": n}))
-    async with asyncio.timeout(10):
-        while not flooder.ws.closed:
-            await asyncio.sleep(0.05)
-    await asyncio.sleep(0.2)
+    assert flooder.reader is not None
+    async with asyncio.timeout(10):  # the server closes it; its reader has read all before
+        await flooder.reader
     codes = [m.get("code") for m in flooder.seen if m["t"] == "error"]
     pongs = [m for m in flooder.seen if m["t"] == "pong"]
     assert len(pongs) >= 55, "a burst answered (and what refilled meanwhile)"
@@ -74,10 +84,9 @@ async def test_a_watch_flood_is_refused_then_closed_and_the_match_plays_on(game_
     for _ in range(60):  # well within the message rate, far over the snapshot rate
         with contextlib.suppress(ConnectionError, RuntimeError):
             await flooder.ws.send_bytes(msgpack.packb({"t": "watch", "room": rid}))
-    async with asyncio.timeout(10):
-        while not flooder.ws.closed:
-            await asyncio.sleep(0.05)
-    await asyncio.sleep(0.2)
+    assert flooder.reader is not None
+    async with asyncio.timeout(10):  # the server closes it; its reader has read all before
+        await flooder.reader
     codes = [m.get("code") for m in flooder.seen if m["t"] == "error"]
     snapshots = [m for m in flooder.seen if m["t"] == "room"]
     assert 10 <= len(snapshots) <= 12, "the burst is answered (and what refilled meanwhile)"
@@ -127,7 +136,7 @@ async def test_connections_per_address_are_capped(game_server):
         await extra.connect(srv.ws_url)
     await extra.close()
     await clients[0].close()
-    await asyncio.sleep(0.2)
+    await until(lambda: health(srv)["connections"] == 2, "the server let the closed one go")
     again = Client("E")
     await again.connect(srv.ws_url)  # a slot is free again
     await close_all(*clients, again)
@@ -139,7 +148,7 @@ async def test_silent_connections_are_closed(game_server):
     assert silent.ws is not None
     for n in range(6):  # 3 s: twice the idle limit, with a ping every half second
         await talker.send("ping", n=n)
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # the subject: time passes, one talks and one is silent
     assert silent.ws.closed or (await silent.expect("error", timeout=2))["code"] == "idle"
     assert any(m.get("code") == "idle" for m in silent.seen)
     assert talker.ws is not None and not talker.ws.closed
@@ -208,8 +217,7 @@ async def test_a_stalled_reader_is_dropped_and_slows_nobody(game_server):
                 await p.inbox.get()
     assert sent > 100 and len(lags) >= 2
     assert max(lags) < 1.0, f"the ruling came late for the players: {lags}"
-    await asyncio.sleep(0.5)
-    assert health(srv)["connections"] < connections, "the stalled reader was dropped"
+    await until(lambda: health(srv)["connections"] < connections, "the stalled reader dropped")
     sloth.close()
     back = Client("Sloth")  # it reconnects and resyncs like any dropped client
     await back.connect(srv.ws_url)

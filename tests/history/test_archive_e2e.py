@@ -23,7 +23,8 @@ from tests.accounts.account_client import (
     wait_until,
 )
 
-pytestmark = pytest.mark.asyncio
+# a server of its own for each test: the archive's lists are the server's; a kill
+pytestmark = [pytest.mark.asyncio, pytest.mark.fresh_server]
 
 
 async def test_a_finished_match_is_archived_with_each_players_index(game_server):
@@ -56,7 +57,8 @@ async def test_a_finished_match_is_archived_with_each_players_index(game_server)
     # abandoned: a guest walks out mid-match and does not come back within the grace time
     await a.send("leave")
     await b.send("leave")
-    await asyncio.sleep(0.3)
+    for c in (a, b):
+        await c.expect("left")
     await seat_pair(srv.ws_url, guest, a)
     gmid = guest.current_room["match"]["id"]
     await guest.close()
@@ -176,8 +178,9 @@ async def test_a_finished_match_survives_sigkill_of_the_server_and_redis(game_se
     assert not r.exists("nv:arc:{" + mid + "}")  # ended, not archived yet
     srv.kill()
     r.delete("nv:lock:archive")
-    os.kill(int((srv.data_dir / "redis.pid").read_text()), signal.SIGKILL)
-    await asyncio.sleep(0.5)
+    redis_pid = int((srv.data_dir / "redis.pid").read_text())
+    os.kill(redis_pid, signal.SIGKILL)
+    wait_until(lambda: not alive(redis_pid), 10, "the killed Redis gone")
     srv.start()  # a new embedded Redis, from the append-only file
     r = redis.Redis(unix_socket_path=str(srv.data_dir / "redis.sock"))
     wait_until(lambda: r.hget("nv:arc:{" + mid + "}", "done") == b"1", 40, "the archive")
@@ -186,3 +189,12 @@ async def test_a_finished_match_survives_sigkill_of_the_server_and_redis(game_se
     assert rated["ratings"]["singles"]["rating"] > 1500
     _, page = await http.get("/api/players/urmas/matches")
     assert [(m["id"], m["result"]) for m in page["matches"]] == [(mid, "loss")]
+
+
+def alive(pid: int) -> bool:
+    """Whether a process of that id is still there."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

@@ -155,6 +155,7 @@ def test_the_routes_list_play_and_refuse(game_server) -> None:
     assert status == 404
 
 
+@pytest.mark.fresh_server  # the per-address limit at its default
 def test_tries_from_one_address_are_limited(game_server) -> None:
     # each try is simulated and judged on the server's event loop: a flood is refused
     base = game_server().url

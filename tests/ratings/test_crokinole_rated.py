@@ -19,6 +19,9 @@ from server.ratings.model import Skill, rate_ranked
 from tests.accounts.account_client import Http, browsers, resign_match, seat_pair, until
 from tests.server.test_crokinole_e2e import shot_for
 
+# a server of its own for each test: the leaderboards are the server's
+pytestmark = pytest.mark.fresh_server
+
 SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
 
 
@@ -109,6 +112,7 @@ async def seat_ratings(ha: Http, hb: Http, ws_url: str, **create: Any) -> list[i
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # 20 s or more
 async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_server):
     srv = game_server()
     ha, hb = await browsers(srv.url, "Kadri", "Lauri")

@@ -14,7 +14,9 @@ from server.ratings.model import SCALE
 from tests.accounts.account_client import Http, db
 from tests.server.server_client import Client
 
-pytestmark = pytest.mark.asyncio
+# a server of its own for each test: one quick-match queue per server (another test's
+# waiting player would be paired)
+pytestmark = [pytest.mark.asyncio, pytest.mark.fresh_server]
 
 
 def rate(redis_url: str, name: str, shown: int, mode: str = "singles") -> None:

@@ -9,7 +9,8 @@ import pytest
 
 from tests.accounts.account_client import Http, browsers, resign_match, seat_pair, until
 
-pytestmark = pytest.mark.asyncio
+# a server of its own for each test: the leaderboards and the quick-match queue are the server's
+pytestmark = [pytest.mark.asyncio, pytest.mark.fresh_server]
 
 
 async def test_a_rated_match_moves_both_ratings_and_an_unrated_one_does_not(game_server):

@@ -43,6 +43,8 @@ class Client:
         self.seqs: list[int] = []
         self.result: Msg | None = None
         self.strokes_seen: list[int] = []
+        self.pongs: dict[int, asyncio.Future[Msg]] = {}  # sync()'s pings waiting for their pong
+        self.pings = 0
 
     @property
     def welcome(self) -> Msg:
@@ -117,6 +119,9 @@ class Client:
             msg = as_map(msgpack.unpackb(m.data, raw=False, strict_map_key=False))
             self._apply(msg)
             self.seen.append(msg)
+            pong = self.pongs.pop(msg.get("n", -1), None) if msg["t"] == "pong" else None
+            if pong is not None and not pong.done():
+                pong.set_result(msg)
             await self.inbox.put(msg)
 
     def _apply(self, msg: Msg) -> None:
@@ -154,6 +159,17 @@ class Client:
                     return msg
                 if msg["t"] == "error" and t != "error":
                     raise AssertionError(f"{self.name} got an error: {msg}")
+
+    async def sync(self, timeout: float = TIMEOUT) -> None:
+        """A ping/pong round trip (docs/protocol.md): when it returns, everything the server
+        sent this connection before it read the ping has arrived (in `seen`; the inbox is left
+        as it was but for the pong). What a negative check waits for: the moment has passed."""
+        self.pings += 1
+        n = 1_000_000 + self.pings
+        pong = self.pongs[n] = asyncio.get_running_loop().create_future()
+        await self.send("ping", n=n)
+        async with asyncio.timeout(timeout):
+            await pong
 
     def drain(self) -> list[Msg]:
         """Everything received and not yet consumed."""
@@ -226,10 +242,10 @@ async def close_all(*clients: Client) -> None:
         await c.close()
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 async def close_clients_after_each_test() -> AsyncIterator[None]:
-    """Every websocket client a test opens is closed at its end, pass or fail (imported by the
-    conftest of each folder whose tests use these clients)."""
+    """Every websocket client a test opens is closed at its end, pass or fail (the root
+    conftest asks for it for every async test)."""
     yield
     await close_all(*OPEN)
     OPEN.clear()

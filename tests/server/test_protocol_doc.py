@@ -16,6 +16,7 @@ import msgpack
 import pytest
 
 from server.net import protocol
+from tests.accounts.account_client import until
 from tests.conftest import GameServer
 from tests.server.server_client import Client, as_map, close_all, connected
 from tests.server.test_server_match_e2e import seat_singles
@@ -138,8 +139,12 @@ async def a_session_of_everything(srv: GameServer) -> list[Msg]:
         await c.expect("room")
     await d[0].send("chat", text="ours", team=True)
     await d[1].expect("hidden")
-    await asyncio.sleep(1.5)  # the watcher counts go out about once a second
     everyone = [a, b, b2, watcher, lobby, q1, q2, *d]
+
+    async def counted() -> bool:  # the watcher counts go out about once a second
+        return any(m["t"] == "watchers" for c in everyone for m in c.seen)
+
+    await until(counted, timeout=10, what="a watcher count")
     messages = [m for c in everyone for m in c.seen]
     await close_all(*everyone)
     return messages

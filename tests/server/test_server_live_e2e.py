@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.server.server_client import Client, close_all, connected, get_json
 from tests.server.test_server_match_e2e import seat_singles
 
@@ -32,7 +34,7 @@ async def test_spectator_joining_mid_motion_ends_with_the_same_positions(game_se
     a, b, rid = await seat_singles(srv)
     await play_until_stroke([a, b])
     (w,) = await connected(srv.ws_url, "Watcher")
-    await asyncio.sleep(0.1)
+    await a.expect("frame")  # the discs are moving
     await w.send("watch", room=rid)
     snap = await w.expect("room")
     assert snap["you"] == {"role": "watcher", "seat": None}
@@ -72,7 +74,8 @@ async def test_dropped_player_resumes_with_no_missed_event(game_server):
     await b2.send("resume", room=rid, since=since)
     back = await a.expect("back")
     assert back["seat"] == b.seat
-    await asyncio.sleep(0.3)
+    for c in (b2, a):  # each has every event the server sent it before its ping
+        await c.sync()
     merged = seen_before + b2.seqs
     assert sorted(set(merged)) == list(range(seen_before[0], a.last + 1)), "no event missed"
     assert len(merged) == len(set(merged)), "none twice"
@@ -109,7 +112,7 @@ async def test_quick_match_pairs_two_and_fills_four(game_server):
         assert first["match"] is not None and first["status"] == "playing"
         assert all(seat["ready"] for seat in first["seats"])
         assert (first["sets"], first["clock"], first["private"]) == (1, 30.0, False)
-    await asyncio.sleep(0.2)
+    await s1.sync()  # whatever the server sent s1 before reading its ping has arrived
     assert [m["t"] for m in s1.seen].count("room") == 1, "no earlier half-seated room"
     assert s1.current_room["id"] == s2.current_room["id"] and {s1.seat, s2.seat} == {0, 1}
     doubles = await connected(srv.ws_url, "D1", "D2", "D3", "D4")
@@ -130,6 +133,7 @@ async def test_quick_match_pairs_two_and_fills_four(game_server):
     await close_all(s1, s2, *doubles)
 
 
+@pytest.mark.fresh_server  # killed or stopped and restarted
 async def test_sigkill_after_a_stroke_and_restart_resumes_with_it_in_the_log(game_server):
     srv = game_server(speed_factor=0.5)  # a long motion: the kill lands before its ruling
     a, b, rid = await seat_singles(srv)
@@ -161,7 +165,7 @@ async def test_sigkill_after_a_stroke_and_restart_resumes_with_it_in_the_log(gam
     a2.room = b2.room = a.room
     for c in again:
         c.phase = "play"
-    await asyncio.sleep(0.3)
+        await c.sync()  # the resumed rooms' messages are all in
     nxt = await play_until_stroke(again)
     assert nxt.strokes_seen == [stroke["stroke"] + 1]
     await wait_rest(*again)
@@ -184,11 +188,12 @@ async def test_embedded_redis_survives_a_killed_server(game_server):
     await close_all(a, c)
 
 
+@pytest.mark.fresh_server  # killed or stopped and restarted
 async def test_a_planned_restart_longer_than_the_grace_costs_nobody_the_match(game_server):
     srv = game_server(grace_seconds=2)
     a, b, rid = await seat_singles(srv)
     srv.stop()  # SIGTERM: a clean shutdown
-    await asyncio.sleep(2.5)
+    await asyncio.sleep(2.5)  # the subject: down for longer than the 2 s grace
     srv.start()
     again = []
     for old in (a, b):

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from urllib.request import urlopen
+
+import pytest
 
 from server import gc_policy
 from tests.conftest import GameServer
@@ -17,6 +18,7 @@ def get(url: str) -> tuple[int, str, bytes]:
         return r.status, r.headers.get("Content-Type", ""), r.read()
 
 
+@pytest.mark.fresh_server  # reads the whole lobby
 async def test_lobby_lists_rooms_and_live_matches_with_watcher_counts(game_server):
     srv = game_server()
     (sub,) = await connected(srv.ws_url, "Looker")
@@ -84,6 +86,7 @@ async def test_rematch_starts_a_new_match_in_the_same_room(game_server):
     assert [e["kind"] for e in record["log"]] == ["start", "resign", "end"]
 
 
+@pytest.mark.fresh_server  # a new server's record list is empty
 async def test_http_serves_the_client_health_and_records(game_server):
     srv = game_server()
     status, ctype, body = get(srv.url + "/healthz")
@@ -100,6 +103,7 @@ async def test_http_serves_the_client_health_and_records(game_server):
     assert json.loads(get(srv.url + "/api/matches")[2]) == {"matches": []}
 
 
+@pytest.mark.fresh_server  # its only room closed, the server holds none
 async def test_leaving_frees_the_seat_and_an_empty_room_closes(game_server):
     srv = game_server()
     a, b, w = await connected(srv.ws_url, "A", "B", "W")
@@ -144,14 +148,17 @@ async def test_aim_previews_reach_watchers_rate_limited(game_server):
         await other.send("aim", x=100.0, y=60.0, angle=1.5, power=0.5)  # not his turn: dropped
     first = await w.expect("aim")
     assert first["seat"] == striker.seat
-    await asyncio.sleep(0.5)
-    aims = [first] + [m for m in w.drain() if m["t"] == "aim"]
+    aims = [first]
+    while aims[-1]["x"] != 569.0:  # until the newest preview (or expect's deadline)
+        aims.append(await w.expect("aim"))
     assert len(aims) < 30, "coalesced, at most 15 a second"
     assert aims[-1]["x"] == 569.0, "the newest preview arrives"
     assert all(m["seat"] == striker.seat for m in aims)
-    seen_by_other = [m for m in other.drain() if m["t"] == "aim"]
+    await other.expect("aim", x=569.0)  # the newest preview reaches the opponent too
+    seen_by_other = [m for m in other.seen if m["t"] == "aim"]
     assert seen_by_other and seen_by_other[-1]["x"] == 569.0, "the opponent sees the aim"
-    assert not [m for m in striker.drain() if m["t"] == "aim"], "not echoed to the aimer"
+    await striker.sync()  # an echo would have come before the pong
+    assert not [m for m in striker.seen if m["t"] == "aim"], "not echoed to the aimer"
 
 
 async def test_a_new_room_is_never_closed_before_its_creator_sits_down(game_server):

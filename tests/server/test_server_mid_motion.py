@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.server.server_client import Client, Msg, close_all
 from tests.server.test_server_match_e2e import seat_singles
 
@@ -23,6 +25,7 @@ def assert_shows_the_state_before_the_stroke(room: Msg, striker: int, on_table: 
     assert not striker_disc or striker_disc[0]["owner"] == striker, "the striker: the seat's"
 
 
+@pytest.mark.slow  # 20 s or more
 async def test_a_watcher_joining_mid_motion_sees_the_match_as_before_the_stroke(game_server):
     srv = game_server(speed_factor=0.5)  # motions last long enough to join one
     a, b, rid = await seat_singles(srv)

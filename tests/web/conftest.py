@@ -41,8 +41,13 @@ def web_server(request: pytest.FixtureRequest) -> Iterator[str]:
     yield start(speed_factor=2, grace_seconds=120).url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
+    """Chromium, for the tests of this folder. Not for the session: between two of its sync
+    calls Playwright marks its event loop as the thread's running loop (playwright/_impl/
+    _greenlets.py, wait_for_future), and an async test run after the browser tests while
+    Playwright was still up failed ("cannot be called from a running event loop"). Its package
+    scope ends it, and that mark with it, when the last test of tests/web is done."""
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed")
     with sync_playwright() as p:

@@ -10,12 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 import msgpack
-from playwright.sync_api import Page, WebSocketRoute
+from playwright.sync_api import Page, WebSocket, WebSocketRoute
 
 from tests.web.webtools import enter, page_xy, publish, px_per_mm, state, to_world, wait_state
 
 TABLE = 1080.0
 RAIL = 40.0
+SOCKETS: dict[Page, WebSocket] = {}  # each quick_pair first page's latest websocket
 
 
 def quick_pair(
@@ -32,7 +33,7 @@ def quick_pair(
     if patch is not None:
         me.context.route_web_socket("**/ws", lambda ws: _patched(ws, patch))
     sent: list[dict[str, Any]] = []
-    me.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(msgpack.unpackb(f))))
+    me.on("websocket", lambda ws: _record(me, ws, sent))
     for page, name in ((me, "Liis"), (other, "Mart")):
         page.goto(base)
         page.fill("#name-input", name)
@@ -45,6 +46,16 @@ def quick_pair(
         other.click("#pass-btn")
     wait_state(me, "s.aim !== null && !s.moving && s.held === 0")
     return me, other, sent
+
+
+def _record(page: Page, ws: WebSocket, sent: list[dict[str, Any]]) -> None:
+    SOCKETS[page] = ws
+    ws.on("framesent", lambda f: sent.append(msgpack.unpackb(f)))
+
+
+def _is_ping(frame: bytes | str, n: int) -> bool:
+    msg = msgpack.unpackb(frame) if isinstance(frame, bytes) else None
+    return isinstance(msg, dict) and msg.get("t") == "ping" and msg.get("n") == n
 
 
 def _patched(ws: WebSocketRoute, patch: Callable[[dict[str, Any]], None]) -> None:
@@ -62,7 +73,11 @@ def _patched(ws: WebSocketRoute, patch: Callable[[dict[str, Any]], None]) -> Non
 
 
 def strikes(page: Page, sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    page.wait_for_timeout(300)  # a strike would have been sent by now
+    """The strikes the page has sent, once a ping it sends after the gesture is out: a strike
+    the gesture made would have gone before it (the socket keeps the order)."""
+    n = 1_000_000 + len(sent)
+    with SOCKETS[page].expect_event("framesent", predicate=lambda f: _is_ping(f, n)):
+        page.evaluate("n => window.__novuss.ping(n)", n)
     return [m for m in sent if m["t"] == "strike"]
 
 
@@ -257,8 +272,7 @@ def test_the_clock_ring_counts_down_at_the_striker(web_server, new_page):
         wait_state(page, "s.screen === 'screen-match' && s.phase === 'play'")
     me = host if state(host)["aim"] is not None else guest
     first = wait_state(me, "s.clockRing !== null")["clockRing"]
-    me.wait_for_timeout(1500)
-    later = state(me)["clockRing"]
+    later = wait_state(me, f"s.clockRing.left < {first['left'] - 1.0}")["clockRing"]
     assert later["left"] < first["left"] - 1.0, (first, later)
     assert 0 < later["frac"] < 1
     # The last five seconds: the ring pulses red and a tick sounds each second.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from tests.web.webtools import colours_in, drag, enter, state, strike, wait_state
+from tests.web.webtools import colours_in, drag, enter, frames_drawn, state, strike, wait_state
 
 HINT_BLUE = (1, 7, 14)  # #1e7be0 in colours_in's 4-bit channels
 TABLE_BOX = (0.0, 0.0, 0.7, 1.0)  # the canvas's part of the page
@@ -37,7 +37,7 @@ def test_play_the_computer_ask_a_hint_see_it_drawn_strike(game_server, new_page,
 
     page.click("#hint-btn")
     hint = wait_state(page, "s.hint !== null", timeout=120_000)["hint"]
-    page.wait_for_timeout(200)  # a display frame or two
+    frames_drawn(page)  # the hint is drawn
     page.screenshot(path=str(artifacts / "computer-hint.png"))
     assert HINT_BLUE in colours_in(page, artifacts / "computer-hint.png", TABLE_BOX)
 

@@ -20,7 +20,7 @@ from server.games.novuss.sim.types import DiscRest
 from tests.replay.test_notation_e2e import start_room
 from tests.replay.test_replay_viewer_e2e import resign_at_rest
 from tests.server.server_client import close_all, connected
-from tests.web.webtools import publish
+from tests.web.webtools import frames_drawn, publish
 
 TIMEOUT_MS = 30_000
 
@@ -58,7 +58,7 @@ def wait_index(page: Page, index: int) -> dict[str, Any]:
         f"window.__replay && window.__replay.index === {index} && !window.__replay.moving",
         timeout=TIMEOUT_MS,
     )
-    page.wait_for_timeout(100)  # a display frame drawn at the step
+    frames_drawn(page)  # a display frame drawn at the step
     return replay_state(page)
 
 

@@ -35,6 +35,17 @@ def state(page: Page) -> dict[str, Any]:
     return s
 
 
+def frames_drawn(page: Page, frames: int = 2) -> None:
+    """Until the page has drawn `frames` more display frames (requestAnimationFrame)."""
+    page.evaluate(
+        """n => new Promise(done => {
+            const step = () => (n-- <= 0 ? done() : requestAnimationFrame(step));
+            requestAnimationFrame(step);
+        })""",
+        frames,
+    )
+
+
 def wait_state(page: Page, condition: str, timeout: float = TIMEOUT_MS) -> dict[str, Any]:
     """Wait until the JS expression `condition` over `s` (the page's state) is true."""
     js = f"(() => {{ const s = window.__novuss?.state; return s && ({condition}); }})()"

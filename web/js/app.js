@@ -219,6 +219,9 @@ function start() {
 
 // A read-only window for tests and curious players: what this page believes.
 window.__novuss = Object.freeze({
+  /** A ping (answered by a pong) after all this page has sent so far: what a test waits for
+   * to know that whatever an earlier gesture would have sent is out. */
+  ping: (n) => send({ t: "ping", n }),
   get state() {
     return {
       screen: document.body.dataset.screen,
