@@ -70,4 +70,9 @@ def test_estonian_lobby_and_ruling_and_the_choice_survives_a_reload(web_server, 
     maret.select_option("#lang", "lv")
     assert re.match(r"(Tiešs|Atsitiena) sitiens", maret.inner_text("#ruling"))
     maret.select_option("#lang", "en")
-    assert maret.inner_text("#ruling") == english
+    reworded = maret.inner_text("#ruling")
+    assert re.match(r"(Direct|Rebound) stroke", reworded) and reworded != estonian
+    assert reworded.count("\n") == english.count("\n"), "line for line the same ruling"
+    # each in the reader's person (issue 36): the striker's own stroke in the second
+    yours = reworded if shooter is maret else english
+    assert re.search(r"\byour?\b", yours), yours
