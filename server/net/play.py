@@ -51,6 +51,13 @@ class Table:
         room, sid = self._room(conn)
         if is_competition(room):  # its one match is the pairing's (docs/competitions.md)
             raise LobbyError("not_now", "A competition's table plays its one match.")
+        # a rematch is a new match: charged to the budgets of creating a room (per connection,
+        # session and address), else a rematch loop with the computer, which accepts at once,
+        # made matches without limit (issue 37). A stand-in for another process's connection
+        # has no budget here: its own process's gateway holds it.
+        charge = getattr(conn, "may_create", None)
+        if charge is not None:
+            charge()
         room.offer_rematch(sid, time.time())
         self.runtime.lobby_changed = True
         await self.runtime.flush(room)
