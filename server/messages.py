@@ -27,6 +27,7 @@ ERROR_CODES: tuple[str, ...] = (
     "seat_taken",
     "room_full",
     "account_needed",
+    "self_play",
     "not_seated",
     "in_room",
     "not_now",

@@ -71,6 +71,7 @@ export default {
   "error.seat_taken": "That seat is taken.",
   "error.room_full": "The room is full.",
   "error.account_needed": "Rated matches are between registered players: log in to play one.",
+  "error.self_play": "Your account already has a seat at this table: a rated match is between different players.",
   "error.not_seated": "You do not have a seat in that room.",
   "error.in_room": "You are already in a room: leave it first.",
   "error.not_now": "Not now.",
