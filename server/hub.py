@@ -149,12 +149,13 @@ class Hub:
             tours, tables, uid_of(self.accounts), self.players.history
         )
         self.archivist.on_archived.append(self.competitions.match_archived)
+        self.lessons = Lessons(trusted)
         self.http: list[web.RouteDef] = [
             *Records(store, accounts, config.recent_matches).routes(),
             *Replays(store, accounts, web_dir / "replay.html").routes(),
             *self.accounts.routes(),
             *self.players.routes(),
-            *Lessons(trusted).routes(),
+            *self.lessons.routes(),
             *TournamentRoutes(self.competitions, self.accounts).routes(),
         ]
         self.started = time.time()
@@ -194,6 +195,7 @@ class Hub:
         if tasks:  # wait(), not suppress(CancelledError): a cancel of stop() still counts
             await asyncio.wait(tasks)
         await self.computer.stop()
+        self.lessons.pool.stop()
         await self.runtime.stop()
         await self.close_connections()
         await self.leases.stop(list(self.lobby.rooms))
@@ -236,6 +238,7 @@ class Hub:
             "loop_stall_ms": round(self.gateway.stalls.recent() * 1000, 1),
             "archived": self.archivist.archived,
             "computer": self.computer.view(),
+            "lessons": self.lessons.pool.view(),
         }
 
     # -- the cluster loop --------------------------------------------------------------

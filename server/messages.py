@@ -39,6 +39,7 @@ ERROR_CODES: tuple[str, ...] = (
     "logged_out",
     "rate_limited",
     "server_full",
+    "busy",
     "abuse",
     "too_many_connections",
     "idle",

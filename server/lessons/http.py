@@ -13,15 +13,19 @@ from aiohttp import web
 from server.edge.buckets import KeyedBuckets
 from server.edge.proxy import Network, client_address
 from server.games.novuss.sim import Shot
-from server.lessons import LESSONS, LessonRefused, lesson, play_try
+from server.lessons import LESSONS, lesson
 from server.lessons.catalog import SEAT, UnknownLesson
 from server.lessons.play import rest_discs
+from server.lessons.pool import Busy, TryPool
 
 SHOT_FIELDS = ("x", "y", "angle", "speed")
-# a try is simulated and judged on the event loop (up to 8 strokes, a few ms): tries per
-# client address, as a learner strikes (a stroke every few seconds), not as a flood would
+# a try is simulated and judged in a worker process (server/lessons/pool.py: up to 8 strokes,
+# a few ms), within a global bound of tries in flight; and per client address, as a learner
+# strikes (a stroke every few seconds), not as a flood would
 TRY_RATE = 2.0  # a second, sustained
 TRY_BURST = 10.0
+TRY_WORKERS = 1  # processes (the host's other core serves the matches)
+TRIES_AT_ONCE = 8  # in flight over every address together; past it, 503 busy
 
 
 def _refuse(code: str, message: str, rule: str = "") -> web.HTTPBadRequest:
@@ -91,10 +95,12 @@ class Tries:
 
 
 class Lessons:
-    """The lessons' routes: the list, and a try played (limited per client address)."""
+    """The lessons' routes: the list, and a try played (limited per client address, and in
+    all by the workers' slots)."""
 
-    def __init__(self, trusted: tuple[Network, ...]):
+    def __init__(self, trusted: tuple[Network, ...], pool: TryPool | None = None):
         self.tries = Tries(trusted)  # `trusted`: the proxies whose forwarded address is believed
+        self.pool = pool or TryPool(TRY_WORKERS, TRIES_AT_ONCE)
 
     def routes(self) -> list[web.RouteDef]:
         """GET /api/lessons and POST /api/lessons/{lesson} (docs/client.md, "Learn to play")."""
@@ -111,8 +117,15 @@ class Lessons:
             body = await request.json()
         except ValueError:
             raise _refuse("bad_field", "The body must be JSON.") from None
+        shots = _shots(body)
         try:
-            result = play_try(chosen, _shots(body))
-        except LessonRefused as e:
-            raise _refuse(e.code, str(e), e.rule) from None
-        return web.json_response(result.to_dict())
+            status, answer = await self.pool.play(chosen.id, shots)
+        except Busy as e:
+            raise web.HTTPServiceUnavailable(
+                text=web.json_response(
+                    {"code": "busy", "message": "Many are learning just now: try again."}
+                ).text,
+                content_type="application/json",
+                headers={"Retry-After": str(e.retry_after)},
+            ) from None
+        return web.Response(body=answer, status=status, content_type="application/json")

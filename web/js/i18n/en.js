@@ -82,6 +82,7 @@ export default {
   "error.replaced": "You connected elsewhere.",
   "error.logged_out": "You were logged out, so this connection closed; you play on as a guest unless you log in again.",
   "error.rate_limited": "Too fast: that was ignored. Wait a moment.",
+  "error.busy": "Many are learning just now: try again in a moment.",
   "error.server_full": "The server is full just now: try again later.",
   "error.abuse": "Too many messages: the connection is closed.",
   "error.too_many_connections": "Too many connections from your address.",

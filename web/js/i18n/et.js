@@ -81,6 +81,7 @@ export default {
   "error.replaced": "Ühendusid mujalt.",
   "error.logged_out": "Sind logiti välja ja see ühendus suleti; mängid edasi külalisena, kui sa uuesti sisse ei logi.",
   "error.rate_limited": "Liiga kiiresti: seda ei arvestatud. Oota hetk.",
+  "error.busy": "Praegu õpib palju inimesi: proovi hetke pärast uuesti.",
   "error.server_full": "Server on praegu täis: proovi hiljem uuesti.",
   "error.abuse": "Liiga palju sõnumeid: ühendus suleti.",
   "error.too_many_connections": "Sinu aadressilt on liiga palju ühendusi.",

@@ -82,6 +82,7 @@ export default {
   "error.replaced": "Tu pieslēdzies citur.",
   "error.logged_out": "Tu izgāji no konta, tāpēc šis savienojums tika slēgts; turpini kā viesis, ja vien neieej no jauna.",
   "error.rate_limited": "Pārāk ātri: tas netika ņemts vērā. Pagaidi mirkli.",
+  "error.busy": "Šobrīd mācās daudzi: mēģini vēlreiz pēc brīža.",
   "error.server_full": "Serveris šobrīd ir pilns: mēģini vēlāk.",
   "error.abuse": "Pārāk daudz ziņu: savienojums slēgts.",
   "error.too_many_connections": "No tavas adreses ir pārāk daudz savienojumu.",
