@@ -150,9 +150,10 @@ class Hub:
         )
         self.archivist.on_archived.append(self.competitions.match_archived)
         self.lessons = Lessons(trusted)
+        self.replays = Replays(store, accounts, web_dir / "replay.html")
         self.http: list[web.RouteDef] = [
             *Records(store, accounts, config.recent_matches).routes(),
-            *Replays(store, accounts, web_dir / "replay.html").routes(),
+            *self.replays.routes(),
             *self.accounts.routes(),
             *self.players.routes(),
             *self.lessons.routes(),
@@ -196,6 +197,7 @@ class Hub:
             await asyncio.wait(tasks)
         await self.computer.stop()
         self.lessons.pool.stop()
+        self.replays.workers.stop()
         await self.runtime.stop()
         await self.close_connections()
         await self.leases.stop(list(self.lobby.rooms))
@@ -239,6 +241,7 @@ class Hub:
             "archived": self.archivist.archived,
             "computer": self.computer.view(),
             "lessons": self.lessons.pool.view(),
+            "replays": self.replays.workers.view(),
         }
 
     # -- the cluster loop --------------------------------------------------------------
