@@ -12,7 +12,7 @@ import aiohttp
 
 from server.lessons import lesson
 from server.lessons.http import TRIES_AT_ONCE
-from tests.server.server_client import connected, get_json
+from tests.server.server_client import Client, close_all, connected, get_json
 
 ADDRESSES = 48
 EACH = 8  # under one address's burst (10): every refusal is the global bound's
@@ -37,11 +37,11 @@ async def flood(url: str, shot: dict[str, float]) -> list[tuple[int, str | None,
     return [answer for row in rows for answer in row]
 
 
-async def test_a_lessons_flood_is_bounded_and_the_match_plays_on(game_server):
-    srv = game_server()
-    s = lesson("direct").solution[0]
-    shot = {"x": s.x, "y": s.y, "angle": s.angle, "speed": s.speed}
-    a, b = await connected(srv.ws_url, "Anna", "Berit")
+async def strike_in_flood(
+    url: str, shot: dict[str, float], a: Client, b: Client
+) -> tuple[float, list[tuple[int, str | None, str | None]]]:
+    """a and b at a table, the flood sent, and one stroke struck meanwhile: how long the
+    stroke took, and the flood's answers."""
     await a.send("create", mode="singles", sets=1, clock=60, private=False)
     room = await a.expect("room")
     await b.send("join", room=room["id"])
@@ -52,12 +52,24 @@ async def test_a_lessons_flood_is_bounded_and_the_match_plays_on(game_server):
         while c.room is None or c.room["match"] is None or c.phase != "play":
             await c.expect("room")
     striker = a if a.my_turn() else b
-    task = asyncio.create_task(flood(srv.url, shot))
+    task = asyncio.create_task(flood(url, shot))
     await asyncio.sleep(0)  # the flood's requests on their way before the stroke
     started = time.monotonic()
     await striker.strike_once("singles")
     took = time.monotonic() - started
     answers = await task
+    return took, answers
+
+
+async def test_a_lessons_flood_is_bounded_and_the_match_plays_on(game_server):
+    srv = game_server()
+    s = lesson("direct").solution[0]
+    shot = {"x": s.x, "y": s.y, "angle": s.angle, "speed": s.speed}
+    a, b = await connected(srv.ws_url, "Anna", "Berit")
+    try:
+        took, answers = await strike_in_flood(srv.url, shot, a, b)
+    finally:  # this folder has no fixture closing websocket clients
+        await close_all(a, b)
     statuses = {status for status, _, _ in answers}
     assert statuses <= {200, 503}, statuses
     busy = [(code, after) for status, code, after in answers if status == 503]
