@@ -346,18 +346,22 @@ async def lessons_flood(ctx: Context) -> str:
     return "tries: " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
 
 
-async def _farm(ctx: Context, seats: list[aiohttp.ClientWebSocketResponse], until: float) -> int:
+async def _farm(
+    ctx: Context, seats: list[aiohttp.ClientWebSocketResponse], until: float
+) -> tuple[int, str]:
     """A rated room of seats[0] that seats[1] joins; seats[1] resigns every match and both
-    ask a rematch, until `until` or a refusal: the matches played (0: the join refused)."""
+    ask a rematch, until `until` or a refusal: the matches played, and the refusal."""
     await _send(seats[0], {"t": "create", "mode": "singles", "sets": 1, "clock": 30,
                            "rated": True})  # fmt: skip
     room = await _until(seats[0], lambda m: m.get("t") == "room")
     if room.get("t") != "room":
-        return 0
+        return 0, str(room.get("code"))
     await _send(seats[1], {"t": "join", "room": room["id"]})
     joined = await _until(seats[1], lambda m: m.get("t") == "room")
     if joined.get("t") != "room":
-        return 0
+        await _send(seats[0], {"t": "leave"})
+        await _until(seats[0], lambda m: m.get("t") == "left")
+        return 0, str(joined.get("code"))
     for ws in seats:
         await _send(ws, {"t": "ready", "ready": True})
     games, msg = 0, await _until(seats[1], _new_match(None))
@@ -369,9 +373,11 @@ async def _farm(ctx: Context, seats: list[aiohttp.ClientWebSocketResponse], unti
             for ws in seats:
                 await _send(ws, {"t": "rematch"})
             msg = await _until(seats[1], _new_match(mid))
-    for ws in seats:
+    for ws in seats:  # out of the room before the next: its last messages read
         await _send(ws, {"t": "leave"})
-    return games
+        with contextlib.suppress(asyncio.TimeoutError, ConnectionError):
+            await _until(ws, lambda m: m.get("t") == "left")
+    return games, str(msg.get("code") or "time")
 
 
 async def rating_farm(ctx: Context) -> str:
@@ -402,7 +408,8 @@ async def rating_farm(ctx: Context) -> str:
         async with https[0].get(f"{ctx.url}/api/players/{farmer}") as r:
             profile = await r.json()
         rating = (profile.get("ratings") or {}).get("singles") or {}
-        return (f"self-play matches: {alone}; against a puppet: {puppets}; farmed rating"
+        return (f"self-play matches: {alone[0]} ({alone[1]}); against a puppet: {puppets[0]}"
+                f" ({puppets[1]}); farmed rating"
                 f" {rating.get('rating')} after {rating.get('matches')} rated")  # fmt: skip
     finally:
         for http in https:
