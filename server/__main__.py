@@ -14,6 +14,7 @@ from aiohttp import web
 from server import gc_policy
 from server.app import DOOR, make_app
 from server.config import Config, parse_config
+from server.edge import logs as bad_requests
 
 log = logging.getLogger("novuss.main")
 
@@ -23,6 +24,7 @@ def main(argv: list[str] | None = None) -> None:
     config = parse_config(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    bad_requests.install()  # one line per request that cannot be parsed
     # uvloop: sockets, timers and the write path in C, where the fan-out spends its time
     loop = uvloop.new_event_loop() if config.event_loop == "uvloop" else asyncio.new_event_loop()
     gc_policy.tune()
