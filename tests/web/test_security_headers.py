@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page
 
+from server.lessons import lesson
 from tests.web.webtools import enter
 
 PAGES = ["/", "/learn", "/account", "/leaderboard", "/u/nobody", "/tournaments", "/rules.html",
@@ -37,7 +38,7 @@ def test_every_answer_carries_the_security_headers(web_server) -> None:
 
 
 def test_the_pages_work_under_the_policy(web_server, new_page: Callable[..., Page]) -> None:
-    page = new_page()
+    page = new_page(bypass_csp=False)
     violations: list[str] = []
     page.on(
         "console",
@@ -46,6 +47,17 @@ def test_the_pages_work_under_the_policy(web_server, new_page: Callable[..., Pag
     for path in PAGES:  # a script or style refused would be reported on the console
         page.goto(web_server + path)
         page.wait_for_load_state("networkidle")
+    # a lesson's try, as learn.js sends it, under the policy's connect-src
+    page.goto(web_server + "/learn")
+    s = lesson("direct").solution[0]
+    shot = {"x": s.x, "y": s.y, "angle": s.angle, "speed": s.speed}
+    status = page.evaluate(
+        """async (shot) => (await fetch("/api/lessons/direct", {method: "POST",
+             headers: {"Content-Type": "application/json"},
+             body: JSON.stringify({shots: [shot]})})).status""",
+        shot,
+    )
+    assert status == 200
     # the lobby's module ran and its websocket connected under the policy's connect-src
     enter(page, web_server, "Csp")
     page.wait_for_selector("#screen-lobby:not([hidden])")
