@@ -118,7 +118,7 @@ class Hub:
             self.bus, config, settings, self.memory, accounts, history,
         )  # fmt: skip
         limits = Limits.from_config(config)
-        table = Table(self.lobby, self.runtime, ChatBudgets(limits))
+        table = Table(self.lobby, self.runtime, ChatBudgets(limits), self.memory)
         self.computer = Computer(self.lobby, self.runtime, self.service, config)
         practice = Practice(self.lobby, self.runtime, self.computer.thinkers, self.computer.budget)
         table.struck.append(practice.struck)

@@ -5,6 +5,7 @@ motion and ruling. Stateless: a try is replayed from the lesson's position on ea
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -26,6 +27,7 @@ TRY_RATE = 2.0  # a second, sustained
 TRY_BURST = 10.0
 TRY_WORKERS = 1  # processes (the host's other core serves the matches)
 TRIES_AT_ONCE = 8  # in flight over every address together; past it, 503 busy
+BUSY = json.dumps({"code": "busy", "message": "Many are learning just now: try again."}).encode()
 
 
 def _refuse(code: str, message: str, rule: str = "") -> web.HTTPBadRequest:
@@ -120,12 +122,9 @@ class Lessons:
         shots = _shots(body)
         try:
             status, answer = await self.pool.play(chosen.id, shots)
-        except Busy as e:
-            raise web.HTTPServiceUnavailable(
-                text=web.json_response(
-                    {"code": "busy", "message": "Many are learning just now: try again."}
-                ).text,
-                content_type="application/json",
+        except Busy as e:  # answered, not raised: a flood's refusals cost the loop little
+            return web.Response(
+                body=BUSY, status=503, content_type="application/json",
                 headers={"Retry-After": str(e.retry_after)},
-            ) from None
+            )  # fmt: skip
         return web.Response(body=answer, status=status, content_type="application/json")
