@@ -254,8 +254,10 @@ class Store:
         ops: list[list[str | bytes]] = []
         # What frees memory comes first. Redis at its maxmemory (noeviction) refuses a script
         # whose first write may grow memory, and lets one through whose first write cannot
-        # (Redis 6.2, embedded, for a script without flags): so a room can always close and a
-        # match nobody played be deleted, and the server recovers once a flood stops (issue 37).
+        # (a script without flags: Redis 6.2, embedded, tested; 7's src/script.c
+        # scriptVerifyOOM checks only a script's first write alike): so a room can always close
+        # and a match nobody played be deleted, and the server recovers once a flood stops
+        # (issue 37).
         # A match nobody played (Room.aborted): its keys go, nothing more is written of it.
         aborted = {rec["id"] for rec in c.records if rec.get("aborted")}
         for mid in aborted:
