@@ -27,6 +27,7 @@ TRY_RATE = 2.0  # a second, sustained
 TRY_BURST = 10.0
 TRY_WORKERS = 1  # processes (the host's other core serves the matches)
 TRIES_AT_ONCE = 8  # in flight over every address together; past it, 503 busy
+TOO_MANY = json.dumps({"code": "rate_limited", "message": "Too many tries: slow down."}).encode()
 BUSY = json.dumps({"code": "busy", "message": "Many are learning just now: try again."}).encode()
 
 
@@ -83,17 +84,16 @@ class Tries:
         self.trusted = trusted
         self.buckets = KeyedBuckets(TRY_RATE, TRY_BURST)
 
-    def admit(self, request: web.Request) -> None:
-        """Allow one try from the request's address, or refuse it with 429."""
+    def admit(self, request: web.Request) -> web.Response | None:
+        """Allow one try from the request's address (None), or the 429 that refuses it
+        (answered, not raised: a flood's refusals cost the loop little)."""
         address = client_address(request.remote or "", request.headers, self.trusted)
-        if not self.buckets.take(address):
-            raise web.HTTPTooManyRequests(
-                text=web.json_response(
-                    {"code": "rate_limited", "message": "Too many tries: slow down."}
-                ).text,
-                content_type="application/json",
-                headers={"Retry-After": "1"},
-            )
+        if self.buckets.take(address):
+            return None
+        return web.Response(
+            body=TOO_MANY, status=429, content_type="application/json",
+            headers={"Retry-After": "1"},
+        )  # fmt: skip
 
 
 class Lessons:
@@ -110,7 +110,9 @@ class Lessons:
 
     async def play(self, request: web.Request) -> web.Response:
         """One try's strokes played; the last one's ruling, motion, discs, done and over."""
-        self.tries.admit(request)
+        refused = self.tries.admit(request)
+        if refused is not None:
+            return refused
         try:
             chosen = lesson(request.match_info["lesson"])
         except UnknownLesson:
