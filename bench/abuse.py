@@ -72,6 +72,8 @@ class Row:
     lost: int
     refused: int
     achieved: str
+    store_errors: int = 0  # commits that failed during the attack and its settling
+    recovered_s: float = 0.0  # after the attack, until no room was unsaved and Redis under 90 %
 
     @property
     def rss_growth_pct(self) -> float:
@@ -84,7 +86,9 @@ class Row:
             f"stall {self.stall_ms:6.1f} ms  pause {self.pause_ms:5.1f} ms  "
             f"RSS {self.rss_before:5.1f}>{self.rss_peak:5.1f}>{self.rss_after:5.1f} MB "
             f"({self.rss_growth_pct:+.0f} %)  redis {self.redis_mb_min:+6.2f} MB/min "
-            f"{self.keys:+6d} keys  lost {self.lost} refused {self.refused}  ({self.achieved})"
+            f"{self.keys:+6d} keys  lost {self.lost} refused {self.refused}  "
+            f"store errors {self.store_errors} recovered {self.recovered_s:.1f} s  "
+            f"({self.achieved})"
         )
 
 
@@ -121,6 +125,19 @@ async def sample(url: str, proc: psutil.Process, until: float, seen: Samples) ->
         await asyncio.sleep(0.5)
 
 
+async def recovery(url: str, until: float) -> float:
+    """Seconds from now until the server has no unsaved room and Redis is under 90 % of its
+    limit (-1: not before `until`)."""
+    t0 = time.monotonic()
+    while time.monotonic() < until:
+        with contextlib.suppress(OSError, KeyError, ValueError, TypeError):
+            h = await asyncio.to_thread(health, url)
+            if h["unsaved_rooms"] == 0 and float(h["redis_memory"]["fraction"]) < 0.9:
+                return time.monotonic() - t0
+        await asyncio.sleep(0.5)
+    return -1.0
+
+
 def _attack_process(name: str, ctx: Context, out: Any) -> None:
     attack, _many = ATTACKS[name]
     out.put(asyncio.run(attack(ctx)))
@@ -150,6 +167,7 @@ async def run_attack(
     addresses = [f"127.0.0.{2 + k}" for k in range(args.addresses if many else 1)]
     rss_before = proc.memory_info().rss / 2**20
     used0, keys0 = dataset(store), store.dbsize()
+    errors0 = int(health(url)["store_errors"])
     table.reset()
     t0 = time.monotonic()
     until = t0 + args.seconds
@@ -159,7 +177,12 @@ async def run_attack(
     player_p99, watcher_p99, lost, refused = table.figures()
     minutes = (time.monotonic() - t0) / 60
     used1, keys1 = dataset(store), store.dbsize()
-    await sample(url, proc, time.monotonic() + args.settle, seen)  # the pauses it left too
+    settled = time.monotonic() + args.settle
+    _, recovered = await asyncio.gather(
+        sample(url, proc, settled, seen),
+        recovery(url, settled),  # the pauses it left too
+    )
+    errors = int(health(url)["store_errors"]) - errors0
     return Row(
         name,
         many,
@@ -175,6 +198,8 @@ async def run_attack(
         lost,
         refused,
         achieved,
+        errors,
+        recovered,
     )
 
 
@@ -203,12 +228,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--settle", type=float, default=60.0, help="quiet seconds after each")
     ap.add_argument("--addresses", type=int, default=64, help="addresses of the _many attacks")
     ap.add_argument("--only", nargs="*", choices=list(ATTACKS), help="these attacks only")
+    ap.add_argument(
+        "--server-root", type=Path, default=None,
+        help="run the server of this tree (another commit's, exported: before and after)",
+    )  # fmt: skip
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="abuse-") as tmp:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        server = start_server(port, Path(tmp), {"appendfsync": "everysec"})
+        options: dict[str, object] = {"appendfsync": "everysec"}
+        if args.server_root is None:
+            server = start_server(port, Path(tmp), options)
+        else:
+            server = start_server(port, Path(tmp), options, args.server_root.resolve())
         url = f"http://127.0.0.1:{port}"
         try:
             proc = psutil.Process(server.pid)
@@ -227,6 +260,8 @@ def main(argv: list[str] | None = None) -> None:
                     os.kill(int(pidfile.read_text()), signal.SIGKILL)
     one = [r.redis_mb_min for r in rows if not r.many] or [0.0]
     many = [r.redis_mb_min for r in rows if r.many] or [0.0]
+    seconds = [r.recovered_s for r in rows] or [0.0]
+    recovered = -1.0 if min(seconds) < 0 else max(seconds)  # -1: one never recovered
     overall = max(r.rss_after for r in rows) / baseline * 100 - 100 if rows else 0.0
     print(
         f"attacks={len(rows)} worst_honest_p99_ms={max(r.player_p99 for r in rows):.1f} "
@@ -237,7 +272,9 @@ def main(argv: list[str] | None = None) -> None:
         f"rss_growth_over_start_pct={overall:.0f} "
         f"worst_redis_mb_per_min_one_addr={max(one):.2f} "
         f"worst_redis_mb_per_min_many_addr={max(many):.2f} "
-        f"honest_lost={sum(r.lost for r in rows)} honest_refused={sum(r.refused for r in rows)}"
+        f"honest_lost={sum(r.lost for r in rows)} honest_refused={sum(r.refused for r in rows)} "
+        f"worst_store_errors={max(r.store_errors for r in rows)} "
+        f"recovered_s={recovered:.1f}"
     )
 
 

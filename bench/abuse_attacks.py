@@ -262,6 +262,160 @@ async def stalled_readers(ctx: Context) -> str:
     return f"stalled readers: {len(socks)}, snapshots asked: {asked}, dropped: {dropped}"
 
 
+async def _until(
+    ws: aiohttp.ClientWebSocketResponse, want: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """The next message `want` takes, or an error (returned as it is)."""
+    while True:
+        m = await ws.receive(timeout=10)
+        if m.type != aiohttp.WSMsgType.BINARY:
+            raise ConnectionError("closed")
+        msg = msgpack.unpackb(m.data, raw=False, strict_map_key=False)
+        if msg.get("t") == "error" or want(msg):
+            return dict(msg)
+
+
+def _new_match(before: str | None) -> Callable[[dict[str, Any]], bool]:
+    def want(msg: dict[str, Any]) -> bool:
+        match = msg.get("match") if msg.get("t") == "room" else None
+        if not isinstance(match, dict):
+            return False
+        return match["id"] != before and msg.get("status") == "playing"
+
+    return want
+
+
+async def rematch_flood(ctx: Context) -> str:
+    """Play the computer, resign at once, `rematch` (it accepts at once), again; refused, a
+    new session does the same (issue 37: Redis filled with matches nobody played)."""
+    refused = 0
+
+    async def one(k: int) -> int:
+        nonlocal refused
+        http, ws = await _ws(ctx, k)
+        started = 0
+        try:
+            await _send(ws, {"t": "hello", "name": f"Rematch {k}"})
+            await _send(ws, {"t": "computer", "mode": "singles", "level": 1, "sets": 1,
+                             "clock": 30})  # fmt: skip
+            room = await _until(ws, _new_match(None))
+            while ctx.running() and room.get("t") == "room":
+                started += 1
+                mid = room["match"]["id"]
+                await _send(ws, {"t": "resign"})
+                await _send(ws, {"t": "rematch"})
+                room = await _until(ws, _new_match(mid))
+                if room.get("code") == "not_now":  # the computer's stroke in motion
+                    room = await _until(ws, lambda m: m.get("t") == "ruling")
+                    await _send(ws, {"t": "resign"})
+                    await _send(ws, {"t": "rematch"})
+                    room = await _until(ws, _new_match(mid))
+            if room.get("t") == "error":
+                refused += 1
+            return started
+        finally:
+            await ws.close()
+            await http.close()
+
+    return f"matches started: {await _loop(ctx, one)}, refusals: {refused}"
+
+
+async def lessons_flood(ctx: Context) -> str:
+    """Every address at the allowed 2 lesson tries a second (and its burst first), each try
+    a whole simulated and judged stroke (issue 37: 249 addresses made honest rulings 5 s
+    late)."""
+    from server.lessons import lesson  # the lesson's own solution: a legal, played stroke
+
+    s = lesson("direct").solution[0]
+    body = {"shots": [{"x": s.x, "y": s.y, "angle": s.angle, "speed": s.speed}]}
+    counts: dict[int, int] = {}
+
+    async def address(a: str) -> None:
+        connector = aiohttp.TCPConnector(local_addr=(a, 0))
+        async with aiohttp.ClientSession(connector=connector) as http:
+            next_at = time.monotonic()
+            while ctx.running():
+                with contextlib.suppress(aiohttp.ClientError, OSError, asyncio.TimeoutError):
+                    async with http.post(ctx.url + "/api/lessons/direct", json=body) as r:
+                        await r.read()
+                        counts[r.status] = counts.get(r.status, 0) + 1
+                next_at += 0.5
+                await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+
+    await asyncio.gather(*(address(a) for a in ctx.addresses for _ in range(2)))
+    return "tries: " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+
+
+async def _farm(
+    ctx: Context, seats: list[aiohttp.ClientWebSocketResponse], until: float
+) -> tuple[int, str]:
+    """A rated room of seats[0] that seats[1] joins; seats[1] resigns every match and both
+    ask a rematch, until `until` or a refusal: the matches played, and the refusal."""
+    await _send(seats[0], {"t": "create", "mode": "singles", "sets": 1, "clock": 30,
+                           "rated": True})  # fmt: skip
+    room = await _until(seats[0], lambda m: m.get("t") == "room")
+    if room.get("t") != "room":
+        return 0, str(room.get("code"))
+    await _send(seats[1], {"t": "join", "room": room["id"]})
+    joined = await _until(seats[1], lambda m: m.get("t") == "room")
+    if joined.get("t") != "room":
+        await _send(seats[0], {"t": "leave"})
+        await _until(seats[0], lambda m: m.get("t") == "left")
+        return 0, str(joined.get("code"))
+    for ws in seats:
+        await _send(ws, {"t": "ready", "ready": True})
+    games, msg = 0, await _until(seats[1], _new_match(None))
+    with contextlib.suppress(asyncio.TimeoutError, ConnectionError):
+        while time.monotonic() < until and msg.get("t") == "room":
+            games += 1
+            mid = msg["match"]["id"]
+            await _send(seats[1], {"t": "resign"})
+            for ws in seats:
+                await _send(ws, {"t": "rematch"})
+            msg = await _until(seats[1], _new_match(mid))
+    for ws in seats:  # out of the room before the next: its last messages read
+        await _send(ws, {"t": "leave"})
+        with contextlib.suppress(asyncio.TimeoutError, ConnectionError):
+            await _until(ws, lambda m: m.get("t") == "left")
+    return games, str(msg.get("code") or "time")
+
+
+async def rating_farm(ctx: Context) -> str:
+    """One account in both seats of its own rated room (two sessions, the first half of the
+    time), then a puppet account resigning rated matches against it (the second half),
+    again and again (issue 37: 1500 -> 2700 in six matches)."""
+    stamp = f"{int(time.time() * 1000) % 10**8:08d}"
+    farmer, puppet = "farm" + stamp, "pup" + stamp
+    jars = [aiohttp.CookieJar(unsafe=True) for _ in range(2)]
+    https = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(ctx.address(0), 0)),
+                                   cookie_jar=jar) for jar in jars]  # fmt: skip
+    try:
+        for http, name in zip(https, (farmer, puppet), strict=True):
+            body = {"username": name, "password": "a long farm password " + stamp}
+            async with http.post(ctx.url + "/api/account/register", json=body) as r:
+                await r.read()
+        half = (time.monotonic() + ctx.until) / 2
+        own = [await https[0].ws_connect(ctx.ws_url, max_msg_size=0) for _ in range(2)]
+        pup = [own[0], await https[1].ws_connect(ctx.ws_url, max_msg_size=0)]
+        for i, ws in enumerate([*own, pup[1]]):
+            await _send(ws, {"t": "hello", "name": f"Farm {i}"})
+        alone = await _farm(ctx, own, half)
+        await own[1].close()
+        puppets = await _farm(ctx, pup, ctx.until)
+        for ws in pup:
+            await ws.close()
+        await asyncio.sleep(3.0)  # the archivist's time for the last one
+        async with https[0].get(f"{ctx.url}/api/players/{farmer}") as r:
+            profile = await r.json()
+        rating = (profile.get("ratings") or {}).get("singles") or {}
+        return (f"self-play matches: {alone[0]} ({alone[1]}); against a puppet: {puppets[0]}"
+                f" ({puppets[1]}); farmed rating"
+                f" {rating.get('rating')} after {rating.get('matches')} rated")  # fmt: skip
+    finally:
+        for http in https:
+            await http.close()
+
+
 def _frame(s: socket.socket, msg: dict[str, object]) -> None:
     payload = msgpack.packb(msg)
     mask = os.urandom(4)
@@ -282,4 +436,8 @@ ATTACKS: dict[str, tuple[Attack, bool]] = {
     "slow_http": (slow_http, False),
     "slow_http_many": (slow_http, True),
     "stalled_readers_many": (stalled_readers, True),
+    "rematch_flood": (rematch_flood, False),
+    "rematch_flood_many": (rematch_flood, True),
+    "lessons_flood_many": (lessons_flood, True),
+    "rating_farm": (rating_farm, False),
 }

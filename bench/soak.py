@@ -477,12 +477,15 @@ def rss_mb(pid: int | None) -> float | None:
     return None if pid is None else psutil.Process(pid).memory_info().rss / 2**20
 
 
-def start_server(port: int, data_dir: Path, options: dict[str, object]) -> subprocess.Popen[bytes]:
-    """`python -m server` on a port, with its own embedded Redis; returns once healthy."""
+def start_server(
+    port: int, data_dir: Path, options: dict[str, object], root: Path = ROOT
+) -> subprocess.Popen[bytes]:
+    """`python -m server` on a port, with its own embedded Redis; returns once healthy. `root`:
+    the tree whose server runs (another commit's, to compare)."""
     args = [sys.executable, "-m", "server", "--port", str(port), "--data-dir", str(data_dir)]
     args += as_args(options)
     log = (data_dir / "server.log").open("ab")
-    proc = subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(args, cwd=root, stdout=log, stderr=subprocess.STDOUT)
     for _ in range(200):
         with contextlib.suppress(OSError):
             fetch(f"http://127.0.0.1:{port}/healthz")

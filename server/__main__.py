@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
 
@@ -13,6 +14,9 @@ from aiohttp import web
 from server import gc_policy
 from server.app import DOOR, make_app
 from server.config import Config, parse_config
+from server.edge import logs as bad_requests
+
+log = logging.getLogger("novuss.main")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -20,6 +24,7 @@ def main(argv: list[str] | None = None) -> None:
     config = parse_config(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    bad_requests.install()  # one line per request that cannot be parsed
     # uvloop: sockets, timers and the write path in C, where the fan-out spends its time
     loop = uvloop.new_event_loop() if config.event_loop == "uvloop" else asyncio.new_event_loop()
     gc_policy.tune()
@@ -50,7 +55,24 @@ async def serve(config: Config) -> None:
     try:
         await stop.wait()
     finally:
-        await runner.cleanup()
+        # A second signal, or the stop's time run out, ends the process at once: a clean stop
+        # waits on Redis (commits, leases, the embedded Redis saving), and a Redis at its
+        # memory limit or stalled held it past 25 s (issue 37). What is lost is what was
+        # never committed; the rooms reload from their last commit, as after a SIGKILL.
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, _exit_now, "a second signal")
+        try:
+            async with asyncio.timeout(config.stop_seconds):
+                await runner.cleanup()
+        except TimeoutError:
+            _exit_now(f"not stopped within {config.stop_seconds:g} s")
+
+
+def _exit_now(why: str) -> None:
+    """End the process now (its worker threads and processes with it)."""
+    log.error("%s: exiting without a clean stop", why)
+    logging.shutdown()
+    os._exit(1)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from pathlib import Path
 from aiohttp import web
 
 from server.config import Config
+from server.edge.headers import security_headers
 from server.edge.proxy import parse_networks
 from server.edge.reads import read_limits
 from server.games.core.play import Settings
@@ -120,6 +121,7 @@ def make_app(config: Config) -> web.Application:
         client_max_size=CLIENT_MAX_SIZE,
         middlewares=[read_limits(config.read_rate, config.read_burst, trusted)],
     )
+    app.on_response_prepare.append(security_headers(config.web_dir))
     app[CONFIG] = config
     total = config.max_connections or max(64, open_file_limit() - RESERVED_FDS)
     app[DOOR] = Door(total, config.tcp_per_address, trusted)

@@ -69,6 +69,7 @@ class Config:
     # a room's lease: a hung owner's rooms move after this long (a killed one's at once: its
     # Redis connection closes); long enough to outlast the event-loop stalls of an overload
     lease_seconds: float = 10.0
+    stop_seconds: float = 8.0  # SIGTERM: the clean stop's time, then the process exits anyway
     event_loop: str = "uvloop"  # uvloop (libuv, in C) or Python's own asyncio loop
     # processes the computer thinks in, at nice 19 (0: one per core; docs/bot.md, "In the product")
     bot_workers: int = 0
@@ -128,6 +129,7 @@ _HELP = {
     "recent_matches": "records listed by GET /api/matches",
     "appendfsync": "embedded Redis AOF fsync policy: always, everysec or no",
     "lease_seconds": "room lease time: a hung process's rooms are taken over after this long",
+    "stop_seconds": "on SIGTERM, seconds for the clean stop before the process exits anyway",
     "event_loop": "uvloop (the default: sockets and timers in C) or asyncio",
     "bot_workers": "worker processes the computer opponent thinks in, started when needed "
     "(0: one per core)",

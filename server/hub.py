@@ -118,7 +118,7 @@ class Hub:
             self.bus, config, settings, self.memory, accounts, history,
         )  # fmt: skip
         limits = Limits.from_config(config)
-        table = Table(self.lobby, self.runtime, ChatBudgets(limits))
+        table = Table(self.lobby, self.runtime, ChatBudgets(limits), self.memory)
         self.computer = Computer(self.lobby, self.runtime, self.service, config)
         practice = Practice(self.lobby, self.runtime, self.computer.thinkers, self.computer.budget)
         table.struck.append(practice.struck)
@@ -149,12 +149,14 @@ class Hub:
             tours, tables, uid_of(self.accounts), self.players.history
         )
         self.archivist.on_archived.append(self.competitions.match_archived)
+        self.lessons = Lessons(trusted)
+        self.replays = Replays(store, accounts, web_dir / "replay.html", self.accounts.viewer)
         self.http: list[web.RouteDef] = [
             *Records(store, accounts, config.recent_matches, self.accounts.viewer).routes(),
-            *Replays(store, accounts, web_dir / "replay.html", self.accounts.viewer).routes(),
+            *self.replays.routes(),
             *self.accounts.routes(),
             *self.players.routes(),
-            *Lessons(trusted).routes(),
+            *self.lessons.routes(),
             *TournamentRoutes(self.competitions, self.accounts).routes(),
         ]
         self.started = time.time()
@@ -194,6 +196,8 @@ class Hub:
         if tasks:  # wait(), not suppress(CancelledError): a cancel of stop() still counts
             await asyncio.wait(tasks)
         await self.computer.stop()
+        self.lessons.pool.stop()
+        self.replays.workers.stop()
         await self.runtime.stop()
         await self.close_connections()
         await self.leases.stop(list(self.lobby.rooms))
@@ -236,6 +240,8 @@ class Hub:
             "loop_stall_ms": round(self.gateway.stalls.recent() * 1000, 1),
             "archived": self.archivist.archived,
             "computer": self.computer.view(),
+            "lessons": self.lessons.pool.view(),
+            "replays": self.replays.workers.view(),
         }
 
     # -- the cluster loop --------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import secrets
 from collections.abc import Awaitable, Callable
@@ -31,6 +32,13 @@ from server.history.store import HistoryStore
 from server.lobby.room import new_id
 
 COOKIE = "nv_login"
+# A device: a random token this browser got at a login, kept a year. Where an account logged
+# in from lately (this device, or the address) is trusted: strangers' failures on the account
+# do not lock its owner out there (issue 37: 100 wrong passwords from 10 addresses locked the
+# owner out for 15 minutes, from their own address).
+DEVICE = "nv_device"
+DEVICE_TTL_S = 365 * 24 * 3600.0
+TRUST_TTL_S = 30 * 24 * 3600.0
 FAIL_WINDOW_S = 15 * 60.0
 # Failed logins per window (docs/accounts.md, "Throttling"): one address may try an account 10
 # times; all addresses together 100 times (so a stranger's 10 tries do not lock its owner out,
@@ -174,12 +182,39 @@ class Accounts:
     ) -> web.Response:
         response = web.json_response(data)
         if token is not None:
+            secure = is_secure(request, via_proxy(request.remote or "", self.trusted))
             response.set_cookie(
                 COOKIE, token, max_age=int(LOGIN_TTL_S), path="/", httponly=True,
-                samesite="Lax", secure=is_secure(request, via_proxy(request.remote or "",
-                                                                   self.trusted)),
+                samesite="Lax", secure=secure,
+            )  # fmt: skip
+            response.set_cookie(
+                DEVICE, self._device(request), max_age=int(DEVICE_TTL_S), path="/",
+                httponly=True, samesite="Lax", secure=secure,
             )  # fmt: skip
         return response
+
+    @staticmethod
+    def _device(request: web.Request) -> str:
+        """This browser's device token: the one it has, or a new one (set at the login)."""
+        token = request.cookies.get(DEVICE, "")
+        if not 20 <= len(token) <= 64 or not token.replace("-", "").replace("_", "").isalnum():
+            token = request[DEVICE] = request.get(DEVICE) or secrets.token_urlsafe(24)
+        return token
+
+    def _marks(self, request: web.Request) -> list[str]:
+        """Where a login comes from: its address, and its device (as the trust keys name
+        them; the device by its token's hash)."""
+        marks = ["ip:" + self.address(request)]
+        token = request.cookies.get(DEVICE, "")
+        if 20 <= len(token) <= 64:
+            marks.append("dev:" + hashlib.sha256(token.encode()).hexdigest())
+        return marks
+
+    async def _trust(self, request: web.Request, uid: str) -> None:
+        """A login succeeded: its address and device are trusted for TRUST_TTL_S."""
+        marks = ["ip:" + self.address(request)]
+        marks.append("dev:" + hashlib.sha256(self._device(request).encode()).hexdigest())
+        await self.store.trust(uid, marks, TRUST_TTL_S)
 
     async def _start_login(self, uid: str) -> str:
         token = secrets.token_urlsafe(32)
@@ -197,10 +232,15 @@ class Accounts:
         (made,) = await self.store.attempt(FAIL_WINDOW_S, addr)
         if made > REGISTER_PER_ADDRESS:
             raise self._throttled(await self.store.retry_after(addr))
+        taken = AccountError("name_taken", "That username is taken.", 409)
+        if await self.store.uid_of(username_key(name)) is not None:
+            # a taken name costs no hash, and counts as an account made (issue 37: never
+            # counted, a flood of taken names hashed without limit)
+            raise taken
         uid = new_id("u")
         if not await self.store.create(uid, name, username_key(name), await self._hash(password)):
-            await self.store.forgive(addr)  # only accounts made count
-            raise AccountError("name_taken", "That username is taken.", 409)
+            raise taken  # taken meanwhile
+        await self._trust(request, uid)
         return self._answer(request, {"username": name}, await self._start_login(uid))
 
     @answered
@@ -212,13 +252,15 @@ class Accounts:
         if not isinstance(name, str) or not isinstance(password, str) or len(name) > 64:
             raise AccountError("bad_login", "Wrong username or password.", 401)
         key = username_key(name)
-        counted = await self._attempt(request, key, per_address=True)
         uid = await self.store.uid_of(key)
+        trusted = uid is not None and await self.store.trusted(uid, self._marks(request))
+        counted = await self._attempt(request, key, True, uid is not None, trusted)
         account = None if uid is None else await self.store.account(uid)
         stored = None if account is None else account.get("hash")
         if not await self._verify(stored, password) or uid is None or account is None:
             raise AccountError("bad_login", "Wrong username or password.", 401)
         await self.store.forgive(*counted)
+        await self._trust(request, uid)
         if stored is not None and needs_rehash(stored):
             await self.store.set_hash(uid, await self._hash(password))
         return self._answer(request, {"username": account["name"]}, await self._start_login(uid))
@@ -288,18 +330,27 @@ class Accounts:
 
     async def _recheck(self, request: web.Request, me: LoggedIn, password: object) -> None:
         """The current password again, for what cannot be undone; failures count as logins'."""
-        counted = await self._attempt(request, username_key(me.name), per_address=False)
+        trusted = await self.store.trusted(me.uid, self._marks(request))
+        counted = await self._attempt(request, username_key(me.name), False, True, trusted)
         account = await self.store.account(me.uid)
         stored = None if account is None else account.get("hash")
         if not isinstance(password, str) or not await self._verify(stored, password):
             raise AccountError("bad_login", "Wrong password.", 401)
         await self.store.forgive(*counted)
 
-    async def _attempt(self, request: web.Request, key: str, per_address: bool) -> list[str]:
+    async def _attempt(
+        self, request: web.Request, key: str, per_address: bool, exists: bool, trusted: bool
+    ) -> list[str]:
         """Count a password attempt on account `key` from the request's address, or refuse it
-        (`throttled`) past a limit; the keys counted, to forgive on success."""
+        (`throttled`) past a limit; the keys counted, to forgive on success. A name nobody
+        has gets no counter of its own (only the address's); from where the account logged
+        in lately (`trusted`), the failures of all addresses together do not count."""
         address = self.address(request)
-        limits = {f"acct:{key}:{address}": ACCOUNT_ADDRESS_FAILS, f"acct:{key}": ACCOUNT_FAILS}
+        limits: dict[str, int] = {}
+        if exists:
+            limits[f"acct:{key}:{address}"] = ACCOUNT_ADDRESS_FAILS
+            if not trusted:
+                limits[f"acct:{key}"] = ACCOUNT_FAILS
         if per_address:
             limits[f"ip:{address}"] = ADDRESS_FAILS
         counts = await self.store.attempt(FAIL_WINDOW_S, *limits)

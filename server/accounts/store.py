@@ -13,6 +13,8 @@ Keys (prefix "nv:"; the braces are Redis Cluster hash tags, so one player's keys
   fail:<what>       failed logins in the current window: per account and address (acct:<key>:
                     <address>), per account (acct:<key>), per address (ip:<address>); and
                     accounts made per address (reg:<address>)
+  trust:{uid}:<mark>  where the account logged in from lately (ip:<address>, dev:<sha256 of
+                    the device cookie>): strangers' failures do not lock it out from there
 """
 
 from __future__ import annotations
@@ -198,3 +200,17 @@ class AccountStore:
         """Seconds until a key's window ends."""
         ms = await self.redis.pttl(P + "fail:" + what)
         return max(0.0, ms / 1000)
+
+    async def trust(self, uid: str, marks: list[str], ttl: float) -> None:
+        """Remember for `ttl` s that the account logged in from these marks (its address,
+        its device cookie)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for mark in marks:
+                pipe.set(P + "trust:{" + uid + "}:" + mark, 1, px=int(ttl * 1000))
+            await pipe.execute()
+
+    async def trusted(self, uid: str, marks: list[str]) -> bool:
+        """Has the account logged in from any of these marks lately?"""
+        if not marks:
+            return False
+        return bool(await self.redis.exists(*(P + "trust:{" + uid + "}:" + m for m in marks)))

@@ -213,9 +213,9 @@ def standings_csv(doc: Doc) -> str:
     w.writerow(["rank", "name", "points", "sets_for", "sets_against",
                 *doc["form"]["tiebreaks"], "played", "wins", "draws", "losses"])  # fmt: skip
     for r in standings_rows(doc, _table(doc)):
-        w.writerow([r["rank"], r["name"], _num(r["points"]), r["sets_for"], r["sets_against"],
-                    *(_num(v) for v in r["tiebreaks"]), r["played"], r["wins"], r["draws"],
-                    r["losses"]])  # fmt: skip
+        w.writerow([r["rank"], _text(r["name"]), _num(r["points"]), r["sets_for"],
+                    r["sets_against"], *(_num(v) for v in r["tiebreaks"]), r["played"], r["wins"],
+                    r["draws"], r["losses"]])  # fmt: skip
     return out.getvalue()
 
 
@@ -230,8 +230,16 @@ def crosstable_csv(doc: Doc) -> str:
     n = len(cross["entrants"])
     w.writerow(["#", "name", *(str(i + 1) for i in range(n)), "points"])
     for i, (e, row) in enumerate(zip(cross["entrants"], cross["cells"], strict=True)):
-        w.writerow([i + 1, e["name"], *row, _num(cross["points"][i])])
+        w.writerow([i + 1, _text(e["name"]), *row, _num(cross["points"][i])])
     return out.getvalue()
+
+
+def _text(value: object) -> str:
+    """A name as a CSV cell: one beginning `=`, `+`, `-`, `@` (or a tab or return) gets a `'`
+    before it, so a spreadsheet shows it rather than runs it as a formula (issue 37: a team's
+    name carried `@SUM(1+1)*cmd|' /C calc'!A0` verbatim; OWASP's CSV injection advice)."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _num(value: float) -> str:

@@ -14,18 +14,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from redis.exceptions import RedisError
 
 from server.accounts.store import AccountStore
-from server.history.store import HistoryStore
-from server.history.summary import is_rated, rating_mode_of, summarise
-from server.store.redis_store import Store
+from server.history.store import HistoryStore, pm_key
+from server.history.summary import REPEAT_WINDOW, is_rated, rating_mode_of, same_table, summarise
+from server.store.redis_store import P, Store, _bytes
 
 log = logging.getLogger("novuss.history")
 
 LOCK = "nv:lock:archive"
 LOCK_S = 10.0
+SCAN_REPEATS = 200  # a player's matches in the repeat window looked at (the newest)
 
 
 class Archivist:
@@ -75,14 +77,30 @@ class Archivist:
                     self.failed += 1
                     return
                 skills = {}
+                repeats = 0
                 if is_rated(record):
                     uids = [p["account"] for p in record["players"]]
                     skills = await self.history.skills(uids, rating_mode_of(record))
+                    repeats = await self.repeats(record, uids[0])
                 guests = [p["sid"] for p in record["players"] if not p.get("account")]
                 claimed = await self.accounts.session_accounts(guests)
                 owned = {sid: uid for sid, uid in claimed.items() if uid is not None}
-                plan = summarise(record, skills, owned)
+                plan = summarise(record, skills, owned, repeats)
             await self.history.write(plan)
             self.archived += 1
         for tell in self.on_archived:  # e.g. the competitions service: a table may be decided
             tell(mid)
+
+    async def repeats(self, record: dict[str, Any], uid: str) -> int:
+        """How many rated matches between the record's very accounts ended within the window
+        before it (server/history/summary.py), public or private: read from one player's
+        indexes by end time."""
+        ended = float(record.get("ended") or 0.0)
+        mids: list[str] = []
+        for index in (pm_key(uid), P + "pmp:{" + uid + "}"):
+            found = await self.history.redis.zrevrangebyscore(
+                index, ended, ended - REPEAT_WINDOW, start=0, num=SCAN_REPEATS
+            )
+            mids += [_bytes(m).decode() for m in found]
+        headers = await self.history.headers(mids)
+        return sum(h is not None and same_table(record, h) for h in headers)

@@ -186,6 +186,15 @@ class HistoryStore:
             pipe.hdel(arc_key(a.mid), "plan")
             await pipe.execute()
 
+    @staticmethod
+    def _point(a: Archived, pid: str) -> list[Any]:
+        """A rating history's point: [time, shown rating, match id]. A private match's names
+        no match and says only its day (the history is public: issue 37 found private
+        matches' ids and times in it)."""
+        if a.private:
+            return [a.ended - a.ended % 86400, a.shown[pid], None]
+        return [a.ended, a.shown[pid], a.mid]
+
     async def _apply(self, a: Archived, pid: str, registered: bool) -> None:
         counters = a.counters.get(pid, {})
         rating = a.ratings.get(pid)
@@ -197,7 +206,7 @@ class HistoryStore:
         args += [
             a.mode,
             b"" if rating is None else bytes(msgpack.packb(list(rating[:3]))),
-            b"" if pid not in a.shown else bytes(msgpack.packb([a.ended, a.shown[pid], a.mid])),
+            b"" if pid not in a.shown else bytes(msgpack.packb(self._point(a, pid))),
         ]
         index = P + "pmp:{" + pid + "}" if a.private else pm_key(pid)
         keys = [index, P + "stats:{" + pid + "}", rating_key(pid), rh_key(pid, a.mode)]

@@ -17,6 +17,13 @@ from server.ratings.model import Skill, rate_ranked
 
 Skills = dict[str, tuple[float, float, int]]  # uid -> (mu, sigma, matches) in the match's mode
 
+# Repeated results between the same accounts stop moving ratings (issue 37: one account won
+# 1500 -> 2700 in six matches against a puppet): of the rated matches between the same
+# accounts within REPEAT_WINDOW seconds, the first REPEATS_RATED move ratings, the others are
+# archived unrated (docs/accounts.md, "Ratings that cannot be farmed").
+REPEATS_RATED = 3
+REPEAT_WINDOW = 24 * 3600.0
+
 
 def counter_prefix(record: dict[str, Any]) -> str:
     """The counters' prefix: the mode for Novuss, "<game>-<mode>" for another game."""
@@ -42,7 +49,24 @@ def is_rated(record: dict[str, Any]) -> bool:
         and _rated_game(record)
         and bool(players)
         and all(p.get("account") for p in players)
+        and len({p["account"] for p in players}) == len(players)  # nobody plays itself
         and bool(record.get("result"))
+    )
+
+
+def same_table(record: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Is `other` an earlier rated match between the very accounts of `record`, within
+    REPEAT_WINDOW before it?"""
+    ended, before = record.get("ended") or 0.0, other.get("ended") or 0.0
+
+    def accounts(r: dict[str, Any]) -> list[str]:
+        return sorted(str(p.get("account")) for p in r.get("players", []))
+
+    return (
+        other.get("id") != record.get("id")
+        and bool(other.get("rated"))
+        and ended - REPEAT_WINDOW <= before <= ended
+        and accounts(other) == accounts(record)
     )
 
 
@@ -77,11 +101,16 @@ def ranks_of(record: dict[str, Any], sides: int) -> list[float]:
 
 
 def summarise(
-    record: dict[str, Any], skills: Skills, claimed: dict[str, str] | None = None
+    record: dict[str, Any],
+    skills: Skills,
+    claimed: dict[str, str] | None = None,
+    repeats: int = 0,
 ) -> Archived:
     """The archive of one finished match (its header and log), given its registered players'
-    skills in its mode before it, and the guest sessions an account has claimed since (a
-    guest who registered: the match goes to the account's list)."""
+    skills in its mode before it, the guest sessions an account has claimed since (a
+    guest who registered: the match goes to the account's list), and how many rated matches
+    between the same accounts ended within REPEAT_WINDOW before it (past REPEATS_RATED it
+    moves no rating)."""
     prefix = counter_prefix(record)
     by_seat: dict[int, Counter[str]] = {}
     for entry in record.get("log", []):
@@ -113,7 +142,7 @@ def summarise(
             }
     ratings: dict[str, tuple[float, float, int, float]] = {}
     shown: dict[str, int] = {}
-    if is_rated(record):
+    if is_rated(record) and repeats < REPEATS_RATED:
         sides = max(p["team"] for p in record["players"]) + 1
         teams: list[list[tuple[str, Skill]]] = [[] for _ in range(sides)]
         for p in record["players"]:

@@ -5,6 +5,7 @@ motion and ruling. Stateless: a try is replayed from the lesson's position on ea
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -13,15 +14,21 @@ from aiohttp import web
 from server.edge.buckets import KeyedBuckets
 from server.edge.proxy import Network, client_address
 from server.games.novuss.sim import Shot
-from server.lessons import LESSONS, LessonRefused, lesson, play_try
+from server.lessons import LESSONS, lesson
 from server.lessons.catalog import SEAT, UnknownLesson
 from server.lessons.play import rest_discs
+from server.lessons.pool import Busy, TryPool
 
 SHOT_FIELDS = ("x", "y", "angle", "speed")
-# a try is simulated and judged on the event loop (up to 8 strokes, a few ms): tries per
-# client address, as a learner strikes (a stroke every few seconds), not as a flood would
+# a try is simulated and judged in a worker process (server/lessons/pool.py: up to 8 strokes,
+# a few ms), within a global bound of tries in flight; and per client address, as a learner
+# strikes (a stroke every few seconds), not as a flood would
 TRY_RATE = 2.0  # a second, sustained
 TRY_BURST = 10.0
+TRY_WORKERS = 1  # processes (the host's other core serves the matches)
+TRIES_AT_ONCE = 8  # in flight over every address together; past it, 503 busy
+TOO_MANY = json.dumps({"code": "rate_limited", "message": "Too many tries: slow down."}).encode()
+BUSY = json.dumps({"code": "busy", "message": "Many are learning just now: try again."}).encode()
 
 
 def _refuse(code: str, message: str, rule: str = "") -> web.HTTPBadRequest:
@@ -78,24 +85,25 @@ class Tries:
         self.trusted = trusted
         self.buckets = KeyedBuckets(TRY_RATE, TRY_BURST)
 
-    def admit(self, request: web.Request) -> None:
-        """Allow one try from the request's address, or refuse it with 429."""
+    def admit(self, request: web.Request) -> web.Response | None:
+        """Allow one try from the request's address (None), or the 429 that refuses it
+        (answered, not raised: a flood's refusals cost the loop little)."""
         address = client_address(request.remote or "", request.headers, self.trusted)
-        if not self.buckets.take(address):
-            raise web.HTTPTooManyRequests(
-                text=web.json_response(
-                    {"code": "rate_limited", "message": "Too many tries: slow down."}
-                ).text,
-                content_type="application/json",
-                headers={"Retry-After": "1"},
-            )
+        if self.buckets.take(address):
+            return None
+        return web.Response(
+            body=TOO_MANY, status=429, content_type="application/json",
+            headers={"Retry-After": "1"},
+        )  # fmt: skip
 
 
 class Lessons:
-    """The lessons' routes: the list, and a try played (limited per client address)."""
+    """The lessons' routes: the list, and a try played (limited per client address, and in
+    all by the workers' slots)."""
 
-    def __init__(self, trusted: tuple[Network, ...]):
+    def __init__(self, trusted: tuple[Network, ...], pool: TryPool | None = None):
         self.tries = Tries(trusted)  # `trusted`: the proxies whose forwarded address is believed
+        self.pool = pool or TryPool(TRY_WORKERS, TRIES_AT_ONCE)
 
     def routes(self) -> list[web.RouteDef]:
         """GET /api/lessons and POST /api/lessons/{lesson} (docs/client.md, "Learn to play")."""
@@ -103,7 +111,9 @@ class Lessons:
 
     async def play(self, request: web.Request) -> web.Response:
         """One try's strokes played; the last one's ruling, motion, discs, done and over."""
-        self.tries.admit(request)
+        refused = self.tries.admit(request)
+        if refused is not None:
+            return refused
         try:
             chosen = lesson(request.match_info["lesson"])
         except UnknownLesson:
@@ -112,8 +122,12 @@ class Lessons:
             body = await request.json()
         except ValueError:
             raise _refuse("bad_field", "The body must be JSON.") from None
+        shots = _shots(body)
         try:
-            result = play_try(chosen, _shots(body))
-        except LessonRefused as e:
-            raise _refuse(e.code, str(e), e.rule) from None
-        return web.json_response(result.to_dict())
+            status, answer = await self.pool.play(chosen.id, shots)
+        except Busy as e:  # answered, not raised: a flood's refusals cost the loop little
+            return web.Response(
+                body=BUSY, status=503, content_type="application/json",
+                headers={"Retry-After": str(e.retry_after)},
+            )  # fmt: skip
+        return web.Response(body=answer, status=status, content_type="application/json")

@@ -102,8 +102,10 @@ class Lobby:
     ) -> tuple[Room, Step]:
         """Seat a filled quick-match table, in queue order, in a new public room (`rid`, or a
         new id); everybody is ready, so the match starts. Rated when every player is
-        registered (either game: each rated apart)."""
-        rated = all(p.account is not None for p in players)
+        registered, each at one seat (either game: each rated apart)."""
+        accounts = [p.account for p in players]
+        # one account at two seats (two sessions queued) plays itself: never rated (issue 37)
+        rated = None not in accounts and len(set(accounts)) == len(accounts)
         room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid, game, rated=rated))
         return room, room.seat_ready(players, now)
 

@@ -78,6 +78,9 @@ class Event:
 
 
 WAITING_GRACE = 20.0  # seconds an absent player keeps a seat when no match is being played
+# The kept events' bytes, besides their count (the buffer): 256 events of up to ~3.6 KB each
+# held 0.9 MB for one room (issue 37); a resume that needs older ones gets a whole `room`.
+EVENT_BYTES = 128 * 1024
 
 
 def invite_hash(invite: str) -> str:
@@ -143,8 +146,10 @@ class Room:
         self.match: GameMatch | None = None
         self.matches: list[str] = []  # ids of this room's matches, oldest first
         self.rematch: set[int] = set()
+        self.struck: set[int] = set()  # the teams that struck in the current match
         self.seq = 0
         self.events: deque[Event] = deque(maxlen=buffer)
+        self.event_bytes = 0  # the kept events' size: bounded too (EVENT_BYTES)
         self.watchers = 0
         self.outbox: list[Out | Event] = []
         self.log: list[tuple[str, dict[str, Any]]] = []
@@ -257,8 +262,18 @@ class Room:
         self.seq += 1
         message = {"t": out.kind, "seq": self.seq, **out.data}
         event = Event.of(self.seq, out.audience, message, out.readers)
-        self.events.append(event)
+        self.keep(event)
         self.outbox.append(event)
+
+    def keep(self, event: Event) -> None:
+        """Keep an event for resume, within the buffer's count and EVENT_BYTES (the oldest
+        go first; the newest is always kept)."""
+        if len(self.events) == self.events.maxlen:
+            self.event_bytes -= len(self.events[0].packed)
+        self.events.append(event)
+        self.event_bytes += len(event.packed)
+        while self.event_bytes > EVENT_BYTES and len(self.events) > 1:
+            self.event_bytes -= len(self.events.popleft().packed)
 
     def apply(self, step: Step) -> Step:
         """Queue a match step's messages and log entries; return it for its motion."""
@@ -268,6 +283,9 @@ class Room:
                 out = Out(out.kind, {**out.data, "record": record}, out.sequenced, out.audience)
             self.emit(out)
         if self.match is not None:
+            for entry in step.log:
+                if entry.get("kind") == "stroke":
+                    self.struck.add(self.team_of(entry["seat"]))
             self.log.extend((self.match.id, entry) for entry in step.log)
             if step.log:  # the header's stroke count and result follow the log
                 self.records.append(self.record_header())
@@ -308,7 +326,16 @@ class Room:
             "result": m.state.match_result,
             "private": self.private,
             **({"access": invite_hash(self.invite)} if self.private and self.invite else {}),
+            **({"aborted": True} if m.ended is not None and self.aborted() else {}),
         }
+
+    def aborted(self) -> bool:
+        """A match against the computer in which its people never struck: nobody played it,
+        so it is no record (not listed, archived or rated: its keys are deleted as it ends).
+        A flood of these (create or rematch, resign at once) filled Redis (issue 37)."""
+        people = {self.team_of(i) for i, s in self.seated() if s.computer is None}
+        machine = any(s.computer is not None for _, s in self.seated())
+        return machine and not (people & self.struck)
 
     # -- seats -----------------------------------------------------------------------
     def join(
@@ -320,6 +347,12 @@ class Room:
         sid = player.sid
         if self.rated and player.account is None:
             raise LobbyError("account_needed", "Rated matches are for registered players.")
+        if self.rated and any(s.account == player.account for _, s in self.seated()):
+            # two sessions of one account at two seats: it would rate itself (issue 37)
+            raise LobbyError(
+                "self_play", "Your account has a seat here already: a rated match is between"
+                " different players."
+            )  # fmt: skip
         if self.seat_of(sid) is not None:
             raise LobbyError("in_room", "You already have a seat here.")
         if self.match is not None and not self.match.state.finished:
@@ -396,6 +429,7 @@ class Room:
         self.match, step = played.new_match(new_id("m"), spec, first_team, now, self.settings)
         self.matches.append(self.match.id)
         self.rematch.clear()
+        self.struck = set()
         self.changed(now)
         return self.apply(step)
 
@@ -551,6 +585,7 @@ class Room:
             "match": None if self.match is None else self.match.to_dict(now),
             "matches": list(self.matches),
             "rematch": sorted(self.rematch),
+            "struck": sorted(self.struck),
             "seq": self.seq,
         }
 
@@ -570,8 +605,15 @@ class Room:
         room.match = None if match is None else game(name).load_match(match, settings)
         room.matches = list(d["matches"])
         room.rematch = set(d["rematch"])
+        # a checkpoint from before "struck": any stroke played counts for every side
+        struck = d.get("struck")
+        if struck is None and room.match is not None and room.match.strokes:
+            struck = [room.team_of(i) for i in range(len(room.seats))]
+        room.struck = set(struck or ())
         room.seq = d["seq"]
-        room.events.extend(e for e in events if e.seq <= room.seq)
+        for e in events:
+            if e.seq <= room.seq:
+                room.keep(e)
         return room
 
     def reloaded(self, now: float) -> Step:

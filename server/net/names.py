@@ -22,6 +22,10 @@ MARKS_MAX = 2  # combining marks on one base character (Vietnamese needs two)
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _REFUSED_CATEGORIES = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
 _SPACES = re.compile(" +")
+# A rating as the client shows it beside a registered player's name, "Anna (1712)" or
+# "(1500?)": a guest named so would pass for a rated member (issue 37). Any brackets and
+# digits of any script are folded to ASCII first (NFKC: "（１７１２）" is the same).
+_RATING_LIKE = re.compile(r"[(\[{]\s*\d{3,4}\s*\??\s*[)\]}]\s*$")
 
 
 class BadName(ValueError):
@@ -48,4 +52,6 @@ def clean_name(raw: str) -> str:
         raise BadName("must start with a letter, digit or sign")
     if not any(unicodedata.category(c)[0] in "LN" for c in name):
         raise BadName("must hold a letter or a digit")
+    if _RATING_LIKE.search(unicodedata.normalize("NFKC", name)):
+        raise BadName("must not end in a number in brackets (it would read as a rating)")
     return name

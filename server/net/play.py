@@ -19,15 +19,23 @@ from server.lobby.reserved import is_competition
 from server.lobby.room import LobbyError, Room
 from server.net.limits import ChatBudgets
 from server.net.runtime import RoomRuntime
+from server.store.memory import MemoryWatch
 
 
 class Table:
     """The moves of a player (or a watcher's chat) in the room they are in."""
 
-    def __init__(self, lobby: Lobby, runtime: RoomRuntime, chats: ChatBudgets):
+    def __init__(
+        self,
+        lobby: Lobby,
+        runtime: RoomRuntime,
+        chats: ChatBudgets,
+        memory: MemoryWatch | None = None,
+    ):
         self.lobby = lobby
         self.runtime = runtime
         self.chats = chats
+        self.memory = memory  # Redis nearly full: no new match (a rematch) is started
         # told of every accepted strike with the position before it (practice take-backs)
         self.struck: list[Callable[[Room, int, Any], None]] = []  # (room, seat, position before)
 
@@ -51,6 +59,17 @@ class Table:
         room, sid = self._room(conn)
         if is_competition(room):  # its one match is the pairing's (docs/competitions.md)
             raise LobbyError("not_now", "A competition's table plays its one match.")
+        # a rematch is a new match: charged to the budgets of creating a room (per connection,
+        # session and address), else a rematch loop with the computer, which accepts at once,
+        # made matches without limit (issue 37). A stand-in for another process's connection
+        # has no budget here: its own process's gateway holds it.
+        if self.memory is not None and self.memory.full:
+            raise LobbyError(
+                "server_full", "The server is full just now; please try again in a few minutes."
+            )
+        charge = getattr(conn, "may_create", None)
+        if charge is not None:
+            charge()
         room.offer_rematch(sid, time.time())
         self.runtime.lobby_changed = True
         await self.runtime.flush(room)

@@ -60,6 +60,7 @@ def room_commit(
         seated=seated if seated != before else {},
         unseated=[sid for sid in before if sid not in seated],
         invite=room.invite,
+        kept=len(room.events),
     )
     return commit, seated
 

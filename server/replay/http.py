@@ -5,14 +5,16 @@ again (`GET /api/matches/{id}/replay/{n}`), by the record's game's `Replay`
 
 Whoever may read a match's record may replay it: a private match only with its room's invite
 (`?invite=`), answered 404 otherwise, as for no match at all. Recomputing a match is work
-(a long match: a few hundred strokes simulated and judged), so it runs in a thread, two at a
-time, and the last CACHED matches recomputed are kept, each under the length of its log (a
-live match's replay is recomputed when its log has grown).
+(a long match: a few hundred strokes simulated and judged), so it runs in a worker process
+(server/workers.py: the core holds the GIL, a thread stalled the loop), at most AT_ONCE in
+flight over every client, past which the answer is 503 `busy` with `Retry-After`; the record
+is read only once a slot is taken (issue 37: each request loaded it before waiting). The last
+CACHED matches recomputed are kept, each under the length of its log (a live match's replay
+is recomputed when its log has grown).
 """
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import json
 from collections import OrderedDict
@@ -26,10 +28,12 @@ from server.accounts.store import AccountStore
 from server.games.registry import of_record
 from server.games.seam import NoSuchStroke, Replay, Replayed, ReplayError
 from server.lobby.room import record_for
+from server.replay.steps import recompute
 from server.store.redis_store import Store, log_key
+from server.workers import Busy, Workers
 
-CACHED = 16  # matches kept recomputed
-AT_ONCE = 2  # recomputations running at a time
+CACHED = 64  # matches kept recomputed
+AT_ONCE = 4  # recomputations in flight (one worker: the host's other core serves the matches)
 STROKE_MAX = 100_000  # the largest stroke number read from a path
 
 
@@ -55,7 +59,7 @@ class Replays:
         self.page = page
         self.viewer = viewer  # the request's logged-in account's uid: a private match's player
         self.cache: OrderedDict[str, tuple[int, dict[str, Any], Replayed]] = OrderedDict()
-        self.running = asyncio.Semaphore(AT_ONCE)
+        self.workers = Workers(1, AT_ONCE)
 
     async def _header(self, request: web.Request) -> dict[str, Any] | None:
         """The match's header if this request may read it (its invite, for a private one)."""
@@ -84,17 +88,24 @@ class Replays:
         if hit is not None and hit[0] == length:
             self.cache.move_to_end(mid)
             return hit[1], hit[2], replay
-        record = await self.store.match_record(mid)
-        if record is not None:
-            record = record_for(record, request.query.get("invite"), await self._viewer(request))
-        if record is None:
-            raise _refuse(web.HTTPNotFound, "no_match", "No such match.")
-        async with self.running:
-            try:
-                replayed = await asyncio.to_thread(replay.steps, record)
-            except (ReplayError, KeyError, TypeError, ValueError) as e:
-                raise _refuse(web.HTTPUnprocessableEntity, "not_replayable",
-                              f"This record cannot be replayed: {e}") from None  # fmt: skip
+        try:
+            async with self.workers.slot():
+                record = await self.store.match_record(mid)
+                invite, viewer = request.query.get("invite"), await self._viewer(request)
+                record = None if record is None else record_for(record, invite, viewer)
+                if record is None:
+                    raise _refuse(web.HTTPNotFound, "no_match", "No such match.")
+                try:
+                    replayed = await self.workers.submit(recompute, record)
+                except (ReplayError, KeyError, TypeError, ValueError) as e:
+                    raise _refuse(web.HTTPUnprocessableEntity, "not_replayable",
+                                  f"This record cannot be replayed: {e}") from None  # fmt: skip
+        except Busy as e:
+            raise web.HTTPServiceUnavailable(
+                text=json.dumps({"error": "busy", "message": "Many replays are being"
+                                 " computed just now: try again."}),
+                content_type="application/json", headers={"Retry-After": str(e.retry_after)},
+            ) from None  # fmt: skip
         head = {k: v for k, v in record.items() if k != "log"}
         self.cache[mid] = (len(record["log"]), head, replayed)
         self.cache.move_to_end(mid)

@@ -47,10 +47,14 @@ async def test_login_cookie_flags_and_nothing_secret_stored(game_server):
     srv = game_server(trusted_proxy="127.0.0.2")
     h = Http(srv.url)
     await h.register("Kalle")
-    (cookie,) = h.set_cookies
-    flags = {p.strip().split("=")[0].lower() for p in cookie.split(";")}
-    assert {"httponly", "path", "max-age"} <= flags and "samesite=lax" in cookie.lower()
-    assert "secure" not in flags  # plain http, no trusted proxy saying https
+    # the login, and the device (issue 37: where the account logs in from is trusted)
+    (cookie,) = [c for c in h.set_cookies if c.startswith("nv_login=")]
+    (device,) = [c for c in h.set_cookies if c.startswith("nv_device=")]
+    assert len(h.set_cookies) == 2
+    for each in (cookie, device):
+        flags = {p.strip().split("=")[0].lower() for p in each.split(";")}
+        assert {"httponly", "path", "max-age"} <= flags and "samesite=lax" in each.lower()
+        assert "secure" not in flags  # plain http, no trusted proxy saying https
     token = cookie.split(";")[0].split("=", 1)[1]
     # a wrong name and a wrong password read the same
     wrong_pw = await Http(srv.url).login("Kalle", "not the password at all")
@@ -65,7 +69,8 @@ async def test_login_cookie_flags_and_nothing_secret_stored(game_server):
             headers={"X-Forwarded-Proto": "https"},
         )  # fmt: skip
         assert got == 200
-        assert ("secure" in r.headers["Set-Cookie"].lower().split("; ")) is secure, addr
+        for each in r.headers.getall("Set-Cookie"):
+            assert ("secure" in each.lower().split("; ")) is secure, addr
         await p.close()
     # neither the password nor the token is anywhere in Redis, keys or values
     stored = db(srv.redis_url)

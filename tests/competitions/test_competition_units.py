@@ -4,6 +4,8 @@ checked, and the CSV exports (docs/competitions.md)."""
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 import pytest
@@ -188,3 +190,17 @@ def test_the_regulations_are_stated_with_their_source():
     old = dict(chosen)
     del old["byes_count"]
     assert settings_of(old).byes_count is False
+
+
+def test_a_name_that_would_run_as_a_formula_is_exported_as_text():
+    settings = TournamentSettings(sets=1)
+    names = ("@SUM(1+1)*cmd|' /C calc'!A0", "=1+1", "Bea")
+    people = [Entrant(f"u{i}", n) for i, n in enumerate(names)]
+    table = Tournament.new(settings, people, 7).start()
+    doc = {"form": {"tiebreaks": []}, "table": table.to_dict(),
+           "entries": [{"id": e.id, "name": e.name} for e in people]}  # fmt: skip
+    standings = list(csv.reader(io.StringIO(standings_csv(doc))))
+    cross = list(csv.reader(io.StringIO(crosstable_csv(doc))))
+    for rows in (standings[1:], cross[1:]):
+        shown = sorted(r[1] for r in rows)
+        assert shown == sorted(["'@SUM(1+1)*cmd|' /C calc'!A0", "'=1+1", "Bea"]), shown

@@ -187,6 +187,9 @@ async def test_at_its_memory_limit_the_server_refuses_new_rooms_while_live_match
         await a.send("resign")
         result = await b.expect("result")
         assert result["cause"] == "resign" and result["winner"] == b.own_seat % 2
+        await a.send("rematch")  # a new match is new state: refused as a new room is
+        refusal = await a.expect("error")
+        assert refusal["code"] == "server_full" and "full" in refusal["message"]
         record = await asyncio.to_thread(health, srv)
         assert record["store_errors"] == 0, "no commit was refused by Redis"
     finally:

@@ -24,6 +24,9 @@ from tests.server.server_client import Client, Msg, connected
         "Anu\u00a0Boris",  # a no-break space: looks like a space, is another character
         "🎱🎱",  # no letter or digit
         "x" * 25,
+        "HonestAnna (1712)",  # a rating beside the name: a guest passing for a member
+        "Anna (1500?)",
+        "Anna（１７１２）",  # full-width brackets and digits read the same
     ],
 )
 def test_a_name_that_cannot_be_read_or_told_apart_is_refused(raw):
@@ -39,6 +42,8 @@ def test_a_name_that_cannot_be_read_or_told_apart_is_refused(raw):
         ("Nguyễn", "Nguyễn"),  # two marks on one letter are a real name's
         ("Tõnu 🎱", "Tõnu 🎱"),
         ("Пётр", "Пётр"),
+        ("Anna (7)", "Anna (7)"),  # no rating has one digit
+        ("Team 1712", "Team 1712"),  # numbers are names' too, not in brackets at the end
     ],
 )
 def test_a_real_name_is_kept_normalised(raw, kept):

@@ -71,6 +71,10 @@ def new_page(browser: Browser) -> Iterator[Callable[..., Page]]:
             print(f"[page {id(page):x}] server: {msg}")
 
     def make(viewport: tuple[int, int] = (1280, 800), scale: float = 1, **kw: Any) -> Page:
+        # the tests' own probes (wait_for_function with a string) are evaluated as strings,
+        # which the server's Content Security Policy forbids a page: bypassed for them, not
+        # for tests/web/test_security_headers.py, which runs the pages under the policy
+        kw.setdefault("bypass_csp", True)
         ctx = browser.new_context(
             viewport={"width": viewport[0], "height": viewport[1]}, device_scale_factor=scale, **kw
         )

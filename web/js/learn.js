@@ -43,6 +43,9 @@ const aimer = new AimController(canvas, {
   onStrike: (shot) => strike(shot),
 });
 
+// a refusal of the server's own, not the referee's reason for refusing a stroke
+const SERVER_CODES = ["bad_field", "not_your_turn", "rate_limited", "busy"];
+
 /** The try's strokes to the referee; the answer's motion played, then its ruling shown. */
 async function strike(shot) {
   const l = lesson();
@@ -62,7 +65,7 @@ async function strike(shot) {
   if (!r || !r.ok || !body) {
     state.busy = false;
     // The referee's refusals are a refused stroke's reasons; the rest the server's codes.
-    const stroke = body?.code && body.code !== "bad_field" && body.code !== "not_your_turn";
+    const stroke = body?.code && !SERVER_CODES.includes(body.code);
     const text = body?.code ? refusalText(stroke ? { ...body, code: "bad_stroke", reason: body.code } : body) : t("toast.not_connected");
     say(text);
     $("learn-hint").textContent = text;

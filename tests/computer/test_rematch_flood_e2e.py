@@ -1,0 +1,80 @@
+"""A rematch flood with the computer (issue 37): resign at once, `rematch`, the computer
+accepts at once, again. Each rematch is charged to the budgets of creating a room, and a
+match nobody played is no record: nothing of it stays in Redis."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.accounts.account_client import as_bytes, db, wait_until
+from tests.computer.test_computer_e2e import FAST, play_computer
+from tests.server.server_client import Client, Msg, get_json
+
+
+async def rematched(c: Client, before: str) -> Msg:
+    """After a rematch offer: the error that refused it, or the room with the new match."""
+    while True:
+        msg = await c.inbox.get()
+        if msg["t"] == "error":
+            return msg
+        match = msg.get("match") if msg["t"] == "room" else None
+        if match is not None and match["id"] != before:
+            return msg
+
+
+async def test_a_rematch_loop_with_the_computer_is_bounded_and_leaves_no_records(game_server):
+    srv = game_server(**FAST)
+    r = db(str(srv.redis_url))
+    c = await play_computer(srv)
+    started = 1
+    refusal: Msg | None = None
+    async with asyncio.timeout(60):
+        while refusal is None and started < 20:
+            mid = c.current_room["match"]["id"]
+            await c.send("resign")
+            await c.expect("result")
+            await c.send("rematch")
+            answer = await rematched(c, mid)
+            if answer["t"] == "error":
+                refusal = answer
+            else:
+                started += 1
+    # the session's budget of rooms (5 at once, then 1 every 10 s): the computer's room, then
+    # four rematches
+    assert refusal is not None and refusal["code"] == "rate_limited", refusal
+    assert started == 5
+    live = c.current_room["match"]["id"]
+    kept = {k.decode() for k in r.scan_iter("nv:*")}
+    assert not any(k.startswith(("nv:match:", "nv:log:")) and live not in k for k in kept), kept
+    assert {as_bytes(m).decode() for m in r.zrange("nv:matches", 0, -1)} <= {live}
+    await c.send("leave")  # resigns the one in play, unplayed too: it goes as the room closes
+    await c.expect("left")
+    left = {k.decode() for k in r.scan_iter("nv:*")}
+    assert not any(k.startswith(("nv:match:", "nv:log:")) for k in left), left
+
+    def closed() -> bool:  # the computer leaves its room at its next look (SCAN, 1 s)
+        return not any(k.startswith((b"nv:room:", b"nv:ev:")) for k in r.scan_iter("nv:*"))
+
+    wait_until(closed, what="the computer's room closed")
+    assert r.zcard("nv:matches") == 0 and r.xlen("nv:finished") == 0
+    assert get_json(srv.url + "/api/matches")["matches"] == []
+    assert get_json(srv.url + "/healthz")["store_errors"] == 0
+
+
+async def test_a_match_against_the_computer_with_a_stroke_is_kept(game_server):
+    srv = game_server(**FAST)
+    c = await play_computer(srv)
+    mid = c.current_room["match"]["id"]
+    async with asyncio.timeout(60):
+        while not any(m["t"] == "stroke" and m["seat"] == c.own_seat for m in c.seen):
+            if c.my_turn():
+                await c.strike_once("singles")
+            else:
+                await c.inbox.get()
+        while not c.my_turn():  # at rest, and the computer will not strike meanwhile
+            await c.inbox.get()
+    await c.send("resign")
+    result = await c.expect("result")
+    assert result["cause"] == "resign"
+    record = get_json(f"{srv.url}/api/matches/{mid}")
+    assert record["result"] is not None and record["strokes"] >= 1

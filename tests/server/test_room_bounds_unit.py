@@ -1,0 +1,32 @@
+"""A room's kept events are bounded in bytes as well as in number (issue 37: 256 events of up
+to ~3.6 KB held 0.9 MB for one room), and a resume past what is kept gets a whole room."""
+
+from __future__ import annotations
+
+from server.games.core.play import Out, Settings
+from server.lobby.room import EVENT_BYTES, Room
+
+SETTINGS = Settings(frame_rate=30.0, speed_factor=20.0)
+
+
+def test_the_event_buffer_is_bounded_in_bytes():
+    room = Room("r1", "singles", 1, 30.0, False, SETTINGS, grace=120.0, buffer=256)
+    line = "x" * 3000
+    for _ in range(200):
+        room.emit(Out("chat", {"seat": None, "name": "n", "text": line, "team": None}))
+    kept = sum(len(e.packed) for e in room.events)
+    assert kept == room.event_bytes <= EVENT_BYTES
+    assert len(room.events) < 200 and room.events[-1].seq == room.seq == 200
+    assert room.missed(room.seq - len(room.events), None) is not None  # what is kept replays
+    assert room.missed(1, None) is None  # older: a whole room instead
+    # a checkpoint's reload keeps the same bound
+    back = Room.from_dict(room.to_dict(1.0), list(room.events), SETTINGS, 120.0, 256)
+    assert back.event_bytes == kept and len(back.events) == len(room.events)
+
+
+def test_small_events_are_still_bounded_by_count():
+    room = Room("r1", "singles", 1, 30.0, False, SETTINGS, grace=120.0, buffer=8)
+    for _ in range(20):
+        room.emit(Out("chat", {"seat": None, "name": "n", "text": "hi", "team": None}))
+    assert len(room.events) == 8
+    assert room.event_bytes == sum(len(e.packed) for e in room.events)
