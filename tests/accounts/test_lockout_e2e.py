@@ -35,6 +35,7 @@ async def test_strangers_failures_do_not_lock_the_owner_out(game_server):
         await h.close()
 
 
+@pytest.mark.fresh_server  # it reads every failure counter in Redis
 async def test_unknown_names_get_no_counter_and_taken_names_are_counted(game_server):
     srv = game_server()
     r = db(str(srv.redis_url))

@@ -169,6 +169,7 @@ async def test_the_room_closes_when_its_last_person_leaves(game_server):
     assert refused["code"] == "no_room"
 
 
+@pytest.mark.alone  # its hang watch against a search's CPU time (pyproject.toml)
 async def test_a_computer_that_never_answers_in_time_loses_its_strokes_to_the_clock(game_server):
     # every search outlives --bot-timeout: its workers are replaced and the decision asked
     # again (given up after three); the stroke clock runs out and the referee rules it, as for

@@ -103,6 +103,7 @@ async def test_a_crokinole_computer_room_plays_on_after_a_restart(game_server):
     await close_all(back)
 
 
+@pytest.mark.alone  # its hang watch against a search's CPU time (pyproject.toml)
 async def test_a_crokinole_computer_that_never_answers_resigns_and_the_game_ends(game_server):
     # every search (tens of ms of CPU) outlives a --bot-timeout of 5 ms and is given up after
     # three tries; seed 002 has no shot clock to rule it, so the computer resigns rather than
