@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from server.games.core.replaying import ReplayError
@@ -120,3 +120,68 @@ def _tag_value(quoted: str, line: int) -> str:
     if not isinstance(value, str):
         raise NotationError("the tag's value is not a string", line)
     return value
+
+
+# -- entries ---------------------------------------------------------------------------
+SeatOf = Callable[[str, int], int]
+"""(a seat's token, its line) -> the seat, refused with NotationError if the game has none"""
+_NUMBERED = re.compile(r"([0-9]+)\.")
+
+
+def entry_line(e: dict[str, Any], seat_kinds: tuple[str, ...]) -> str:
+    """A log entry as its line: a stroke (`N. seat x y angle speed hash`) or one of the
+    game's entries that name a seat only (`resign 1`)."""
+    kind = e.get("kind")
+    if kind == "stroke":
+        s = e["shot"]
+        numbers = " ".join(write_float(s[k]) for k in ("x", "y", "angle", "speed"))
+        return f"{int(e['stroke'])}. {int(e['seat'])} {numbers} {e['hash']}"
+    if kind in seat_kinds:
+        return f"{kind} {int(e['seat'])}"
+    raise NotationError(f"The record holds an entry of no known kind ({kind!r}).")
+
+
+def read_entries(
+    lines: list[str], after: int, seat_kinds: tuple[str, ...], seat_of: SeatOf, noun: str
+) -> list[dict[str, Any]]:
+    """The log's entries from the lines after the header (the 1-based line `after`): the
+    game's strokes (`noun`: "stroke", "shot"), numbered from 1 with none skipped, and its
+    entries that name a seat only."""
+    out: list[dict[str, Any]] = []
+    done = 0
+    others = ", ".join(seat_kinds[:-1]) + f" or {seat_kinds[-1]}"
+    for n, raw in enumerate(lines[after:], start=after + 1):
+        line = raw.split(";", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            raise NotationError(f"a header tag after the {noun}s (the header comes first)", n)
+        words = line.split()
+        if words[0] in seat_kinds:
+            if len(words) != 2:
+                raise NotationError(f"{words[0]} takes one seat, like `{words[0]} 1`", n)
+            out.append({"kind": words[0], "seat": seat_of(words[1], n), "line": n})
+            continue
+        m = _NUMBERED.fullmatch(words[0])
+        if m is None:
+            raise NotationError(
+                f"{words[0]!r} begins no entry: a {noun} is `N. seat x y angle speed hash`,"
+                f" else {others} and a seat",
+                n,
+            )
+        if len(words) != 7:
+            raise NotationError(
+                f"a {noun} has 7 fields (N. seat x y angle speed hash), not {len(words)}", n
+            )
+        done += 1
+        if int(m.group(1)) != done:
+            raise NotationError(f"{noun} {done} was expected here, not {m.group(1)}", n)
+        x, y, angle, speed = (read_float(w, n) for w in words[2:6])
+        if not HASH.fullmatch(words[6]):
+            raise NotationError(f"a {noun}'s state hash is 64 lowercase hex digits", n)
+        out.append({
+            "kind": "stroke", "stroke": done, "seat": seat_of(words[1], n),
+            "shot": {"x": x, "y": y, "angle": angle, "speed": speed}, "hash": words[6],
+            "line": n,
+        })  # fmt: skip
+    return out

@@ -12,15 +12,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from server.games.core.notation import (
-    HASH,
     NotationError,
     Tags,
+    entry_line,
     header_lines,
-    read_float,
+    read_entries,
     read_header,
     read_int,
     start_hash,
-    write_float,
 )
 from server.games.crokinole.rules import Options, ShotRefused, State, new_game
 
@@ -82,7 +81,7 @@ def _write(record: dict[str, Any]) -> str:
         tags.append(("Result", "*"))
     tags += [("First", str(first)), ("StartHash", start_hash(start["state"]))]
     lines = [*header_lines(tags), ""]
-    lines += [_entry_line(e) for e in log[1:] if e.get("kind") != "end"]
+    lines += [entry_line(e, FORFEITS) for e in log[1:] if e.get("kind") != "end"]
     return "\n".join(lines) + "\n"
 
 
@@ -90,17 +89,6 @@ def _option_text(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
-
-
-def _entry_line(e: dict[str, Any]) -> str:
-    kind = e.get("kind")
-    if kind == "stroke":
-        s = e["shot"]
-        numbers = " ".join(write_float(s[k]) for k in ("x", "y", "angle", "speed"))
-        return f"{int(e['stroke'])}. {int(e['seat'])} {numbers} {e['hash']}"
-    if kind in FORFEITS:
-        return f"{kind} {int(e['seat'])}"
-    raise NotationError(f"The record holds an entry of no known kind ({kind!r}).")
 
 
 # -- text -> record --------------------------------------------------------------------
@@ -114,7 +102,8 @@ def from_notation(text: str) -> dict[str, Any]:
         raise NotationError(f"not a Crokinole match's notation (Game {game!r})", at)
     state, first = _start(tags)
     log: list[dict[str, Any]] = [{"kind": "start", "first_team": first, "state": state.to_dict()}]
-    log += _entries(lines, body, state.options.players)
+    players = state.options.players
+    log += read_entries(lines, body, FORFEITS, lambda token, n: _seat(token, players, n), "shot")
     end = _end(tags)
     if end is not None:
         log.append(end)
@@ -182,40 +171,6 @@ def _end(tags: Tags) -> dict[str, Any] | None:
         score, at = tags["Score"]
         end["score"] = [read_int(p, "Score", at) for p in score.split("-")]
     return end
-
-
-def _entries(lines: list[str], after: int, players: int) -> list[dict[str, Any]]:
-    """The log's entries from the lines after the header."""
-    out: list[dict[str, Any]] = []
-    shot = 0
-    for n, raw in enumerate(lines[after:], start=after + 1):
-        line = raw.split(";", 1)[0].strip()
-        if not line:
-            continue
-        if line.startswith("["):
-            raise NotationError("a header tag after the shots (the header comes first)", n)
-        words = line.split()
-        if words[0] in FORFEITS:
-            if len(words) != 2:
-                raise NotationError(f"{words[0]} takes one seat, like `{words[0]} 1`", n)
-            out.append({"kind": words[0], "seat": _seat(words[1], players, n), "line": n})
-            continue
-        if not words[0].endswith(".") or len(words) != 7:
-            raise NotationError(
-                "a shot is `N. seat x y angle speed hash`, else resign or absent and a seat", n
-            )
-        shot += 1
-        if read_int(words[0][:-1], "a shot's number", n) != shot:
-            raise NotationError(f"shot {shot} was expected here, not {words[0][:-1]}", n)
-        x, y, angle, speed = (read_float(w, n) for w in words[2:6])
-        if not HASH.fullmatch(words[6]):
-            raise NotationError("a shot's state hash is 64 lowercase hex digits", n)
-        out.append({
-            "kind": "stroke", "stroke": shot, "seat": _seat(words[1], players, n),
-            "shot": {"x": x, "y": y, "angle": angle, "speed": speed}, "hash": words[6],
-            "line": n,
-        })  # fmt: skip
-    return out
 
 
 def _seat(token: str, players: int, line: int) -> int:

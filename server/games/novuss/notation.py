@@ -13,20 +13,18 @@ stroke, and the match's result, with what the core makes of it.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from typing import Any
 
 from server.games.core.notation import (
-    HASH,
     NotationError,
+    entry_line,
     header_lines,
-    read_float,
+    read_entries,
     read_header,
     read_int,
     read_number,
     start_hash,
-    write_float,
     write_number,
 )
 from server.games.novuss.rules import MatchConfig, MatchState, new_match, team_of
@@ -45,7 +43,6 @@ CONFIG_TAGS = (
 )
 REQUIRED = ("Game", "Mode", "Sets", "FirstTeam", "FirstSeat", "StartHash")
 
-_STROKE = re.compile(r"([0-9]+)\.")
 RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}
 
 
@@ -102,7 +99,7 @@ def _write(record: dict[str, Any]) -> str:
         ("StartHash", start_hash(start["state"])),
     ]
     lines = [*header_lines(tags), ""]
-    lines += [_entry_line(e) for e in log[1:] if e.get("kind") != "end"]
+    lines += [entry_line(e, NO_STROKE_KINDS) for e in log[1:] if e.get("kind") != "end"]
     return "\n".join(lines) + "\n"
 
 
@@ -121,17 +118,6 @@ def _result_token(result: dict[str, Any] | None) -> str:
     return "1-0" if winner == 0 else "0-1" if winner == 1 else "1/2-1/2"
 
 
-def _entry_line(e: dict[str, Any]) -> str:
-    kind = e.get("kind")
-    if kind == "stroke":
-        s = e["shot"]
-        numbers = " ".join(write_float(s[k]) for k in ("x", "y", "angle", "speed"))
-        return f"{int(e['stroke'])}. {int(e['seat'])} {numbers} {e['hash']}"
-    if kind in NO_STROKE_KINDS:
-        return f"{kind} {int(e['seat'])}"
-    raise NotationError(f"The record holds an entry of no known kind ({kind!r}).")
-
-
 # -- text -> record --------------------------------------------------------------------
 def from_notation(text: str) -> dict[str, Any]:
     """Notation text as a match record (summary and log, without rulings) that
@@ -146,7 +132,9 @@ def from_notation(text: str) -> dict[str, Any]:
     log: list[dict[str, Any]] = [
         {"kind": "start", "first_team": first_team, "state": state.to_dict()}
     ]
-    log += _entries(lines, body, state)
+    log += read_entries(
+        lines, body, NO_STROKE_KINDS, lambda token, n: _seat(token, state, n), "stroke"
+    )
     result = _result(tags)
     if result is not None:
         log.append({"kind": "end", "result": result})
@@ -211,47 +199,6 @@ def _result(tags: dict[str, tuple[str, int]]) -> dict[str, Any] | None:
     if "Termination" in tags:
         result["reason"] = tags["Termination"][0]
     return result
-
-
-def _entries(lines: list[str], after: int, state: MatchState) -> list[dict[str, Any]]:
-    """The log's entries from the lines after the header (the 1-based line `after`)."""
-    out: list[dict[str, Any]] = []
-    stroke = 0
-    for n, raw in enumerate(lines[after:], start=after + 1):
-        line = raw.split(";", 1)[0].strip()
-        if not line:
-            continue
-        if line.startswith("["):
-            raise NotationError("a header tag after the strokes (the header comes first)", n)
-        words = line.split()
-        if words[0] in NO_STROKE_KINDS:
-            if len(words) != 2:
-                raise NotationError(f"{words[0]} takes one seat, like `{words[0]} 1`", n)
-            out.append({"kind": words[0], "seat": _seat(words[1], state, n), "line": n})
-            continue
-        m = _STROKE.fullmatch(words[0])
-        if m is None:
-            raise NotationError(
-                f"{words[0]!r} begins no entry: a stroke is `N. seat x y angle speed hash`,"
-                " else pass, clock, absent or resign and a seat",
-                n,
-            )
-        if len(words) != 7:
-            raise NotationError(
-                f"a stroke has 7 fields (N. seat x y angle speed hash), not {len(words)}", n
-            )
-        stroke += 1
-        if int(m.group(1)) != stroke:
-            raise NotationError(f"stroke {stroke} was expected here, not {m.group(1)}", n)
-        x, y, angle, speed = (read_float(w, n) for w in words[2:6])
-        if not HASH.fullmatch(words[6]):
-            raise NotationError("a stroke's state hash is 64 lowercase hex digits", n)
-        out.append({
-            "kind": "stroke", "stroke": stroke, "seat": _seat(words[1], state, n),
-            "shot": {"x": x, "y": y, "angle": angle, "speed": speed}, "hash": words[6],
-            "line": n,
-        })  # fmt: skip
-    return out
 
 
 def _seat(token: str, state: MatchState, line: int) -> int:
