@@ -114,5 +114,10 @@ async def test_a_crokinole_computer_that_never_answers_resigns_and_the_game_ends
     result = await play(c)
     assert result["winner"] == 0 and result["cause"] == "resign", result
     health = get_json(f"{srv.url}/healthz")["computer"]
-    assert health["given_up"] >= 1 and health["decisions"] == 0
+    shots = [m["stroke"] for m in c.seen if m["t"] == "stroke" and m["seat"] == 1]
+    assert health["given_up"] >= 1 and health["decisions"] == len(shots), (health, shots)
+    # a search in the round's first positions (a disc or two on the board) may take less
+    # CPU than the watch can see (the kernel counts CPU in 10 ms steps), so it may answer;
+    # the later ones cannot, and the computer resigned before its round was shot (002 1)
+    assert len(shots) < 8, shots
     await close_all(c)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from tests.accounts.account_client import as_bytes, db, wait_until
 from tests.computer.test_computer_e2e import FAST, play_computer
 from tests.server.server_client import Client, Msg, get_json
@@ -22,6 +24,7 @@ async def rematched(c: Client, before: str) -> Msg:
             return msg
 
 
+@pytest.mark.fresh_server  # it reads every key in Redis
 async def test_a_rematch_loop_with_the_computer_is_bounded_and_leaves_no_records(game_server):
     srv = game_server(**FAST)
     r = db(str(srv.redis_url))
