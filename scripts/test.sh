@@ -26,7 +26,7 @@ fi
 # its own Redis and ports). One process each, they took 14 minutes; like this, 8 at the most.
 web_log="$(mktemp)"
 trap 'rm -f "$web_log"' EXIT
-.venv/bin/python -m pytest -q -p no:cacheprovider tests/web >"$web_log" 2>&1 &
+.venv/bin/python -m pytest -q -p no:cacheprovider -m "not alone" tests/web >"$web_log" 2>&1 &
 web=$!
 rest=0
 .venv/bin/python -m pytest -q -n 3 --dist loadfile --durations=15 --ignore=tests/web \
@@ -35,9 +35,9 @@ browser=0
 wait "$web" || browser=$?
 echo "--- the browser tests (tests/web):"
 cat "$web_log"
-# The tests that race a process's real CPU time, once the runs above no longer load the
-# machine (on a loaded one a search could finish between two looks of the hang watch).
+# The tests that race a process's real time or CPU time, once the runs above no longer load
+# the machine (on a loaded one a search could finish between two looks of the hang watch).
 alone=0
 echo "--- the tests that run alone:"
-.venv/bin/python -m pytest -q -p no:cacheprovider -m alone --ignore=tests/web || alone=$?
+.venv/bin/python -m pytest -q -p no:cacheprovider -m alone || alone=$?
 [ "$rest" -eq 0 ] && [ "$browser" -eq 0 ] && [ "$alone" -eq 0 ]

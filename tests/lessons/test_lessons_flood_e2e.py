@@ -9,6 +9,7 @@ import asyncio
 import time
 
 import aiohttp
+import pytest
 
 from server.lessons import lesson
 from server.lessons.http import TRIES_AT_ONCE
@@ -61,6 +62,7 @@ async def strike_in_flood(
     return took, answers
 
 
+@pytest.mark.alone  # an honest stroke's real time during the flood (pyproject.toml)
 async def test_a_lessons_flood_is_bounded_and_the_match_plays_on(game_server):
     srv = game_server()
     s = lesson("direct").solution[0]

@@ -51,6 +51,9 @@ def _axe_installed() -> None:
         pytest.fail("axe-core is missing: npm ci in web/")
 
 
+# Its pages' 30 s waits ran out twice in four runs beside the parallel ones (the rules page
+# never became ready); alone it passes. The cause is not found yet.
+@pytest.mark.alone
 def test_the_pages_outside_the_table_have_no_serious_violations(web_server, new_page):
     page = new_page()
     found: dict[str, list[dict[str, Any]]] = {}
