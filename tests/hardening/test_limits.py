@@ -23,6 +23,17 @@ from tests.server.server_client import Client, Msg, close_all, connected, get_js
 from tests.server.test_server_match_e2e import seat_singles
 
 
+async def next_message(clients: list[Client], timeout: float) -> None:
+    """Until one of the clients receives its next message (kept in its `seen`), or the
+    timeout."""
+    gets = [asyncio.ensure_future(c.inbox.get()) for c in clients]
+    _done, pending = await asyncio.wait(
+        gets, timeout=max(0.0, timeout), return_when=asyncio.FIRST_COMPLETED
+    )
+    for get in pending:
+        get.cancel()
+
+
 async def until(check: Callable[[], bool], what: str, timeout: float = 10) -> None:
     """Poll check() until it holds; fail after timeout seconds."""
     try:
@@ -204,7 +215,7 @@ async def test_a_stalled_reader_is_dropped_and_slows_nobody(game_server):
                 break
         striker = next((p for p in players if p.my_turn()), None)
         if striker is None:
-            await asyncio.sleep(0.05)
+            await next_message(players, t_end - time.monotonic())
             continue
         await striker.strike_once("singles")
         stroke = next(m for m in reversed(striker.seen) if m["t"] == "stroke")

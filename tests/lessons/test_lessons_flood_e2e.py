@@ -19,9 +19,11 @@ ADDRESSES = 48
 EACH = 8  # under one address's burst (10): every refusal is the global bound's
 
 
-async def flood(url: str, shot: dict[str, float]) -> list[tuple[int, str | None, str | None]]:
+async def flood(
+    url: str, shot: dict[str, float], answered: asyncio.Event | None = None
+) -> list[tuple[int, str | None, str | None]]:
     """EACH tries at once from each of ADDRESSES loopback addresses: (status, code,
-    Retry-After) of each."""
+    Retry-After) of each; `answered` is set at the first answer (the flood is under way)."""
 
     async def one_address(i: int) -> list[tuple[int, str | None, str | None]]:
         connector = aiohttp.TCPConnector(local_addr=(f"127.0.1.{i + 1}", 0), limit=EACH)
@@ -29,6 +31,8 @@ async def flood(url: str, shot: dict[str, float]) -> list[tuple[int, str | None,
 
             async def one() -> tuple[int, str | None, str | None]:
                 async with http.post(f"{url}/api/lessons/direct", json={"shots": [shot]}) as r:
+                    if answered is not None:
+                        answered.set()
                     body = await r.json()
                     return r.status, body.get("code"), r.headers.get("Retry-After")
 
@@ -53,8 +57,9 @@ async def strike_in_flood(
         while c.room is None or c.room["match"] is None or c.phase != "play":
             await c.expect("room")
     striker = a if a.my_turn() else b
-    task = asyncio.create_task(flood(url, shot))
-    await asyncio.sleep(0)  # the flood's requests on their way before the stroke
+    under_way = asyncio.Event()
+    task = asyncio.create_task(flood(url, shot, under_way))
+    await under_way.wait()  # the server answers the flood's first try: the stroke goes now
     started = time.monotonic()
     await striker.strike_once("singles")
     took = time.monotonic() - started
