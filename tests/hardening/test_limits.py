@@ -153,6 +153,7 @@ async def test_connections_per_address_are_capped(game_server):
     await close_all(*clients, again)
 
 
+@pytest.mark.alone  # pings every 0.5 s of real time against a 1.5 s idle limit
 async def test_silent_connections_are_closed(game_server):
     srv = game_server(idle_seconds=1.5)
     silent, talker = await connected(srv.ws_url, "Silent", "Talker")
