@@ -233,7 +233,8 @@ def game_cluster(
         db = next(redis_server.dbs)
         redis_server.flush(db)
         opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 10,
-                                   "lease_seconds": 2, "database_url": pg_server.fresh()}  # fmt: skip
+                                   "lease_seconds": 2}  # fmt: skip
+        opts["database_url"] = pg_server.fresh()
         opts.update(options)
         servers = []
         for _ in range(n):

@@ -98,3 +98,12 @@ async def database(pg_server: PgServer) -> AsyncIterator[Database]:
     await db.open()
     yield db
     await db.close()
+
+
+async def rows(url: str, sql: str, *args: object) -> list[asyncpg.Record]:
+    """The rows of one query on a database (to look at what a server stored)."""
+    conn = await asyncpg.connect(url)
+    try:
+        return list(await conn.fetch(sql, *args))
+    finally:
+        await conn.close()

@@ -23,7 +23,6 @@ import hashlib
 import time
 from typing import Any
 
-import asyncpg
 import redis.asyncio as aioredis
 
 from server.store.postgres import Database

@@ -29,6 +29,7 @@ log = logging.getLogger("novuss.history")
 
 RETRY_S = 1.0  # a failed try (Redis or PostgreSQL away) again after this
 
+
 class Archivist:
     """One process's reader of finished matches."""
 

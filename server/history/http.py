@@ -1,8 +1,13 @@
 """The match records' API: the recent matches, one match's record with its whole log, and
-its notation (docs/notation.md). A private room's match is served only with its invite."""
+its notation (docs/notation.md). A private room's match is served only with its invite.
+
+An archived match keeps only what was struck (server/store/archive.py): its rulings are
+recomputed by its game's replay when it is served (`with_rulings`), the last few kept."""
 
 from __future__ import annotations
 
+import copy
+from collections import OrderedDict
 from typing import Any
 
 from aiohttp import web
@@ -13,6 +18,27 @@ from server.games.seam import ReplayError
 from server.lobby.room import record_for
 from server.store.redis_store import Store
 
+RECOMPUTED = 64  # archived records kept with their recomputed rulings
+
+
+def with_rulings(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with each entry's ruling, recomputed by its game's replay where the stored
+    entry has none (an archived record); as it is if it has them, or cannot be replayed."""
+    log = record.get("log") or []
+    if all("ruling" in e for e in log if e.get("kind") == "stroke"):
+        return record
+    replay = of_record(record).replay
+    if replay is None:
+        return record
+    entries = [dict(e) for e in log]
+    try:
+        for check in replay.checks({**record, "log": entries}):
+            if check.ruling is not None and check.index < len(entries):
+                entries[check.index].setdefault("ruling", check.ruling)
+    except ReplayError:
+        return record
+    return {**record, "log": entries}
+
 
 class Records:
     """GET /api/matches, /api/matches/{mid} and /api/matches/{mid}.txt."""
@@ -21,6 +47,7 @@ class Records:
         self.store = store
         self.accounts = accounts
         self.recent = recent  # records listed by GET /api/matches
+        self._recomputed: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
     def routes(self) -> list[web.RouteDef]:
         """The notation's route first: {mid} alone would take "<id>.txt" as an id."""
@@ -41,11 +68,24 @@ class Records:
         match only with the room's invite (`?invite=`): 404 otherwise, as for no match."""
         record = await self.store.match_record(request.match_info["mid"])
         if record is not None:
-            record = record_for(record, request.query.get("invite"))
+            record = record_for(self._complete(record), request.query.get("invite"))
         if record is None:
             raise web.HTTPNotFound(text="No such match.")
         await self.accounts.name_players([record])
         return record
+
+    def _complete(self, record: dict[str, Any]) -> dict[str, Any]:
+        """An archived record with its rulings (recomputed once, kept for the next few)."""
+        mid = str(record.get("id"))
+        if mid in self._recomputed:
+            self._recomputed.move_to_end(mid)
+            return copy.deepcopy(self._recomputed[mid])
+        done = with_rulings(record)
+        if done is not record:
+            self._recomputed[mid] = copy.deepcopy(done)
+            while len(self._recomputed) > RECOMPUTED:
+                self._recomputed.popitem(last=False)
+        return done
 
     async def record(self, request: web.Request) -> web.Response:
         """One match: players, settings, result and its whole log (every stroke, ruling)."""

@@ -135,7 +135,11 @@ class HistoryStore:
         return {r["uid"]: (r["mu"], r["sigma"], r["matches"]) for r in rows}
 
     async def archive(
-        self, record: dict[str, Any], rated: list[str], mode: str, plan: Callable[[Skills], Archived]
+        self,
+        record: dict[str, Any],
+        rated: list[str],
+        mode: str,
+        plan: Callable[[Skills], Archived],
     ) -> Archived | None:
         """Archive one finished record in one transaction: the match (its header and inputs),
         then what `plan` makes of the `rated` players' skills in `mode`, read under their

@@ -5,14 +5,16 @@ A match is deterministic, so what is kept is what was struck, not what followed:
   start   the log's start entry (the table or board as it was set, the settings, who began),
           shared by every match that started alike (table `starts`, by its hash)
   header  the record without its log (players, settings, result), msgpack
-  inputs  msgpack [t0, entries]: t0 the start's time; each stroke 47 bytes (struct STROKE:
+  inputs  msgpack [t0, entries]: t0 the start's time; each stroke 75 bytes (struct STROKE:
           stroke number, seat, milliseconds since t0, the shot's x, y, angle and speed as
-          they were struck, the first 8 bytes of the state hash after it); any other entry
-          (a pass, a clock run out, a resignation, the end) as a map without its ruling
+          they were struck, the state hash after it, 4 bytes of its ruling's digest); any
+          other entry (a pass, a clock run out, a resignation, the end) as a map with its
+          ruling's digest in place of the ruling
 The rulings, durations and states after each stroke are recomputed on demand by the game's
 replay (server/games/*/replay.py), which compares each stroke's recomputed state hash with
-the stored one (its first 16 hex digits: `same_hash` in server/games/core/replaying.py).
-A stroke that does not fit the packed form is kept as a map, whole but for its ruling.
+the stored one, and each recomputed ruling's digest with the stored digest
+(server/games/core/replaying.py `same_ruling`). A stroke that does not fit the packed form
+is kept as a map, whole but for its ruling.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from typing import Any
 
 import msgpack
 
+from server.games.core.replaying import ruling_digest
 from server.store.postgres import Database
 
-STROKE = struct.Struct("<HBIdddd8s")
-HASH_BYTES = 8  # the state hash's bytes kept a stroke (its first 16 hex digits)
+STROKE = struct.Struct("<HBIdddd32s4s")
 _SHOT = ("x", "y", "angle", "speed")
 _DROPPED = ("ruling", "duration", "own")  # recomputed by the replay (own: figures, counted)
 _STROKE_KEYS = {"kind", "at", "stroke", "seat", "shot", "hash", *_DROPPED}
@@ -41,34 +43,39 @@ def _unpack(blob: bytes) -> Any:
 
 
 def _packed_stroke(entry: dict[str, Any], t0: float) -> bytes | None:
-    """A stroke in 47 bytes, or None when it does not fit that form exactly."""
-    if set(entry) - _STROKE_KEYS:
-        return None
+    """A stroke in 75 bytes, or None when it does not fit that form exactly."""
     shot, h = entry.get("shot"), entry.get("hash")
     stroke, seat, at = entry.get("stroke"), entry.get("seat"), entry.get("at")
+    if set(entry) - _STROKE_KEYS:
+        return None
     if not (isinstance(shot, dict) and set(shot) == set(_SHOT)):
         return None
     if not all(isinstance(shot[k], float | int) and not isinstance(shot[k], bool) for k in _SHOT):
         return None
-    if not (isinstance(h, str) and len(h) == 64):
+    if not (isinstance(h, str) and len(h) == 64 and h == h.lower()):
         return None
     if not (isinstance(stroke, int) and 0 <= stroke < 1 << 16 and isinstance(seat, int)):
         return None
     if not (0 <= seat < 256 and isinstance(at, float | int) and 0 <= at - t0 < 4e6):
         return None
     try:
-        digest = bytes.fromhex(h)[:HASH_BYTES]
+        digest = bytes.fromhex(h)
     except ValueError:
         return None
+    ruling = entry.get("ruling")
+    if not isinstance(ruling, dict):
+        return None
     ms = round((at - t0) * 1000)
-    return STROKE.pack(stroke, seat, ms, *(float(shot[k]) for k in _SHOT), digest)
+    judged = bytes.fromhex(ruling_digest(ruling))
+    return STROKE.pack(stroke, seat, ms, *(float(shot[k]) for k in _SHOT), digest, judged)
 
 
 def _stroke_entry(blob: bytes, t0: float) -> dict[str, Any]:
-    stroke, seat, ms, x, y, angle, speed, digest = STROKE.unpack(blob)
+    stroke, seat, ms, x, y, angle, speed, digest, judged = STROKE.unpack(blob)
     return {
         "kind": "stroke", "at": t0 + ms / 1000, "stroke": stroke, "seat": seat,
         "shot": {"x": x, "y": y, "angle": angle, "speed": speed}, "hash": digest.hex(),
+        "ruling_digest": judged.hex(),
     }  # fmt: skip
 
 
@@ -88,7 +95,10 @@ def pack_match(record: dict[str, Any]) -> tuple[bytes, bytes, bytes, bytes]:
         if packed is not None:
             items.append(packed)
         else:
-            items.append({k: v for k, v in entry.items() if k != "ruling"})
+            kept = {k: v for k, v in entry.items() if k != "ruling"}
+            if "ruling" in entry:
+                kept["ruling_digest"] = ruling_digest(entry["ruling"])
+            items.append(kept)
     header = {k: v for k, v in record.items() if k != "log"}
     return start_id, start_blob, _pack(header), _pack([t0, items])
 

@@ -110,8 +110,16 @@ def socket_url(folder: Path, database: str = "postgres") -> str:
 
 
 def _answers(folder: Path) -> bool:
+    """Does a PostgreSQL in folder accept connections (its pid file says "ready", and its
+    socket takes a connection)?"""
     sock = folder / ".s.PGSQL.5432"
     if not sock.exists():
+        return False
+    try:
+        lines = (folder / "postmaster.pid").read_text().splitlines()
+    except OSError:
+        return False
+    if len(lines) < 8 or lines[7].strip() != "ready":
         return False
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:

@@ -29,8 +29,8 @@ from server.games.core.replaying import (
     Replayed,
     ReplayError,
     build_steps,
-    plain,
     same_result,
+    same_ruling,
     stroke_step,
 )
 from server.games.novuss.rules import (
@@ -94,15 +94,14 @@ def replay(record: dict[str, Any], table: Table = COMPETITION) -> Iterator[Check
             yield Check(i, kind, entry.get("stroke"), hash_ok, False, (why,), line)
             return
         state = ruling.state
-        same = _same(ruling, entry["ruling"]) if "ruling" in entry else None
-        yield Check(i, kind, entry.get("stroke"), hash_ok, same, tuple(_words(ruling)), line, state)
+        same = same_ruling(ruling.to_dict(), entry)
+        words = tuple(_words(ruling))
+        yield Check(
+            i, kind, entry.get("stroke"), hash_ok, same, words, line, state, ruling.to_dict()
+        )
     if state.finished and not ended:
         why = "the recomputed match is over, and the record does not say so"
         yield Check(len(log), "end", None, None, False, (why, _result_words(state)), None, state)
-
-
-def _same(ruling: Ruling, stored: Any) -> bool:
-    return isinstance(stored, dict) and plain(ruling.to_dict()) == plain(stored)
 
 
 def _result_words(state: MatchState) -> str:
