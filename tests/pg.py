@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import shutil
 import subprocess
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,15 +82,33 @@ async def _migrate(url: str) -> None:
         await conn.close()
 
 
+def reachable() -> Path:
+    """A new folder under the system's temporary one, outside pytest's own: under root the
+    embedded PostgreSQL runs as nobody, who must pass through every folder above its data,
+    and pytest makes its base folder root's alone (0700) whenever a run starts, in any
+    worktree of this machine."""
+    return Path(tempfile.mkdtemp(prefix="novuss-pg-"))
+
+
+@pytest.fixture
+def reachable_dir() -> Iterator[Path]:
+    """A data directory an embedded PostgreSQL can live in (see `reachable`), removed after."""
+    path = reachable()
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PgServer]:
+def pg_server() -> Iterator[PgServer]:
     """The embedded PostgreSQL for the whole run, with the migrated template."""
-    embedded = start_embedded_postgres(tmp_path_factory.mktemp("pg"))
+    base = reachable()
+    embedded = start_embedded_postgres(base)
     server = PgServer(embedded)
     server.psql(f"CREATE DATABASE {TEMPLATE}")
     asyncio.run(_migrate(server.url(TEMPLATE)))
     yield server
     embedded.stop()
+    shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.fixture

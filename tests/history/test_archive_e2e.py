@@ -156,10 +156,11 @@ async def test_a_private_match_counts_but_is_not_listed(game_server):
 
 
 async def test_a_finished_match_survives_postgres_away_and_sigkill_of_the_server_and_redis(
-    game_server,
+    game_server, reachable_dir
 ):
     # its own Redis (with the append-only file) and its own embedded PostgreSQL
-    srv = game_server(embedded=True, database_url="")
+    srv = game_server(embedded=True, database_url="", data_dir=reachable_dir)
+    srv.data_dir = reachable_dir
     r = redis.Redis(unix_socket_path=str(srv.data_dir / "redis.sock"))
     ha, hb = await browsers(srv.url, "Urmas", "Viivi")
     a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
