@@ -31,7 +31,7 @@ from server.store.postgres import Database
 STROKE = struct.Struct("<HBIdddd32s4s")
 _SHOT = ("x", "y", "angle", "speed")
 _DROPPED = ("ruling", "duration", "own")  # recomputed by the replay (own: figures, counted)
-_STROKE_KEYS = {"kind", "at", "stroke", "seat", "shot", "hash", *_DROPPED}
+_STROKE_KEYS = {"kind", "at", "stroke", "seat", "shot", "hash", "ruling_digest", *_DROPPED}
 
 
 def _pack(data: Any) -> bytes:
@@ -62,12 +62,25 @@ def _packed_stroke(entry: dict[str, Any], t0: float) -> bytes | None:
         digest = bytes.fromhex(h)
     except ValueError:
         return None
-    ruling = entry.get("ruling")
-    if not isinstance(ruling, dict):
+    judged = _judged(entry)
+    if judged is None:
         return None
     ms = round((at - t0) * 1000)
-    judged = bytes.fromhex(ruling_digest(ruling))
     return STROKE.pack(stroke, seat, ms, *(float(shot[k]) for k in _SHOT), digest, judged)
+
+
+def _judged(entry: dict[str, Any]) -> bytes | None:
+    """The 4 bytes kept of an entry's ruling: its digest (as read back from an archive, or
+    made of the ruling), or None."""
+    if isinstance(entry.get("ruling"), dict):
+        return bytes.fromhex(ruling_digest(entry["ruling"]))
+    kept = entry.get("ruling_digest")
+    if isinstance(kept, str) and len(kept) == 8:
+        try:
+            return bytes.fromhex(kept)
+        except ValueError:
+            return None
+    return None
 
 
 def _stroke_entry(blob: bytes, t0: float) -> dict[str, Any]:
@@ -95,7 +108,7 @@ def pack_match(record: dict[str, Any]) -> tuple[bytes, bytes, bytes, bytes]:
         if packed is not None:
             items.append(packed)
         else:
-            kept = {k: v for k, v in entry.items() if k != "ruling"}
+            kept = {k: v for k, v in entry.items() if k not in _DROPPED}
             if "ruling" in entry:
                 kept["ruling_digest"] = ruling_digest(entry["ruling"])
             items.append(kept)
