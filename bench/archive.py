@@ -8,7 +8,9 @@ once every one is archived (the live keys of an archived match are dropped). Tho
 records are the templates of the synthetic matches: `--matches` in all are archived, each
 written as the archivist writes it (HistoryStore.archive: one transaction with the players'
 indexes, figures, ratings and rating history), `--writers` at a time, between `--players`
-accounts, one of whom (BenchAda) plays in the first 100,000 of them. Each write is timed.
+accounts, one of whom (BenchAda) plays in the first 100,000 of them (half of them with fewer;
+hers unrated, so that the writers do not queue on her rating's lock, as they would on one
+player's matches archived at once, which a player does not play). Each write is timed.
 
 Then: the bytes on disk per match (tables and their indexes, over every match), a player's
 page of 50 matches newest first by key with their headers (BenchAda's, at random places in
@@ -88,11 +90,12 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def redis_used(redis_url: str) -> int:
-    """Redis's used memory, in bytes."""
+    """Redis's memory for data (used_memory_dataset: its used memory less its overhead, the
+    clients' buffers among it, which grow with the server's pool of connections), in bytes."""
     r = aioredis.Redis.from_url(redis_url)
     try:
         info = await r.info("memory")
-        return int(info["used_memory"])
+        return int(info["used_memory_dataset"])
     finally:
         await r.aclose()
 
@@ -123,6 +126,12 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
     deadline = time.monotonic() + 120
     while fetch(url + "/healthz")["archived"] < a.played and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
+    # the rooms close after their grace time, the sessions lapse: what stays is the archive's
+    deadline = time.monotonic() + 60
+    while await redis.scard("nv:rooms") or await redis.keys("nv:sess:*"):
+        if time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.5)
     after = await redis_used(redis_url)
     growth = 100.0 * (after - before) / before
     reader = ArchiveReader(db)
@@ -146,6 +155,7 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
     rng = random.Random(a.seed)
     writes: list[float] = []
     total = a.matches - a.played
+    heavy_share = min(HEAVY, total // 2)  # her matches; the rest between the others, rated
     queue: asyncio.Queue[int] = asyncio.Queue()
     for k in range(total):
         queue.put_nowait(k)
@@ -153,9 +163,11 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
     async def writer() -> None:
         while not queue.empty():
             k = queue.get_nowait()
-            first = (heavy, NAMES[0]) if k < HEAVY else rng.choice(pool)
+            first = (heavy, NAMES[0]) if k < heavy_share else rng.choice(pool)
             second = rng.choice(pool)
             record = synthetic(templates[k % len(templates)], k, first, second)
+            if k < heavy_share:  # unrated: the writers would otherwise queue on her rating's lock
+                record["rated"] = False
             rated = [p["account"] for p in record["players"]] if is_rated(record) else []
 
             def plan(skills: Skills, record: dict[str, Any] = record) -> Archived:
@@ -243,7 +255,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         proc = start_server(
-            port, Path(tmp), {"speed_factor": 40, "frame_rate": 10, "redis_maxmemory": "1gb"}
+            port,
+            Path(tmp),
+            {
+                "speed_factor": 40,
+                "frame_rate": 10,
+                "redis_maxmemory": "1gb",
+                "grace_seconds": 2,
+                "session_ttl": 3,
+            },
         )
         try:
             asyncio.run(measure(a, f"http://127.0.0.1:{port}", Path(tmp)))

@@ -99,6 +99,8 @@ ALLOWED: dict[str, set[str]] = {
     "server.replay": {*BELOW_NET, "server.net"},
     "server.competitions": {*BELOW_NET, "server.net", "server.accounts", "server.history",
                             "server.competitions.table"},
+    # python -m server.migrate: the schema, and Redis's records copied and replayed
+    "server.migrate": {*BELOW_NET, "server.store.archive"},
 }  # fmt: skip
 
 
