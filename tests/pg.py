@@ -52,6 +52,11 @@ class PgServer:
         """The URL of one of its databases."""
         return socket_url(self.folder, database)
 
+    @staticmethod
+    def name(url: str) -> str:
+        """The database a URL of this server names."""
+        return url.split("@/", 1)[1].split("?", 1)[0]
+
     def psql(self, sql: str, database: str = "postgres") -> str:
         """Run SQL with psql (on the server's socket); its output."""
         done = subprocess.run(
