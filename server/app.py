@@ -13,13 +13,13 @@ from aiohttp import web
 
 from server.config import Config
 from server.edge.proxy import parse_networks
-from server.edge.reads import read_limits
+from server.edge.reads import Handler, read_limits
 from server.games.core.play import Settings
 from server.hub import Hub
 from server.net.door import RESERVED_FDS, Door, open_file_limit
 from server.store.archive import ArchiveReader
 from server.store.embedded import start_embedded, stop_embedded
-from server.store.postgres import Database, start_embedded_postgres
+from server.store.postgres import AWAY, Database, start_embedded_postgres
 from server.store.redis_store import Store
 
 log = logging.getLogger("novuss.app")
@@ -78,6 +78,22 @@ def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamRespon
     return handler
 
 
+AWAY_RETRY_S = 5  # what a page is told to wait while PostgreSQL is away
+
+
+@web.middleware
+async def database_away(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A request that needs PostgreSQL while it is away: 503 `busy` with Retry-After (live
+    play goes on over the websocket; finished matches wait in Redis)."""
+    try:
+        return await handler(request)
+    except AWAY as e:
+        log.warning("%s %s: PostgreSQL is away (%s)", request.method, request.path, e)
+        body = {"error": "busy", "message": "The records are out of reach just now; try again"
+                " in a moment.", "params": {"retry_after": AWAY_RETRY_S}}  # fmt: skip
+        return web.json_response(body, status=503, headers={"Retry-After": str(AWAY_RETRY_S)})
+
+
 async def healthz(request: web.Request) -> web.Response:
     """200 with the server's state; 503 when Redis does not answer."""
     hub = request.app[HUB]
@@ -121,7 +137,7 @@ def make_app(config: Config) -> web.Application:
     trusted = parse_networks(config.trusted_proxy)
     app = web.Application(
         client_max_size=CLIENT_MAX_SIZE,
-        middlewares=[read_limits(config.read_rate, config.read_burst, trusted)],
+        middlewares=[read_limits(config.read_rate, config.read_burst, trusted), database_away],
     )
     app[CONFIG] = config
     total = config.max_connections or max(64, open_file_limit() - RESERVED_FDS)

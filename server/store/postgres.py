@@ -55,6 +55,19 @@ UNAVAILABLE = (
     asyncpg.exceptions.TooManyConnectionsError,
     asyncio.TimeoutError,
 )
+# ... of those, the ones that cannot be the client's: PostgreSQL gone (its socket too) or
+# shutting down; an HTTP request that meets one is answered 503 (server/app.py)
+AWAY = (
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
+    asyncpg.exceptions.TooManyConnectionsError,
+    ConnectionRefusedError,
+    FileNotFoundError,
+    asyncio.TimeoutError,
+)
 _PR_SET_PDEATHSIG = 1
 # a connection, of its own or the pool's (subscripted for mypy only: not at run time)
 if TYPE_CHECKING:

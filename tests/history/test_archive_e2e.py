@@ -5,9 +5,12 @@ gone from Redis, and the profile's pages over it."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 from typing import Any
+from urllib.error import HTTPError
+from urllib.request import urlopen
 
 import pytest
 import redis
@@ -169,6 +172,13 @@ async def test_a_finished_match_survives_postgres_away_and_sigkill_of_the_server
     postmaster = srv.data_dir / "postgres" / "postmaster.pid"
     os.kill(int(postmaster.read_text().split()[0]), signal.SIGINT)
     wait_until(lambda: not postmaster.exists(), 20, "PostgreSQL stopped")
+    # the pages that need it answer 503 with Retry-After meanwhile; nothing else changes
+    try:
+        urlopen(f"{srv.url}/api/players/viivi")
+        raise AssertionError("a page answered without PostgreSQL")
+    except HTTPError as e:
+        assert e.code == 503 and e.headers["Retry-After"] == "5"
+        assert json.loads(e.read())["error"] == "busy"
     mid = await resign_match(a, b)
     # ended, not archived: it waits in the finished stream, unacknowledged
     wait_until(lambda: r.xlen("nv:finished") == 1, what="the finished match queued")
