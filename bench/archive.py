@@ -3,10 +3,13 @@ answers (the goals of issue 33; docs/accounts.md, "Where data lives").
 
 Starts `python -m server` in a temporary directory with its embedded Redis and embedded
 PostgreSQL, registers two accounts and has them play `--played` rated singles matches of one
-set with the scripted player (tests/server/server_bot.py), Redis's memory read before them and
-once every one is archived (the live keys of an archived match are dropped). Those real
-records are the templates of the synthetic matches: `--matches` in all are archived, each
-written as the archivist writes it (HistoryStore.archive: one transaction with the players'
+set with the scripted player (tests/server/server_bot.py). Those real records are the
+templates of the synthetic matches. First `--finished` of them are written into Redis as a
+room's commit writes a finished match (its header, its log, its entry in the finished stream),
+a steady flow, and archived by the server's own archivist, which drops their live keys: Redis's
+used memory is read before them, once the played matches' rooms and sessions have lapsed, and
+after. Then the rest, to `--matches` in all, are archived here, each written as the archivist
+writes it (HistoryStore.archive: one transaction with the players'
 indexes, figures, ratings and rating history), `--writers` at a time, between `--players`
 accounts, one of whom (BenchAda) plays in the first 100,000 of them (half of them with fewer;
 hers unrated, so that the writers do not queue on her rating's lock, as they would on one
@@ -39,6 +42,7 @@ from server.history.store import Archived, HistoryStore, Skills
 from server.history.summary import is_rated, rating_mode_of, summarise
 from server.store.archive import ArchiveReader
 from server.store.postgres import Database, socket_url
+from server.store.redis_store import _pack, log_key, match_key
 
 PASSWORD = "a long bench password"
 NAMES = ("BenchAda", "BenchBen")
@@ -90,12 +94,11 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def redis_used(redis_url: str) -> int:
-    """Redis's memory for data (used_memory_dataset: its used memory less its overhead, the
-    clients' buffers among it, which grow with the server's pool of connections), in bytes."""
+    """Redis's used memory (what the server's memory watch compares with maxmemory), bytes."""
     r = aioredis.Redis.from_url(redis_url)
     try:
         info = await r.info("memory")
-        return int(info["used_memory_dataset"])
+        return int(info["used_memory"])
     finally:
         await r.aclose()
 
@@ -120,31 +123,19 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
     redis = aioredis.Redis.from_url(redis_url)
     accounts, history = AccountStore(redis, db), HistoryStore(redis, db)
     headers = [await register(url, n) for n in NAMES]
-    before = await redis_used(redis_url)
     stats = Stats()
     mids = [await play_one(url, headers, stats, k) for k in range(a.played)]
     deadline = time.monotonic() + 120
     while fetch(url + "/healthz")["archived"] < a.played and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
-    # the rooms close after their grace time, the sessions lapse: what stays is the archive's
-    deadline = time.monotonic() + 60
-    while await redis.scard("nv:rooms") or await redis.keys("nv:sess:*"):
-        if time.monotonic() > deadline:
-            break
-        await asyncio.sleep(0.5)
-    after = await redis_used(redis_url)
-    growth = 100.0 * (after - before) / before
     reader = ArchiveReader(db)
     templates = [t for t in [await reader.record(m) for m in mids] if t is not None]
     assert len(templates) == a.played, "a played match was not archived"
     strokes = statistics.mean(int(t["strokes"]) for t in templates)
     print(
         f"{a.played} rated singles matches of one set played, {strokes:.1f} strokes each;"
-        f" errors seen by the players: {stats.errors}; Redis {before:,} bytes before them,"
-        f" {after:,} after ({growth:+.2f} %)"
+        f" errors seen by the players: {stats.errors}"
     )
-
-    # -- the synthetic rest, archived as the archivist archives ------------------------------
     heavy = await accounts.uid_of(NAMES[0].lower())
     assert heavy is not None
     pool = []
@@ -153,8 +144,46 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
         await accounts.create(uid, name, name.lower(), "argon2id-not-really")
         pool.append((uid, name))
     rng = random.Random(a.seed)
+
+    # -- finished matches through Redis, archived by the server's archivist -------------------
+    # the rooms close after their grace time, the sessions lapse: only live state stays
+    deadline = time.monotonic() + 60
+    while await redis.scard("nv:rooms") or await redis.keys("nv:sess:*"):
+        if time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.5)
+    before = await redis_used(redis_url)
+    started = time.perf_counter()
+    for k in range(a.finished):
+        record = synthetic(templates[k % len(templates)], HEAVY * 100 + k, *rng.sample(pool, 2))
+        log = record.pop("log")
+        async with redis.pipeline(transaction=True) as pipe:  # as a room's commit writes it
+            for entry in log:
+                pipe.xadd(log_key(record["id"]), {"m": _pack(entry)})
+            pipe.set(match_key(record["id"]), _pack(record))
+            pipe.zadd("nv:matches", {record["id"]: record["started"]})
+            pipe.xadd("nv:finished", {"m": record["id"]})
+            await pipe.execute()
+        while await redis.xlen("nv:finished") > 200:  # a steady flow, not one heap
+            await asyncio.sleep(0.05)
+    deadline = time.monotonic() + 600
+    while fetch(url + "/healthz")["archived"] < a.played + a.finished or await redis.xlen(
+        "nv:finished"
+    ):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the archivist did not keep up")
+        await asyncio.sleep(0.2)
+    took = time.perf_counter() - started
+    after = await redis_used(redis_url)
+    growth = 100.0 * (after - before) / before
+    print(
+        f"{a.finished:,} finished matches through Redis, archived by the server in {took:.0f} s;"
+        f" Redis used {before:,} bytes before them, {after:,} after ({growth:+.2f} %)"
+    )
+
+    # -- the synthetic rest, archived as the archivist archives ------------------------------
     writes: list[float] = []
-    total = a.matches - a.played
+    total = a.matches - a.played - a.finished
     heavy_share = min(HEAVY, total // 2)  # her matches; the rest between the others, rated
     queue: asyncio.Queue[int] = asyncio.Queue()
     for k in range(total):
@@ -247,6 +276,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(prog="python -m bench.archive", description=__doc__.split("\n")[0])
     ap.add_argument("--matches", type=int, default=1_000_000, help="matches archived in all")
     ap.add_argument("--played", type=int, default=4, help="of them, played to their end")
+    ap.add_argument(
+        "--finished", type=int, default=10_000,
+        help="of them, finished through Redis and archived by the server (Redis's growth)",
+    )  # fmt: skip
     ap.add_argument("--players", type=int, default=2000, help="accounts of the synthetic ones")
     ap.add_argument("--writers", type=int, default=4, help="archive writes at a time")
     ap.add_argument("--reads", type=int, default=500, help="pages of each kind timed")
