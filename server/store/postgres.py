@@ -195,7 +195,7 @@ def start_embedded_postgres(data_dir: Path, timeout: float = 60.0) -> EmbeddedPo
         process = subprocess.Popen(
             [str(pg_bin("postgres")), "-D", str(folder), "-k", str(folder), "-h", "",
              "-c", "unix_socket_permissions=0700", "-c", "max_connections=100",
-             "-c", "shared_buffers=32MB", "-c", "logging_collector=off"],
+             "-c", "shared_buffers=128MB", "-c", "logging_collector=off"],
             stdout=out, stderr=out, stdin=subprocess.DEVNULL, preexec_fn=_as_user(user),
             start_new_session=True,  # a terminal's ^C goes to the server, which stops it
         )  # fmt: skip

@@ -7,10 +7,11 @@ Keys (prefix "nv:"):
   ev:{rid}         stream of the room's last events (field m: the message, a: audience,
                    r: for team chat, the sessions that may read it)
   log:{mid}        the match log stream: start, every stroke with its ruling, end (append-only;
-                   with the header, the match's archive: docs/accounts.md, "History")
+                   deleted, with the header, once the match is archived in PostgreSQL:
+                   docs/accounts.md, "History")
   match:{mid}      the match record's header (players, config, result), msgpack; the braces are
                    a Redis Cluster hash tag: a match's two keys share a slot
-  matches          sorted set of match ids by start time (recent matches)
+  matches          sorted set of match ids by start time (recent matches not yet archived)
   finished         stream of ended match ids for the archivist (server/history/store.py)
   lobby            hash room id -> lobby summary (every process lists every room from it)
   seats            hash session id -> [room id, seat] (a reconnect to any process finds its seat)
