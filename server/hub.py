@@ -146,7 +146,7 @@ class Hub:
             config.tick_seconds, store, self.memory, config.session_ttl,
         )  # fmt: skip
         # the capabilities with HTTP routes of their own
-        tours = TournamentStore(store.redis)
+        tours = TournamentStore(store.redis, db)
         tables = Tables(self.lobby, self.runtime, self.router, store, tours, {})
         self.competitions = TournamentService(
             tours, tables, uid_of(self.accounts), self.players.history

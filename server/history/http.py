@@ -22,8 +22,10 @@ RECOMPUTED = 64  # archived records kept with their recomputed rulings
 
 
 def with_rulings(record: dict[str, Any]) -> dict[str, Any]:
-    """The record with each entry's ruling, recomputed by its game's replay where the stored
-    entry has none (an archived record); as it is if it has them, or cannot be replayed."""
+    """The record with each entry's ruling (and a stroke's duration, Novuss's `own`),
+    recomputed by its game's replay where the stored entry has none (an archived record), as
+    the live record had them; as it is if it has them, or cannot be replayed. An entry whose
+    recomputed ruling disagrees with its stored digest keeps the digest alone."""
     log = record.get("log") or []
     if all("ruling" in e for e in log if e.get("kind") == "stroke"):
         return record
@@ -33,8 +35,14 @@ def with_rulings(record: dict[str, Any]) -> dict[str, Any]:
     entries = [dict(e) for e in log]
     try:
         for check in replay.checks({**record, "log": entries}):
-            if check.ruling is not None and check.index < len(entries):
-                entries[check.index].setdefault("ruling", check.ruling)
+            if check.index >= len(entries) or check.ruling_ok is False:
+                continue  # what disagrees with the stored digest is not served as stored
+            entry = entries[check.index]
+            for key, value in (check.restored or {}).items():
+                entry.setdefault(key, value)
+            if check.ruling is not None and "ruling" not in entry:
+                entry["ruling"] = check.ruling
+                entry.pop("ruling_digest", None)  # the ruling it is the digest of is there
     except ReplayError:
         return record
     return {**record, "log": entries}

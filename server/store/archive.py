@@ -5,9 +5,9 @@ A match is deterministic, so what is kept is what was struck, not what followed:
   start   the log's start entry (the table or board as it was set, the settings, who began),
           shared by every match that started alike (table `starts`, by its hash)
   header  the record without its log (players, settings, result), msgpack
-  inputs  msgpack [t0, entries]: t0 the start's time; each stroke 75 bytes (struct STROKE:
-          stroke number, seat, milliseconds since t0, the shot's x, y, angle and speed as
-          they were struck, the state hash after it, 4 bytes of its ruling's digest); any
+  inputs  msgpack [t0, entries]: t0 the start's time; each stroke 79 bytes (struct STROKE:
+          stroke number, seat, its time, the shot's x, y, angle and speed as they were
+          struck, the state hash after it, 4 bytes of its ruling's digest); any
           other entry (a pass, a clock run out, a resignation, the end) as a map with its
           ruling's digest in place of the ruling
 The rulings, durations and states after each stroke are recomputed on demand by the game's
@@ -28,7 +28,7 @@ import msgpack
 from server.games.core.replaying import ruling_digest
 from server.store.postgres import Database
 
-STROKE = struct.Struct("<HBIdddd32s4s")
+STROKE = struct.Struct("<HBddddd32s4s")
 _SHOT = ("x", "y", "angle", "speed")
 _DROPPED = ("ruling", "duration", "own")  # recomputed by the replay (own: figures, counted)
 _STROKE_KEYS = {"kind", "at", "stroke", "seat", "shot", "hash", "ruling_digest", *_DROPPED}
@@ -42,8 +42,8 @@ def _unpack(blob: bytes) -> Any:
     return msgpack.unpackb(blob, raw=False, strict_map_key=False)
 
 
-def _packed_stroke(entry: dict[str, Any], t0: float) -> bytes | None:
-    """A stroke in 75 bytes, or None when it does not fit that form exactly."""
+def _packed_stroke(entry: dict[str, Any]) -> bytes | None:
+    """A stroke in 79 bytes, or None when it does not fit that form exactly."""
     shot, h = entry.get("shot"), entry.get("hash")
     stroke, seat, at = entry.get("stroke"), entry.get("seat"), entry.get("at")
     if set(entry) - _STROKE_KEYS:
@@ -56,7 +56,7 @@ def _packed_stroke(entry: dict[str, Any], t0: float) -> bytes | None:
         return None
     if not (isinstance(stroke, int) and 0 <= stroke < 1 << 16 and isinstance(seat, int)):
         return None
-    if not (0 <= seat < 256 and isinstance(at, float | int) and 0 <= at - t0 < 4e6):
+    if not (0 <= seat < 256 and isinstance(at, float | int) and not isinstance(at, bool)):
         return None
     try:
         digest = bytes.fromhex(h)
@@ -65,8 +65,7 @@ def _packed_stroke(entry: dict[str, Any], t0: float) -> bytes | None:
     judged = _judged(entry)
     if judged is None:
         return None
-    ms = round((at - t0) * 1000)
-    return STROKE.pack(stroke, seat, ms, *(float(shot[k]) for k in _SHOT), digest, judged)
+    return STROKE.pack(stroke, seat, float(at), *(float(shot[k]) for k in _SHOT), digest, judged)
 
 
 def _judged(entry: dict[str, Any]) -> bytes | None:
@@ -83,10 +82,10 @@ def _judged(entry: dict[str, Any]) -> bytes | None:
     return None
 
 
-def _stroke_entry(blob: bytes, t0: float) -> dict[str, Any]:
-    stroke, seat, ms, x, y, angle, speed, digest, judged = STROKE.unpack(blob)
+def _stroke_entry(blob: bytes) -> dict[str, Any]:
+    stroke, seat, at, x, y, angle, speed, digest, judged = STROKE.unpack(blob)
     return {
-        "kind": "stroke", "at": t0 + ms / 1000, "stroke": stroke, "seat": seat,
+        "kind": "stroke", "at": at, "stroke": stroke, "seat": seat,
         "shot": {"x": x, "y": y, "angle": angle, "speed": speed}, "hash": digest.hex(),
         "ruling_digest": judged.hex(),
     }  # fmt: skip
@@ -104,7 +103,7 @@ def pack_match(record: dict[str, Any]) -> tuple[bytes, bytes, bytes, bytes]:
     start_id = hashlib.sha256(start_blob).digest()[:16]
     items: list[Any] = []
     for entry in log:
-        packed = _packed_stroke(entry, t0) if entry.get("kind") == "stroke" else None
+        packed = _packed_stroke(entry) if entry.get("kind") == "stroke" else None
         if packed is not None:
             items.append(packed)
         else:
@@ -124,7 +123,7 @@ def unpack_match(start: bytes, header: bytes, inputs: bytes) -> dict[str, Any]:
     first = _unpack(start)
     log: list[dict[str, Any]] = [{"kind": "start", "at": t0, **first}] if first else []
     for item in items:
-        log.append(_stroke_entry(item, t0) if isinstance(item, bytes) else item)
+        log.append(_stroke_entry(item) if isinstance(item, bytes) else item)
     record["log"] = log
     return record
 

@@ -40,6 +40,9 @@ class Check:
     # the recomputed ruling as a log stores it (None: the entry has none): what an archived
     # record, which keeps only what was struck, is given back (server/history/http.py)
     ruling: Any = field(default=None, compare=False, repr=False)
+    # the entry's other recomputed fields an archived record gives back (a stroke's
+    # `duration`, Novuss's `own`), None when there are none
+    restored: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:

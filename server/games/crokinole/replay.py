@@ -124,7 +124,18 @@ def replay(record: dict[str, Any]) -> Iterator[Check]:
                 stored = entry.get("hash")
                 hash_ok = None if stored is None else result.state_hash() == stored
                 same = same_ruling(ruling, entry)
-                yield Check(i, kind, stroke, hash_ok, same, tuple(words), line, pos, ruling)
+                yield Check(
+                    i,
+                    kind,
+                    stroke,
+                    hash_ok,
+                    same,
+                    tuple(words),
+                    line,
+                    pos,
+                    ruling,
+                    {"duration": result.duration},
+                )
             elif kind in FORFEITS:
                 pos = _forfeit(pos, entry["seat"], kind)
                 lost = f"{kind}: seat {entry['seat']}, colour {pos.forfeit} loses the game"
