@@ -238,6 +238,8 @@ class Hub:
             "dropped_behind": self.gateway.dropped_behind,
             "loop_stall_ms": round(self.gateway.stalls.recent() * 1000, 1),
             "archived": self.archivist.archived,
+            # PostgreSQL (or Redis) away: finished matches wait in Redis to be archived
+            "archive_waiting": self.archivist.waiting,
             "computer": self.computer.view(),
         }
 
