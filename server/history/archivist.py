@@ -88,9 +88,16 @@ class Archivist:
         claimed = await self.accounts.session_accounts(guests)
         owned = {sid: uid for sid, uid in claimed.items() if uid is not None}
         rated = [p["account"] for p in record["players"]] if is_rated(record) else []
-        done = await self.history.archive(
-            record, rated, rating_mode_of(record), lambda skills: summarise(record, skills, owned)
-        )
+        try:
+            done = await self.history.archive(
+                record, rated, rating_mode_of(record),
+                lambda skills: summarise(record, skills, owned),
+            )  # fmt: skip
+        except (asyncpg.IntegrityConstraintViolationError, asyncpg.DataError) as e:
+            # a record the schema refuses: said, counted and left in Redis, not retried for ever
+            log.error("finished match %s refused by the database: %s", mid, e)
+            self.failed += 1
+            return
         await self.history.drop_live(mid)
         if done is None:
             return  # archived before (delivered twice): nothing new to tell

@@ -111,3 +111,22 @@ async def test_a_try_cut_off_half_way_leaves_nothing_and_is_archived_whole_after
     assert skills["u1"][2] == 1 and skills["u0"][2] == 1  # each rated once
     assert await database.pool.fetchval("SELECT count(*) FROM rating_history") == 2
     await store.close()
+
+
+async def test_a_record_the_schema_refuses_is_counted_and_left_not_retried_for_ever(
+    redis_server, database
+):
+    store, history, archivist = await stores(redis_server, database)
+    await history.ensure_group()
+    await finished(store, "mbad", winner=0)
+    bad = {**header("mbad", 0), "started": 99.0, "ended": 20.0}  # ends before it started
+    await store.redis.set(match_key("mbad"), msgpack.packb(bad))
+    await finished(store, "mgood", winner=1)
+    assert await archivist.step(block_ms=100) == 2
+    assert (archivist.failed, archivist.archived) == (1, 1)
+    assert not await history.archived("mbad") and await history.archived("mgood")
+    # acknowledged (nothing pending, so not tried again), its record left where it was
+    assert await store.redis.xlen(P + "finished") == 0
+    assert (await store.redis.xpending(P + "finished", "archivist"))["pending"] == 0
+    assert await store.redis.exists(match_key("mbad"), log_key("mbad")) == 2
+    await store.close()
