@@ -197,3 +197,8 @@ async def test_a_finished_match_survives_postgres_away_and_sigkill_of_the_server
     assert rated["ratings"]["singles"]["rating"] > 1500
     _, page = await http.get("/api/players/urmas/matches")
     assert [(m["id"], m["result"]) for m in page["matches"]] == [(mid, "loss")]
+    await http.close()
+    # stopped here, while its folder is there: its embedded Redis saves and exits (without the
+    # folder it would refuse to, and be left running)
+    srv.stop()
+    srv.stop_embedded_redis()
