@@ -1,16 +1,23 @@
-"""python -m bench.archive: what the match history costs, per match, in Redis.
+"""python -m bench.archive: what the match archive costs in PostgreSQL, and how fast it
+answers (the goals of issue 33; docs/accounts.md, "Where data lives").
 
-Starts `python -m server` with its embedded Redis in a temporary directory, registers two
-accounts, and has them play `--matches` rated singles matches of one set with the scripted
-player (tests/server/server_bot.py). Once every match is archived it prints, per match:
-the bytes of its record (header and log: `MEMORY USAGE`), of its archiving mark, and of the
-four index entries it adds (each player's list and rating history), the strokes, and how many
-matches a GB holds.
+Starts `python -m server` in a temporary directory with its embedded Redis and embedded
+PostgreSQL, registers two accounts and has them play `--played` rated singles matches of one
+set with the scripted player (tests/server/server_bot.py). Those real records are the
+templates of the synthetic matches. First `--finished` of them are written into Redis as a
+room's commit writes a finished match (its header, its log, its entry in the finished stream),
+a steady flow, and archived by the server's own archivist, which drops their live keys: Redis's
+used memory is read before them, once the played matches' rooms and sessions have lapsed, and
+after. Then the rest, to `--matches` in all, are archived here, each written as the archivist
+writes it (HistoryStore.archive: one transaction with the players'
+indexes, figures, ratings and rating history), `--writers` at a time, between `--players`
+accounts, one of whom (BenchAda) plays in the first 100,000 of them (half of them with fewer;
+hers unrated, so that the writers do not queue on her rating's lock, as they would on one
+player's matches archived at once, which a player does not play). Each write is timed.
 
-Then `--synthetic N` more matches are archived into the same two players' histories (each a
-copy of a played match's header under a new id, written through HistoryStore.write as the
-archivist writes), timing each write, and the profile's pages are read over HTTP at random
-(p50 and p99 of `GET /api/players/{name}/matches?page=P` and of `GET /api/players/{name}`).
+Then: the bytes on disk per match (tables and their indexes, over every match), a player's
+page of 50 matches newest first by key with their headers (BenchAda's, at random places in
+her list), and a page of 50 of the leaderboard with their ratings, each timed `--reads` times.
 The last line is machine-readable.
 """
 
@@ -22,7 +29,6 @@ import random
 import statistics
 import tempfile
 import time
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +37,18 @@ import redis.asyncio as aioredis
 
 from bench.load import free_port
 from bench.soak import Player, Stats, fetch, start_server
-from server.history.store import HistoryStore, pm_key, rh_key
-from server.history.summary import summarise
-from server.store.redis_store import _bytes, _entries, _map, _pack, log_key, match_key
+from server.accounts.store import AccountStore
+from server.history.archivist import repeats
+from server.history.store import Archived, HistoryStore, Skills
+from server.history.summary import REPEAT_WINDOW, is_rated, rating_mode_of, summarise
+from server.store.archive import ArchiveReader
+from server.store.postgres import Database, socket_url
+from server.store.redis_store import _pack, log_key, match_key
 
 PASSWORD = "a long bench password"
 NAMES = ("BenchAda", "BenchBen")
+HEAVY = 100_000  # matches in the one long list whose pages are timed
+TABLES = ("matches", "starts", "player_matches", "ratings", "rating_history", "stats")
 
 
 async def register(url: str, name: str) -> dict[str, str]:
@@ -77,111 +89,231 @@ async def play_one(url: str, headers: list[dict[str, str]], stats: Stats, k: int
 
 
 def pct(values: list[float], q: float) -> float:
-    """The q-quantile (0..1) of values, in ms."""
+    """The q-quantile (0..1) of values (seconds), in ms."""
     ordered = sorted(values)
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def measure(url: str, redis_url: str, matches: int, synthetic: int, seed: int) -> None:
-    """Play, wait for the archive, measure, then grow the history and time the profile."""
+async def redis_used(redis_url: str) -> int:
+    """Redis's used memory (what the server's memory watch compares with maxmemory), bytes."""
+    r = aioredis.Redis.from_url(redis_url)
+    try:
+        info = await r.info("memory")
+        return int(info["used_memory"])
+    finally:
+        await r.aclose()
+
+
+def synthetic(template: dict[str, Any], k: int, a: tuple[str, str], b: tuple[str, str]) -> Any:
+    """Match k: a copy of a played record between accounts a and b (uid, name)."""
+    players = []
+    for p, (uid, name) in zip(template["players"], (a, b), strict=True):
+        players.append({**p, "account": uid, "name": name, "sid": f"s{uid}"})
+    ended = 1.5e9 + k * 10.0
+    shift = ended - float(template["ended"])
+    log = [{**e, "at": float(e["at"]) + shift} if "at" in e else e for e in template["log"]]
+    return {**template, "id": f"mb{k:08d}", "room": f"rb{k:08d}", "players": players,
+            "started": float(template["started"]) + shift, "ended": ended, "log": log}  # fmt: skip
+
+
+async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
+    """Play, archive the synthetic rest, measure."""
+    redis_url = f"unix://{data}/redis.sock"
+    db = Database(socket_url(data / "postgres"))
+    await db.open()
+    redis = aioredis.Redis.from_url(redis_url)
+    accounts, history = AccountStore(redis, db), HistoryStore(redis, db)
     headers = [await register(url, n) for n in NAMES]
     stats = Stats()
-    mids = [await play_one(url, headers, stats, k) for k in range(matches)]
-    deadline = time.monotonic() + 60
-    while fetch(url + "/healthz")["archived"] < matches and time.monotonic() < deadline:
+    mids = [await play_one(url, headers, stats, k) for k in range(a.played)]
+    deadline = time.monotonic() + 120
+    while fetch(url + "/healthz")["archived"] < a.played and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
-    r = aioredis.Redis.from_url(redis_url)
-    uids = [_bytes(await r.get(f"nv:uname:{n.lower()}")).decode() for n in NAMES]
-    record = log = mark = strokes = packed = 0
-    for mid in mids:
-        entries = [_map(f[b"m"]) for f in _entries(await r.xrange(log_key(mid)))]
-        packed += len(zlib.compress(_pack(entries), 6))
-        record += await r.memory_usage(match_key(mid)) or 0
-        log += await r.memory_usage(log_key(mid)) or 0
-        mark += await r.memory_usage(f"nv:arc:{{{mid}}}") or 0
-        strokes += int(_map(await r.get(match_key(mid)))["strokes"])
-    index = 0
-    for uid in uids:
-        index += await r.memory_usage(pm_key(uid)) or 0
-        index += await r.memory_usage(rh_key(uid, "singles")) or 0
-    per = (record + log + mark + index) / matches
-    print(f"{matches} rated singles matches of one set, {strokes / matches:.1f} strokes each")
+    reader = ArchiveReader(db)
+    templates = [t for t in [await reader.record(m) for m in mids] if t is not None]
+    assert len(templates) == a.played, "a played match was not archived"
+    strokes = statistics.mean(int(t["strokes"]) for t in templates)
     print(
-        f"bytes per match: header {record / matches:.0f}, log {log / matches:.0f}"
-        f" ({log / strokes:.0f} per stroke), archiving mark {mark / matches:.0f},"
-        f" index entries (2 players' lists and rating histories) {index / matches:.0f};"
-        f" total {per:.0f} -> {2**30 / per:,.0f} matches per GB"
+        f"{a.played} rated singles matches of one set played, {strokes:.1f} strokes each;"
+        f" errors seen by the players: {stats.errors}"
     )
+    heavy = await accounts.uid_of(NAMES[0].lower())
+    assert heavy is not None
+    pool = []
+    for i in range(a.players):
+        uid, name = f"ub{i:06d}", f"Bench{i:06d}"
+        await accounts.create(uid, name, name.lower(), "argon2id-not-really")
+        pool.append((uid, name))
+    rng = random.Random(a.seed)
+
+    # -- finished matches through Redis, archived by the server's archivist -------------------
+    # the rooms close after their grace time, the sessions lapse: only live state stays
+    deadline = time.monotonic() + 60
+    while await redis.scard("nv:rooms") or await redis.keys("nv:sess:*"):
+        if time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.5)
+    before = await redis_used(redis_url)
+    started = time.perf_counter()
+    for k in range(a.finished):
+        record = synthetic(templates[k % len(templates)], HEAVY * 100 + k, *rng.sample(pool, 2))
+        log = record.pop("log")
+        async with redis.pipeline(transaction=True) as pipe:  # as a room's commit writes it
+            for entry in log:
+                pipe.xadd(log_key(record["id"]), {"m": _pack(entry)})
+            pipe.set(match_key(record["id"]), _pack(record))
+            pipe.zadd("nv:matches", {record["id"]: record["started"]})
+            pipe.xadd("nv:finished", {"m": record["id"]})
+            await pipe.execute()
+        while await redis.xlen("nv:finished") > 200:  # a steady flow, not one heap
+            await asyncio.sleep(0.05)
+    deadline = time.monotonic() + 600
+    while fetch(url + "/healthz")["archived"] < a.played + a.finished or await redis.xlen(
+        "nv:finished"
+    ):
+        if time.monotonic() > deadline:
+            raise RuntimeError("the archivist did not keep up")
+        await asyncio.sleep(0.2)
+    took = time.perf_counter() - started
+    after = await redis_used(redis_url)
+    growth = 100.0 * (after - before) / before
     print(
-        f"the log as one msgpack blob, zlib level 6: {packed / matches:.0f} bytes per match"
-        f" (what a compacted archive would keep); errors seen by the players: {stats.errors}"
+        f"{a.finished:,} finished matches through Redis, archived by the server in {took:.0f} s;"
+        f" Redis used {before:,} bytes before them, {after:,} after ({growth:+.2f} %)"
     )
 
-    # -- a long history: synthetic copies archived as the archivist does ---------------
-    history = HistoryStore(r)
-    template = _map(await r.get(match_key(mids[0])))
-    template["log"] = []
+    # -- the synthetic rest, archived as the archivist archives ------------------------------
     writes: list[float] = []
-    for i in range(synthetic):
-        mid = f"mbench{i:07d}"
-        ended = 1.0e9 + i
-        header = {**template, "id": mid, "ended": ended, "rated": False}
-        await r.set(match_key(mid), _pack(header))
-        plan = summarise({**header, "log": []}, {})
-        start = time.perf_counter()
-        await history.write(plan)
-        writes.append(time.perf_counter() - start)
-    rng = random.Random(seed)
-    total = matches + synthetic
-    pages, profiles = [], []
-    async with aiohttp.ClientSession() as s:
-        for _ in range(300):
-            page = rng.randrange(max(1, total // 20))
+    total = a.matches - a.played - a.finished
+    heavy_share = min(HEAVY, total // 2)  # her matches; the rest between the others, rated
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for k in range(total):
+        queue.put_nowait(k)
+
+    async def writer() -> None:
+        while not queue.empty():
+            k = queue.get_nowait()
+            first = (heavy, NAMES[0]) if k < heavy_share else rng.choice(pool)
+            second = rng.choice(pool)
+            record = synthetic(templates[k % len(templates)], k, first, second)
+            if k < heavy_share:  # unrated: the writers would otherwise queue on her rating's lock
+                record["rated"] = False
+            rated = [p["account"] for p in record["players"]] if is_rated(record) else []
+
+            def plan(
+                skills: Skills, earlier: list[dict[str, Any]], record: dict[str, Any] = record
+            ) -> Archived:
+                return summarise(record, skills, None, repeats(record, earlier))
+
             start = time.perf_counter()
-            async with s.get(f"{url}/api/players/{NAMES[0]}/matches?page={page}") as resp:
-                body: Any = await resp.json()
-            pages.append(time.perf_counter() - start)
-            assert resp.status == 200 and body["total"] == total, body
-            start = time.perf_counter()
-            async with s.get(f"{url}/api/players/{NAMES[0]}") as resp:
-                await resp.read()
-            profiles.append(time.perf_counter() - start)
-    if writes:
-        print(
-            f"archive write per match ({synthetic} synthetic): p50 {pct(writes, 0.5):.2f} ms,"
-            f" p99 {pct(writes, 0.99):.2f} ms, mean {1000 * statistics.mean(writes):.2f} ms"
+            await history.archive(record, rated, rating_mode_of(record), plan, REPEAT_WINDOW)
+            writes.append(time.perf_counter() - start)
+            if len(writes) % 10_000 == 0:
+                print(f"  {len(writes):,} archived", flush=True)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(writer() for _ in range(a.writers)))
+    took = time.perf_counter() - started
+    async with db.pool.acquire() as conn:
+        await conn.execute("VACUUM ANALYZE")
+        sizes = {
+            t: int(await conn.fetchval("SELECT pg_total_relation_size($1)", t)) for t in TABLES
+        }
+        matches = int(await conn.fetchval("SELECT count(*) FROM matches"))
+        inputs = float(await conn.fetchval("SELECT avg(length(inputs)) FROM matches"))
+        header = float(await conn.fetchval("SELECT avg(length(header)) FROM matches"))
+        listed = int(
+            await conn.fetchval("SELECT count(*) FROM player_matches WHERE pid = $1", heavy)
         )
+        cursors = [
+            (r["ended"], r["mid"])
+            for r in await conn.fetch(
+                "SELECT ended, mid FROM player_matches WHERE pid = $1 AND NOT private"
+                " ORDER BY random() LIMIT $2",
+                heavy, a.reads,
+            )
+        ]  # fmt: skip
+        rated = int(await conn.fetchval("SELECT count(*) FROM ratings WHERE mode = 'singles'"))
+    per = sum(sizes.values()) / matches
     print(
-        f"with {total:,} matches in the player's list: matches page p50 {pct(pages, 0.5):.1f} ms"
-        f" p99 {pct(pages, 0.99):.1f} ms; profile p50 {pct(profiles, 0.5):.1f} ms"
-        f" p99 {pct(profiles, 0.99):.1f} ms"
+        f"archived {total:,} synthetic matches with {a.writers} writers in {took:.0f} s"
+        f" ({total / took:,.0f}/s): write p50 {pct(writes, 0.5):.2f} ms,"
+        f" p99 {pct(writes, 0.99):.2f} ms"
     )
     print(
-        f"bytes_per_match={per:.0f} matches_per_gb={2**30 / per:.0f}"
-        f" write_p50_ms={pct(writes, 0.5) if writes else 0:.2f}"
-        f" page_p50_ms={pct(pages, 0.5):.1f} page_p99_ms={pct(pages, 0.99):.1f}"
+        f"{matches:,} matches on disk: {per:.0f} bytes per match, tables with their indexes"
+        f" ({', '.join(f'{t} {s / matches:.0f}' for t, s in sizes.items())});"
+        f" a row's header {header:.0f} bytes, inputs {inputs:.0f} bytes"
     )
-    await r.aclose()
+
+    # -- reads ----------------------------------------------------------------------------------
+    pages: list[float] = []
+    for cursor in cursors:
+        start = time.perf_counter()
+        page = await history.page_of(heavy, 50, cursor)
+        await history.headers([mid for _, mid in page])
+        pages.append(time.perf_counter() - start)
+    offsets: list[float] = []  # the HTTP API's pages (?page=N): by offset, with the count
+    for _ in range(a.reads):
+        start = time.perf_counter()
+        _, page_mids = await history.matches_of(heavy, rng.randrange(max(1, listed - 50)), 50)
+        await history.headers(page_mids)
+        offsets.append(time.perf_counter() - start)
+    boards: list[float] = []
+    for _ in range(a.reads):
+        start = time.perf_counter()
+        _, uids = await history.leaderboard("singles", rng.randrange(max(1, rated - 50)), 50)
+        await history.skills(uids, "singles")
+        boards.append(time.perf_counter() - start)
+    print(
+        f"a page of 50 of a list of {listed:,} matches (keyset, with headers): p50"
+        f" {pct(pages, 0.5):.2f} ms p99 {pct(pages, 0.99):.2f} ms (by offset and counted, as"
+        f" the HTTP API's ?page=N: p50 {pct(offsets, 0.5):.2f} ms p99 {pct(offsets, 0.99):.2f}"
+        f" ms); a page of 50 of the"
+        f" leaderboard of {rated:,} (with ratings): p50 {pct(boards, 0.5):.2f} ms"
+        f" p99 {pct(boards, 0.99):.2f} ms"
+    )
+    print(
+        f"matches={matches} bytes_per_match={per:.0f} write_p99_ms={pct(writes, 0.99):.2f}"
+        f" page_p99_ms={pct(pages, 0.99):.2f} leaderboard_p99_ms={pct(boards, 0.99):.2f}"
+        f" redis_growth_pct={growth:.2f}"
+    )
+    await redis.aclose()
+    await db.close()
 
 
 def main() -> None:
     """Parse the options, run, print."""
     ap = argparse.ArgumentParser(prog="python -m bench.archive", description=__doc__.split("\n")[0])
-    ap.add_argument("--matches", type=int, default=4, help="matches played to their end")
-    ap.add_argument("--synthetic", type=int, default=10_000, help="archived copies added")
+    ap.add_argument("--matches", type=int, default=1_000_000, help="matches archived in all")
+    ap.add_argument("--played", type=int, default=4, help="of them, played to their end")
+    ap.add_argument(
+        "--finished", type=int, default=10_000,
+        help="of them, finished through Redis and archived by the server (Redis's growth)",
+    )  # fmt: skip
+    ap.add_argument("--players", type=int, default=2000, help="accounts of the synthetic ones")
+    ap.add_argument("--writers", type=int, default=4, help="archive writes at a time")
+    ap.add_argument("--reads", type=int, default=500, help="pages of each kind timed")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         proc = start_server(
-            port, Path(tmp), {"speed_factor": 40, "frame_rate": 10, "redis_maxmemory": "1gb"}
+            port,
+            Path(tmp),
+            {
+                "speed_factor": 40,
+                "frame_rate": 10,
+                "redis_maxmemory": "1gb",
+                "grace_seconds": 2,
+                "session_ttl": 3,
+            },
         )
         try:
-            url, redis_url = f"http://127.0.0.1:{port}", f"unix://{tmp}/redis.sock"
-            asyncio.run(measure(url, redis_url, a.matches, a.synthetic, a.seed))
+            asyncio.run(measure(a, f"http://127.0.0.1:{port}", Path(tmp)))
         finally:
             proc.terminate()
-            proc.wait(timeout=20)
+            proc.wait(timeout=30)
 
 
 if __name__ == "__main__":

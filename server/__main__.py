@@ -15,6 +15,7 @@ from server import gc_policy
 from server.app import DOOR, make_app
 from server.config import Config, parse_config
 from server.edge import logs as bad_requests
+from server.store.postgres import PostgresError
 
 log = logging.getLogger("novuss.main")
 
@@ -40,9 +41,13 @@ async def serve(config: Config) -> None:
     (server/net/door.py)."""
     # aiohttp's keep-alive timer runs from the accept and from each answer until a request
     # has been read: it is the time a client has to send one
-    app = make_app(config)
-    runner = web.AppRunner(app, keepalive_timeout=config.header_timeout)
-    await runner.setup()
+    try:
+        app = make_app(config)
+        runner = web.AppRunner(app, keepalive_timeout=config.header_timeout)
+        await runner.setup()
+    except PostgresError as e:  # one line, and a non-zero exit
+        print(f"novuss: {e}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
     assert runner.server is not None
     app[DOOR].attach(runner.server)
     site = web.TCPSite(runner, config.host, config.port, backlog=1024)

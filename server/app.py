@@ -3,6 +3,7 @@ the HTTP routes of the parts the composition root (server/hub.py) built."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -13,11 +14,13 @@ from aiohttp import web
 from server.config import Config
 from server.edge.headers import security_headers
 from server.edge.proxy import parse_networks
-from server.edge.reads import read_limits
+from server.edge.reads import Handler, read_limits
 from server.games.core.play import Settings
 from server.hub import Hub
 from server.net.door import RESERVED_FDS, Door, open_file_limit
+from server.store.archive import ArchiveReader
 from server.store.embedded import start_embedded, stop_embedded
+from server.store.postgres import AWAY, Database, start_embedded_postgres
 from server.store.redis_store import Store
 
 log = logging.getLogger("novuss.app")
@@ -76,6 +79,22 @@ def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamRespon
     return handler
 
 
+AWAY_RETRY_S = 5  # what a page is told to wait while PostgreSQL is away
+
+
+@web.middleware
+async def database_away(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A request that needs PostgreSQL while it is away: 503 `busy` with Retry-After (live
+    play goes on over the websocket; finished matches wait in Redis)."""
+    try:
+        return await handler(request)
+    except AWAY as e:
+        log.warning("%s %s: PostgreSQL is away (%s)", request.method, request.path, e)
+        body = {"error": "busy", "message": "The records are out of reach just now; try again"
+                " in a moment.", "params": {"retry_after": AWAY_RETRY_S}}  # fmt: skip
+        return web.json_response(body, status=503, headers={"Retry-After": str(AWAY_RETRY_S)})
+
+
 async def healthz(request: web.Request) -> web.Response:
     """200 with the server's state; 503 when Redis does not answer."""
     hub = request.app[HUB]
@@ -119,7 +138,7 @@ def make_app(config: Config) -> web.Application:
     trusted = parse_networks(config.trusted_proxy)
     app = web.Application(
         client_max_size=CLIENT_MAX_SIZE,
-        middlewares=[read_limits(config.read_rate, config.read_burst, trusted)],
+        middlewares=[read_limits(config.read_rate, config.read_burst, trusted), database_away],
     )
     app.on_response_prepare.append(security_headers(config.web_dir))
     app[CONFIG] = config
@@ -128,22 +147,33 @@ def make_app(config: Config) -> web.Application:
     url = config.redis_url or start_embedded(
         config.data_dir, config.appendfsync, config.redis_maxmemory
     )
+    # PostgreSQL, the system of record: embedded unless config.database_url (started here, in
+    # the main thread: it ends when this process does, server/store/postgres.py)
+    embedded = None if config.database_url else start_embedded_postgres(config.data_dir)
+    db = Database(embedded.url if embedded is not None else config.database_url)
     store = Store(url, config.event_buffer, config.redis_password)
+    store.archive = ArchiveReader(db)
     settings = Settings(
         frame_rate=config.frame_rate, speed_factor=config.speed_factor, aim_rate=config.aim_rate
     )
-    hub = Hub(config, store, settings, config.web_dir)
+    hub = Hub(config, store, db, settings, config.web_dir)
     app[STORE], app[HUB] = store, hub
 
     async def lifecycle(app: web.Application) -> AsyncIterator[None]:
-        await store.ping()
-        await hub.start()
-        log.info("redis at %s", url)
-        yield
-        await hub.stop()
-        if not config.redis_url:
-            await stop_embedded(store.redis)
-        await store.close()
+        try:
+            await db.open()  # PostgresError: said in one line by server/__main__.py
+            await store.ping()
+            await hub.start()
+            log.info("redis at %s; postgresql at %s", url, "embedded" if embedded else "given")
+            yield
+            await hub.stop()
+            if not config.redis_url:
+                await stop_embedded(store.redis)
+            await store.close()
+        finally:
+            await db.close()
+            if embedded is not None:
+                await asyncio.to_thread(embedded.stop)
 
     async def close_sockets(app: web.Application) -> None:
         # before aiohttp waits for handlers to finish: open websockets would hold it up

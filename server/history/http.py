@@ -1,9 +1,14 @@
 """The match records' API: the recent matches, one match's record with its whole log, and
 its notation (docs/notation.md). A private room's match is served only with its invite, or
-to a logged-in player of it."""
+to a logged-in player of it.
+
+An archived match keeps only what was struck (server/store/archive.py): its rulings are
+recomputed by its game's replay when it is served (`with_rulings`), the last few kept."""
 
 from __future__ import annotations
 
+import copy
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -14,6 +19,35 @@ from server.games.registry import NAMES, game, of_record
 from server.games.seam import ReplayError
 from server.lobby.room import record_for
 from server.store.redis_store import Store
+
+RECOMPUTED = 64  # archived records kept with their recomputed rulings
+
+
+def with_rulings(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with each entry's ruling (and a stroke's duration, Novuss's `own`),
+    recomputed by its game's replay where the stored entry has none (an archived record), as
+    the live record had them; as it is if it has them, or cannot be replayed. An entry whose
+    recomputed ruling disagrees with its stored digest keeps the digest alone."""
+    log = record.get("log") or []
+    if all("ruling" in e for e in log if e.get("kind") == "stroke"):
+        return record
+    replay = of_record(record).replay
+    if replay is None:
+        return record
+    entries = [dict(e) for e in log]
+    try:
+        for check in replay.checks({**record, "log": entries}):
+            if check.index >= len(entries) or check.ruling_ok is False:
+                continue  # what disagrees with the stored digest is not served as stored
+            entry = entries[check.index]
+            for key, value in (check.restored or {}).items():
+                entry.setdefault(key, value)
+            if check.ruling is not None and "ruling" not in entry:
+                entry["ruling"] = check.ruling
+                entry.pop("ruling_digest", None)  # the ruling it is the digest of is there
+    except ReplayError:
+        return record
+    return {**record, "log": entries}
 
 
 class Records:
@@ -30,6 +64,7 @@ class Records:
         self.accounts = accounts
         self.recent = recent  # records listed by GET /api/matches
         self.viewer = viewer  # the request's logged-in account's uid (the login cookie)
+        self._recomputed: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
     def routes(self) -> list[web.RouteDef]:
         """The notation's route first: {mid} alone would take "<id>.txt" as an id."""
@@ -51,11 +86,24 @@ class Records:
         record = await self.store.match_record(request.match_info["mid"])
         if record is not None:
             viewer = None if self.viewer is None else await self.viewer(request)
-            record = record_for(record, request.query.get("invite"), viewer)
+            record = record_for(self._complete(record), request.query.get("invite"), viewer)
         if record is None:
             raise web.HTTPNotFound(text="No such match.")
         await self.accounts.name_players([record])
         return record
+
+    def _complete(self, record: dict[str, Any]) -> dict[str, Any]:
+        """An archived record with its rulings (recomputed once, kept for the next few)."""
+        mid = str(record.get("id"))
+        if mid in self._recomputed:
+            self._recomputed.move_to_end(mid)
+            return copy.deepcopy(self._recomputed[mid])
+        done = with_rulings(record)
+        if done is not record:
+            self._recomputed[mid] = copy.deepcopy(done)
+            while len(self._recomputed) > RECOMPUTED:
+                self._recomputed.popitem(last=False)
+        return done
 
     async def record(self, request: web.Request) -> web.Response:
         """One match: players, settings, result and its whole log (every stroke, ruling)."""

@@ -1,89 +1,65 @@
-"""The match history in Redis: finished matches handed to the archivist, each player's matches,
-figures and ratings, and the leaderboards (docs/accounts.md, "History").
+"""The match history: the finished matches' queue in Redis, the archive and everything
+derived from it in PostgreSQL (docs/accounts.md, "History"; server/store/migrations/).
 
-Keys (prefix "nv:"; braces are Redis Cluster hash tags: one match's keys share a slot, and so
-do one player's, whose tag is the account's uid or a guest's session id):
-  match:{mid}, log:{mid}  the match itself: header and every entry (server/store/redis_store.py)
+Redis (prefix "nv:"), what is live:
+  match:{mid}, log:{mid}  a match while it is played and until it is archived
+                      (server/store/redis_store.py); deleted once its archive is committed
   finished            stream of finished match ids (field m), written in the same commit as the
-                      match's end, read by the archivists' consumer group
-  arc:{mid}           hash: `plan` (what archiving the match gives each player, computed once
-                      and reused by a retry) until applied, then `done` 1
-  pm:{pid}            sorted set of a player's match ids by end time (newest first by ZREVRANGE);
-                      a guest's lasts GUEST_DAYS after its last match, unless they register
-  pmp:{pid}           the same for private matches (served to their invite only, so never
-                      listed in a profile; kept apart so that the profile's pages count right)
-  stats:{uid}         hash of a player's counters: "<kind>:<win|loss|draw|matches|strokes|
-                      pocketed|penalties>"
-  rating:{uid}        hash mode -> msgpack [mu, sigma, matches]; a mode is a rating's
-                      (server/ratings/model.py MODES: "singles", "crokinole-doubles", ...)
-  rh:{uid}:<mode>     list of msgpack [time, shown rating, match id], oldest first (the chart)
-  sids:{uid}          set of guest session ids whose matches the account took over
-  lb:<mode>           sorted set uid -> mu - 3 sigma (the leaderboard's order)
+                      match's end, read by the archivists' consumer group: a match waits there
+                      while PostgreSQL is away, and is archived when it returns
 
-Archiving writes one slot at a time (no transaction spans two slots, as Redis Cluster
-requires): each player's keys by one script that does nothing if the player's index already
-holds the match, so a retry after a crash half-way applies the rest exactly once.
+PostgreSQL (tables), what lasts:
+  matches, starts     the archive: header and inputs (server/store/archive.py)
+  player_matches      each player's matches (an account's uid or a guest's session id, whose
+                      list lapses GUEST_DAYS after its last match unless they register), public
+                      and private apart (a private one is served to its invite only)
+  stats               a player's counters "<kind>:<win|loss|draw|matches|strokes|pocketed|
+                      penalties>"
+  ratings             (uid, mode) -> mu, sigma, matches, ordinal (the leaderboard's order), and
+                      whether it is listed (not once the account is deleted)
+  rating_history      (uid, mode) -> time, shown rating, match id (the chart)
+  merged_sessions     guest session ids whose matches the account took over
+
+One match's archive is one transaction: the match, each player's index entry, counters,
+ratings and rating history, or nothing. It inserts the match first and stops if it was there
+(archived twice is one row), and it takes a transaction-scoped advisory lock per rated player,
+in order, before reading their ratings: two matches of one player, archived by two processes at
+once, move the rating one after the other.
 """
 
 from __future__ import annotations
 
-import hashlib
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 import redis.asyncio as aioredis
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import ResponseError
 
-from server.store.redis_store import P, _bytes, _pack, match_headers, match_key
+from server.store.archive import pack_match, unpack_header
+from server.store.postgres import Database
+from server.store.redis_store import P, _bytes, log_key, match_key
+
+if TYPE_CHECKING:
+    from server.store.postgres import Conn
 
 GROUP = "archivist"
 # A finished match read by a consumer that has not acknowledged it for this long is claimed by
-# another: its process died or hangs. Short, as archiving twice is harmless (the done mark is
-# checked under the archive lock, and each player's part is idempotent).
+# another: its process died or hangs. Short, as archiving twice is harmless (the archive's
+# transaction inserts the match first and stops if it is there).
 CLAIM_IDLE_MS = 10_000
+SCAN_EARLIER = 200  # a player's earlier matches looked at for repeats (the newest)
 GUEST_DAYS = 7  # a guest's list of matches lasts this long (a guest who registers keeps it)
 
-# One player's part of one match's archive, atomic within the player's slot. KEYS: pm (or pmp),
-# stats, rating, rh. ARGV: mid, ended, guest ttl (0: registered), n, n pairs (counter, increment),
-# mode, rating blob or "", rating-history entry or "".
-_APPLY = """
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-if tonumber(ARGV[3]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
-local n = tonumber(ARGV[4])
-for i = 0, n - 1 do redis.call('HINCRBY', KEYS[2], ARGV[5 + 2 * i], ARGV[6 + 2 * i]) end
-local j = 5 + 2 * n
-if ARGV[j + 1] ~= '' then redis.call('HSET', KEYS[3], ARGV[j], ARGV[j + 1]) end
-if ARGV[j + 2] ~= '' then redis.call('RPUSH', KEYS[4], ARGV[j + 2]) end
-return 1
-"""
-_APPLY_SHA = hashlib.sha1(_APPLY.encode()).hexdigest()
-
-
-def pm_key(pid: str) -> str:
-    """A player's list of matches."""
-    return P + "pm:{" + pid + "}"
-
-
-def arc_key(mid: str) -> str:
-    """A match's archiving state (in the match's slot)."""
-    return P + "arc:{" + mid + "}"
-
-
-def rating_key(uid: str) -> str:
-    """A player's ratings by mode."""
-    return P + "rating:{" + uid + "}"
-
-
-def rh_key(uid: str, mode: str) -> str:
-    """A player's rating history in a mode."""
-    return P + "rh:{" + uid + "}:" + mode
+Skills = dict[str, tuple[float, float, int]]
 
 
 @dataclass(frozen=True)
 class Archived:
-    """What archiving one match writes (computed by server/history, written player by player).
+    """What archiving one match writes (computed by server/history/summary.py, written in the
+    match's transaction).
     Ratings are (mu, sigma, matches, ordinal) in the rating's `mode` (server/ratings/model.py
     `rating_mode`: "singles", "crokinole-7d", ...)."""
 
@@ -96,28 +72,13 @@ class Archived:
     shown: dict[str, int]  # uid -> shown rating after this match, in `mode`
     private: bool = False  # indexed apart: a profile does not list it
 
-    def pack(self) -> bytes:
-        """The plan as stored (msgpack)."""
-        ratings = {u: list(r) for u, r in self.ratings.items()}
-        fields = [self.mid, self.ended, self.mode, self.players, self.counters, ratings]
-        return bytes(msgpack.packb([*fields, self.shown, self.private]))
-
-    @classmethod
-    def unpack(cls, blob: bytes) -> Archived:
-        """Inverse of pack."""
-        mid, ended, mode, players, counters, ratings, shown, private = msgpack.unpackb(blob)
-        return cls(
-            mid, float(ended), mode, players, counters,
-            {u: (float(r[0]), float(r[1]), int(r[2]), float(r[3])) for u, r in ratings.items()},
-            shown, bool(private),
-        )  # fmt: skip
-
 
 class HistoryStore:
-    """Async access to the history's keys (sharing the store's Redis client)."""
+    """Async access to the history: the queue in Redis, the rest in PostgreSQL."""
 
-    def __init__(self, redis: aioredis.Redis):
+    def __init__(self, redis: aioredis.Redis, db: Database):
         self.redis = redis
+        self.db = db
 
     # -- the archivist's queue ------------------------------------------------------
     async def ensure_group(self) -> None:
@@ -148,140 +109,248 @@ class HistoryStore:
         await self.redis.xack(P + "finished", GROUP, entry)
         await self.redis.xdel(P + "finished", entry)
 
+    async def drop_live(self, mid: str) -> None:
+        """Delete a match's live keys once its archive is committed (its record is served
+        from PostgreSQL from then on)."""
+        async with self.redis.pipeline(transaction=False) as pipe:  # one key a command
+            pipe.delete(match_key(mid))
+            pipe.delete(log_key(mid))
+            pipe.zrem(P + "matches", mid)
+            await pipe.execute()
+
     # -- writing one match's archive -----------------------------------------------
     async def archived(self, mid: str) -> bool:
         """Has this match been archived already?"""
-        return bool(await self.redis.hexists(arc_key(mid), "done"))
+        row = await self.db.pool.fetchval("SELECT 1 FROM matches WHERE mid = $1", mid)
+        return row is not None
 
-    async def plan(self, mid: str) -> Archived | None:
-        """The plan computed by an earlier try that did not finish, if any."""
-        blob = await self.redis.hget(arc_key(mid), "plan")
-        return None if blob is None else Archived.unpack(_bytes(blob))
-
-    async def skills(self, uids: list[str], mode: str) -> dict[str, tuple[float, float, int]]:
+    async def skills(self, uids: list[str], mode: str) -> Skills:
         """The (mu, sigma, matches) of these accounts in a mode (absent: never rated)."""
         if not uids:
             return {}
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for uid in uids:
-                pipe.hget(rating_key(uid), mode)
-            rows = await pipe.execute()
-        out = {}
-        for uid, row in zip(uids, rows, strict=True):
-            if row is not None:
-                mu, sigma, n = msgpack.unpackb(row)
-                out[uid] = (float(mu), float(sigma), int(n))
-        return out
+        rows = await self.db.pool.fetch(
+            "SELECT uid, mu, sigma, matches FROM ratings WHERE uid = ANY($1::text[])"
+            " AND mode = $2",
+            uids, mode,
+        )  # fmt: skip
+        return {r["uid"]: (r["mu"], r["sigma"], r["matches"]) for r in rows}
 
-    async def write(self, a: Archived) -> None:
-        """Write one match's archive: the plan first (so a retry applies the same numbers),
-        then each player's part, the leaderboard, and the mark that it is done."""
-        await self.redis.hset(arc_key(a.mid), "plan", a.pack())
-        for pid, registered in a.players.items():
-            await self._apply(a, pid, registered)
-        for uid, (_mu, _sigma, _n, order) in a.ratings.items():
-            await self.redis.zadd(P + "lb:" + a.mode, {uid: order})
-        async with self.redis.pipeline(transaction=True) as pipe:  # one slot: the match's
-            pipe.hset(arc_key(a.mid), "done", 1)
-            pipe.hdel(arc_key(a.mid), "plan")
-            await pipe.execute()
+    async def archive(
+        self,
+        record: dict[str, Any],
+        rated: list[str],
+        mode: str,
+        plan: Callable[[Skills, list[dict[str, Any]]], Archived],
+        window: float = 0.0,
+    ) -> Archived | None:
+        """Archive one finished record in one transaction: the match (its header and inputs),
+        then what `plan` makes of the `rated` players' skills in `mode` and of their earlier
+        matches (`_earlier`), read under their locks. None (and nothing written) if the match
+        was archived already."""
+        start_id, start, header, inputs = pack_match(record)
+        async with self.db.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO starts (id, entry) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                start_id, start,
+            )  # fmt: skip
+            new = await conn.fetchval(
+                "INSERT INTO matches (mid, game, started, ended, private, start, header, inputs)"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (mid) DO NOTHING"
+                " RETURNING 1",
+                record["id"], str(record.get("game") or "novuss"),
+                float(record.get("started") or record.get("ended") or 0.0),
+                float(record.get("ended") or 0.0), bool(record.get("private")), start_id,
+                header, inputs,
+            )  # fmt: skip
+            if new is None:
+                return None
+            for uid in sorted(set(rated)):
+                await conn.execute("SELECT pg_advisory_xact_lock(hashtext($1))", uid)
+            rows = await conn.fetch(
+                "SELECT uid, mu, sigma, matches FROM ratings WHERE uid = ANY($1::text[])"
+                " AND mode = $2",
+                rated, mode,
+            )  # fmt: skip
+            earlier = await self._earlier(conn, record, rated, window)
+            a = plan({r["uid"]: (r["mu"], r["sigma"], r["matches"]) for r in rows}, earlier)
+            await self._write(conn, a)
+            return a
 
-    @staticmethod
-    def _point(a: Archived, pid: str) -> list[Any]:
-        """A rating history's point: [time, shown rating, match id]. A private match's names
-        no match and says only its day (the history is public: issue 37 found private
-        matches' ids and times in it)."""
-        if a.private:
-            return [a.ended - a.ended % 86400, a.shown[pid], None]
-        return [a.ended, a.shown[pid], a.mid]
+    async def _earlier(
+        self, conn: Conn, record: dict[str, Any], rated: list[str], window: float
+    ) -> list[dict[str, Any]]:
+        """The headers of the first rated player's matches, public or private, that ended
+        within `window` before this one (the newest SCAN_EARLIER), read under the players'
+        locks: the repeats' damping counts them (server/history/summary.py)."""
+        if not rated or window <= 0:
+            return []
+        ended = float(record.get("ended") or 0.0)
+        rows = await conn.fetch(
+            "SELECT m.header FROM player_matches p JOIN matches m USING (mid)"
+            " WHERE p.pid = $1 AND p.ended BETWEEN $2 AND $3 AND p.mid <> $4"
+            " ORDER BY p.ended DESC LIMIT $5",
+            rated[0], ended - window, ended, record["id"], SCAN_EARLIER,
+        )  # fmt: skip
+        return [unpack_header(r["header"]) for r in rows]
 
-    async def _apply(self, a: Archived, pid: str, registered: bool) -> None:
-        counters = a.counters.get(pid, {})
-        rating = a.ratings.get(pid)
-        args: list[str | bytes | int | float] = [
-            a.mid, a.ended, 0 if registered else GUEST_DAYS * 86400, len(counters),
-        ]  # fmt: skip
-        for name, inc in counters.items():
-            args += [name, inc]
-        args += [
-            a.mode,
-            b"" if rating is None else bytes(msgpack.packb(list(rating[:3]))),
-            b"" if pid not in a.shown else bytes(msgpack.packb(self._point(a, pid))),
-        ]
-        index = P + "pmp:{" + pid + "}" if a.private else pm_key(pid)
-        keys = [index, P + "stats:{" + pid + "}", rating_key(pid), rh_key(pid, a.mode)]
-        try:
-            await self.redis.evalsha(_APPLY_SHA, len(keys), *keys, *args)
-        except NoScriptError:
-            await self.redis.eval(_APPLY, len(keys), *keys, *args)
+    async def _write(self, conn: Conn, a: Archived) -> None:
+        guest_until = a.ended + GUEST_DAYS * 86400
+        await conn.executemany(
+            "INSERT INTO player_matches (pid, private, ended, mid, expires)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+            [(pid, a.private, a.ended, a.mid, None if reg else guest_until)
+             for pid, reg in a.players.items()],
+        )  # fmt: skip
+        guests = [pid for pid, reg in a.players.items() if not reg]
+        if guests:  # a guest's list lasts GUEST_DAYS after their last match
+            await conn.execute(
+                "UPDATE player_matches SET expires = greatest(expires, $2)"
+                " WHERE pid = ANY($1::text[]) AND expires IS NOT NULL",
+                guests, guest_until,
+            )  # fmt: skip
+        counts = [(uid, name, inc) for uid, cs in a.counters.items() for name, inc in cs.items()]
+        if counts:
+            await conn.executemany(
+                "INSERT INTO stats (uid, counter, value) VALUES ($1, $2, $3)"
+                " ON CONFLICT (uid, counter) DO UPDATE SET value = stats.value + excluded.value",
+                counts,
+            )
+        if a.ratings:
+            await conn.executemany(
+                "INSERT INTO ratings (uid, mode, mu, sigma, matches, ordinal)"
+                " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (uid, mode) DO UPDATE SET"
+                " mu = excluded.mu, sigma = excluded.sigma, matches = excluded.matches,"
+                " ordinal = excluded.ordinal",
+                [(uid, a.mode, *r) for uid, r in a.ratings.items()],
+            )
+        if a.shown:
+            await conn.executemany(
+                "INSERT INTO rating_history (uid, mode, at, shown, mid)"
+                " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                [(uid, a.mode, a.ended, shown, a.mid) for uid, shown in a.shown.items()],
+            )
 
     # -- reading --------------------------------------------------------------------
     async def matches_of(
         self, pid: str, start: int, count: int, private: bool = False
     ) -> tuple[int, list[str]]:
-        """How many matches a player has, and a page of their ids, newest first (`private`:
-        of their private matches, which only they are shown)."""
-        key = P + "pmp:{" + pid + "}" if private else pm_key(pid)
-        async with self.redis.pipeline(transaction=False) as pipe:  # one slot: the player's
-            pipe.zcard(key)
-            pipe.zrevrange(key, start, start + count - 1)
-            total, ids = await pipe.execute()
-        return int(total), [_bytes(i).decode() for i in ids]
+        """How many matches a player has, and a page of their ids, newest first (by offset;
+        `page_of` goes by key). `private`: of their private matches, which only they are
+        shown."""
+        now = time.time()
+        async with self.db.pool.acquire() as conn:
+            total = await conn.fetchval(
+                "SELECT count(*) FROM player_matches WHERE pid = $1 AND private = $2"
+                " AND (expires IS NULL OR expires > $3)",
+                pid, private, now,
+            )  # fmt: skip
+            rows = await conn.fetch(
+                "SELECT mid FROM player_matches WHERE pid = $1 AND private = $2"
+                " AND (expires IS NULL OR expires > $3) ORDER BY ended DESC, mid DESC"
+                " LIMIT $4 OFFSET $5",
+                pid, private, now, count, start,
+            )  # fmt: skip
+        return int(total), [r["mid"] for r in rows]
+
+    async def page_of(
+        self, pid: str, count: int, before: tuple[float, str] | None = None
+    ) -> list[tuple[float, str]]:
+        """A page of a player's public matches newest first by key: (ended, mid) of those
+        older than `before` (None: the newest)."""
+        ended, mid = before if before is not None else (float("inf"), "")
+        rows = await self.db.pool.fetch(
+            "SELECT ended, mid FROM player_matches WHERE pid = $1 AND NOT private"
+            " AND (expires IS NULL OR expires > $2) AND (ended, mid) < ($3, $4)"
+            " ORDER BY ended DESC, mid DESC LIMIT $5",
+            pid, time.time(), ended, mid if before is not None else "~", count,
+        )  # fmt: skip
+        return [(r["ended"], r["mid"]) for r in rows]
 
     async def headers(self, mids: list[str]) -> list[dict[str, Any] | None]:
         """The match headers of these ids (None where one is missing)."""
-        return await match_headers(self.redis, mids)
+        if not mids:
+            return []
+        rows = await self.db.pool.fetch(
+            "SELECT mid, header FROM matches WHERE mid = ANY($1::text[])", mids
+        )
+        found = {r["mid"]: unpack_header(r["header"]) for r in rows}
+        return [found.get(mid) for mid in mids]
 
     async def stats(self, uid: str) -> dict[str, int]:
         """A player's counters."""
-        raw = await self.redis.hgetall(P + "stats:{" + uid + "}")
-        return {_bytes(k).decode(): int(v) for k, v in raw.items()}
+        rows = await self.db.pool.fetch("SELECT counter, value FROM stats WHERE uid = $1", uid)
+        return {r["counter"]: int(r["value"]) for r in rows}
 
     async def rating_history(self, uid: str, mode: str, last: int) -> list[list[Any]]:
-        """The last `last` points of a player's rating in a mode, oldest first."""
-        rows = await self.redis.lrange(rh_key(uid, mode), -last, -1)
-        return [list(msgpack.unpackb(r)) for r in rows]
+        """The last `last` points of a player's rating in a mode, oldest first. A private
+        match's point names no match and says only its day: the chart is public (issue 37
+        found private matches' ids and times in it)."""
+        rows = await self.db.pool.fetch(
+            "SELECT h.at, h.shown, h.mid, m.private FROM rating_history h"
+            " JOIN matches m USING (mid) WHERE h.uid = $1 AND h.mode = $2"
+            " ORDER BY h.at DESC, h.mid DESC LIMIT $3",
+            uid, mode, last,
+        )  # fmt: skip
+        return [_point(r["at"], r["shown"], r["mid"], r["private"]) for r in reversed(rows)]
 
     async def leaderboard(self, mode: str, start: int, count: int) -> tuple[int, list[str]]:
         """How many players are rated in a mode, and a page of them, best first."""
-        total = await self.redis.zcard(P + "lb:" + mode)
-        uids = await self.redis.zrevrange(P + "lb:" + mode, start, start + count - 1)
-        return int(total), [_bytes(u).decode() for u in uids]
+        async with self.db.pool.acquire() as conn:
+            total = await conn.fetchval(
+                "SELECT count(*) FROM ratings WHERE mode = $1 AND listed", mode
+            )
+            rows = await conn.fetch(
+                "SELECT uid FROM ratings WHERE mode = $1 AND listed"
+                " ORDER BY ordinal DESC, uid DESC LIMIT $2 OFFSET $3",
+                mode, count, start,
+            )  # fmt: skip
+        return int(total), [r["uid"] for r in rows]
 
     async def merge_guest(self, sid: str, uid: str) -> None:
         """A guest who registers or logs in keeps the matches of their session (and the
-        profile knows which seat was theirs by the session's id). Read, then written: the
-        two indexes live in different slots."""
-        await self.redis.sadd(P + "sids:{" + uid + "}", sid)
-        for index in ("pm:", "pmp:"):
-            rows: Any = await self.redis.zrange(P + index + "{" + sid + "}", 0, -1, withscores=True)
-            if rows:
-                mine = {_bytes(m).decode(): s for m, s in rows}
-                await self.redis.zadd(P + index + "{" + uid + "}", mine)
-            await self.redis.delete(P + index + "{" + sid + "}")
+        profile knows which seat was theirs by the session's id), in one transaction."""
+        async with self.db.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO merged_sessions (uid, sid) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                uid, sid,
+            )  # fmt: skip
+            await conn.execute(
+                "INSERT INTO player_matches (pid, private, ended, mid, expires)"
+                " SELECT $2, private, ended, mid, NULL FROM player_matches WHERE pid = $1"
+                " ON CONFLICT DO NOTHING",
+                sid, uid,
+            )  # fmt: skip
+            await conn.execute("DELETE FROM player_matches WHERE pid = $1", sid)
 
     async def sessions_of(self, uid: str) -> set[str]:
         """The guest sessions whose matches an account took over."""
-        return {_bytes(s).decode() for s in await self.redis.smembers(P + "sids:{" + uid + "}")}
+        rows = await self.db.pool.fetch("SELECT sid FROM merged_sessions WHERE uid = $1", uid)
+        return {r["sid"] for r in rows}
 
     async def forget_player(self, uid: str, shown_as: str) -> None:
         """A deleted account leaves the leaderboards, and its archived matches name it
-        `shown_as` instead of its name (the matches stay, their other players' too)."""
-        # every leaderboard the player is on: the modes of their ratings
-        for mode in await self.redis.hkeys(rating_key(uid)):
-            await self.redis.zrem(P + "lb:" + _bytes(mode).decode(), uid)
-        for index in ("pm:", "pmp:"):
-            listed = await self.redis.zrange(P + index + "{" + uid + "}", 0, -1)
-            mids = [_bytes(m).decode() for m in listed]
-            for start in range(0, len(mids), 100):
-                batch = mids[start : start + 100]
-                headers = await self.headers(batch)
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for mid, header in zip(batch, headers, strict=True):
-                        if header is None:
-                            continue
-                        for p in header.get("players", []):
-                            if p.get("account") == uid:
-                                p["name"] = shown_as
-                        pipe.set(match_key(mid), _pack(header))
-                    await pipe.execute()
+        `shown_as` instead of its name (the matches stay, their other players' too), in one
+        transaction."""
+        async with self.db.pool.acquire() as conn, conn.transaction():
+            await conn.execute("UPDATE ratings SET listed = false WHERE uid = $1", uid)
+            rows = await conn.fetch(
+                "SELECT m.mid, m.header FROM player_matches p JOIN matches m USING (mid)"
+                " WHERE p.pid = $1 FOR UPDATE OF m",
+                uid,
+            )
+            changed = []
+            for row in rows:
+                header = unpack_header(row["header"])
+                for p in header.get("players", []):
+                    if p.get("account") == uid:
+                        p["name"] = shown_as
+                changed.append((row["mid"], bytes(msgpack.packb(header, use_bin_type=True))))
+            await conn.executemany("UPDATE matches SET header = $2 WHERE mid = $1", changed)
+
+
+def _point(at: float, shown: int, mid: str, private: bool) -> list[Any]:
+    """A rating chart's point: [time, shown rating, match id], or for a private match
+    [its day (UTC midnight), shown rating, None]."""
+    if private:
+        return [at - at % 86400, shown, None]
+    return [at, shown, mid]

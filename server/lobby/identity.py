@@ -14,6 +14,7 @@ from server.history.store import HistoryStore
 from server.lobby.room import Room
 from server.lobby.seat import Player
 from server.ratings.model import Skill
+from server.store.postgres import AWAY
 
 
 def room_rating_mode(room: Room) -> str:
@@ -34,7 +35,10 @@ class Identities:
         sids = [sid for sid, _ in people]
         uids = await self.accounts.session_accounts(sids)
         registered = [u for u in uids.values() if u is not None]
-        skills = await self.history.skills(registered, mode) if registered else {}
+        try:  # PostgreSQL away: seated with the rating unknown (archiving reads it again)
+            skills = await self.history.skills(registered, mode) if registered else {}
+        except AWAY:
+            skills = {}
         out = []
         for sid, name in people:
             uid = uids.get(sid)

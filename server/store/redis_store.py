@@ -7,10 +7,11 @@ Keys (prefix "nv:"):
   ev:{rid}         stream of the room's last events (field m: the message, a: audience,
                    r: for team chat, the sessions that may read it)
   log:{mid}        the match log stream: start, every stroke with its ruling, end (append-only;
-                   with the header, the match's archive: docs/accounts.md, "History")
+                   deleted, with the header, once the match is archived in PostgreSQL:
+                   docs/accounts.md, "History")
   match:{mid}      the match record's header (players, config, result), msgpack; the braces are
                    a Redis Cluster hash tag: a match's two keys share a slot
-  matches          sorted set of match ids by start time (recent matches)
+  matches          sorted set of match ids by start time (recent matches not yet archived)
   finished         stream of ended match ids for the archivist (server/history/store.py)
   lobby            hash room id -> lobby summary (every process lists every room from it)
   seats            hash session id -> [room id, seat] (a reconnect to any process finds its seat)
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import msgpack
 import redis.asyncio as aioredis
@@ -220,6 +221,14 @@ POOL_SIZE = 64  # connections to Redis per process
 POOL_WAIT_S = 20.0  # how long a command waits for a free connection before it fails
 
 
+class Archive(Protocol):
+    """The archived matches, read (server/store/archive.py `ArchiveReader`)."""
+
+    async def record(self, mid: str) -> dict[str, Any] | None: ...
+    async def headers(self, mids: list[str]) -> dict[str, dict[str, Any]]: ...
+    async def recent(self, count: int) -> list[dict[str, Any]]: ...
+
+
 class Store:
     """Async access to Redis for everything the server keeps."""
 
@@ -234,6 +243,7 @@ class Store:
             url, max_connections=POOL_SIZE, timeout=POOL_WAIT_S, **auth
         )
         self.redis = aioredis.Redis.from_pool(pool)  # closing the client closes the pool
+        self.archive: Archive | None = None  # where finished matches go (set by the hub)
 
     async def ping(self) -> bool:
         """True when Redis answers. Once more on a broken connection: after Redis restarted,
@@ -440,21 +450,33 @@ class Store:
         return None if blob is None else _map(blob)
 
     async def recent_matches(self, count: int) -> list[dict[str, Any]]:
-        """The newest match records' headers, newest first."""
+        """The newest match records' headers, newest first: the live (and not yet archived)
+        ones from Redis, the archived ones from the archive."""
         ids = await self.redis.zrevrange(P + "matches", 0, count - 1)
-        if not ids:
-            return []
-        return [r for r in await self.match_headers([_bytes(i).decode() for i in ids]) if r]
+        live = [r for r in await match_headers(self.redis, [_bytes(i).decode() for i in ids]) if r]
+        archived = await self.archive.recent(count) if self.archive is not None else []
+        seen = {r["id"] for r in live}
+        both = live + [r for r in archived if r["id"] not in seen]
+        return sorted(both, key=lambda r: -float(r.get("started") or 0))[:count]
 
     async def match_headers(self, mids: list[str]) -> list[dict[str, Any] | None]:
-        """The headers of these matches (None where one is missing)."""
-        return await match_headers(self.redis, mids)
+        """The headers of these matches (None where one is missing): live ones from Redis,
+        the others from the archive."""
+        found = await match_headers(self.redis, mids)
+        missing = [m for m, h in zip(mids, found, strict=True) if h is None]
+        if missing and self.archive is not None:
+            archived = await self.archive.headers(missing)
+            found = [archived.get(m) if h is None else h for m, h in zip(mids, found, strict=True)]
+        return found
 
-    async def match_record(self, mid: str) -> dict[str, Any] | None:
-        """One match's header plus its whole log, or None."""
+    async def match_record(self, mid: str, live_only: bool = False) -> dict[str, Any] | None:
+        """One match's header plus its whole log (an archived one's: what was struck), or
+        None; `live_only`: only while it is in Redis."""
         blob = await self.redis.get(match_key(mid))
         if blob is None:
-            return None
+            if live_only or self.archive is None:
+                return None
+            return await self.archive.record(mid)
         record = _map(blob)
         record["log"] = await self.match_log(mid)
         return record

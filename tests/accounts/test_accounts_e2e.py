@@ -8,6 +8,7 @@ import aiohttp
 import pytest
 
 from tests.accounts.account_client import PASSWORD, Http, as_bytes, db
+from tests.pg import rows
 
 pytestmark = pytest.mark.asyncio
 
@@ -84,6 +85,13 @@ async def test_login_cookie_flags_and_nothing_secret_stored(game_server):
         )  # fmt: skip
         for v in values:
             assert token.encode() not in as_bytes(v) and PASSWORD.encode() not in as_bytes(v), key
+    # nor in PostgreSQL: the accounts keep an argon2id hash, the logins their token's SHA-256
+    url = str(srv.options["database_url"])
+    for table in ("accounts", "logins"):
+        for row in await rows(url, f"SELECT * FROM {table}"):
+            text = repr(dict(row))
+            assert token not in text and PASSWORD not in text, table
+            assert token.encode() not in b"".join(v for v in row.values() if isinstance(v, bytes))
     assert token not in srv.log() and PASSWORD not in srv.log()
     await h.close()
 

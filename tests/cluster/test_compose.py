@@ -1,4 +1,5 @@
-"""docker-compose.yml (Docker cannot run here): it parses, names Redis with persistence, three
+"""docker-compose.yml (Docker cannot run here): it parses, names PostgreSQL and Redis with
+persistence, three
 game servers started with the command the local cluster tests run, and nginx passing
 websockets on to all of them."""
 
@@ -21,7 +22,7 @@ def options(argv: list[str]) -> list[str]:
 def test_compose_runs_redis_three_servers_and_a_proxy(game_cluster):
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
-    assert set(services) == {"redis", "game1", "game2", "game3", "proxy"}
+    assert set(services) == {"postgres", "redis", "game1", "game2", "game3", "proxy"}
     redis = services["redis"]
     assert redis["command"][redis["command"].index("--appendonly") + 1] == "yes"
     assert any(v.endswith(":/data") for v in redis["volumes"])
@@ -61,3 +62,18 @@ def test_compose_runs_redis_three_servers_and_a_proxy(game_cluster):
         assert env["NOVUSS_REDIS_PASSWORD"] == password
         assert env["NOVUSS_BUS_KEY"].startswith("${NOVUSS_BUS_KEY:?")
     assert "${NOVUSS_REDIS_PASSWORD}" in redis["healthcheck"]["test"]
+    # PostgreSQL, the system of record: on a volume, healthy before the servers start, and the
+    # servers given its URL with its password
+    postgres = services["postgres"]
+    assert "postgres" in postgres["image"] and "postgres-data" in compose["volumes"]
+    assert any(v.startswith("postgres-data:") for v in postgres["volumes"])
+    assert "pg_isready" in postgres["healthcheck"]["test"]
+    db_password = postgres["environment"]["POSTGRES_PASSWORD"]
+    assert db_password.startswith("${NOVUSS_DB_PASSWORD:?")
+    for name in ("game1", "game2", "game3"):
+        game = services[name]
+        assert game["depends_on"]["postgres"]["condition"] == "service_healthy"
+        url = game["environment"]["NOVUSS_DATABASE_URL"]
+        assert url.startswith("postgresql://novuss:" + db_password + "@postgres:5432/")
+        config = parse_config(game["command"][3:], env={"NOVUSS_DATABASE_URL": url})
+        assert config.database_url == url

@@ -1,20 +1,22 @@
 """The match history (server/history, server/history/store.py): every finished or abandoned
-match archived at its end, in keys hash-tagged per match and per player, with each player's
-index newest first, and the profile's pages over it."""
+match archived at its end into PostgreSQL, with each player's index newest first, its live keys
+gone from Redis, and the profile's pages over it."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 from typing import Any
+from urllib.error import HTTPError
+from urllib.request import urlopen
 
 import pytest
 import redis
 
 from tests.accounts.account_client import (
     Http,
-    as_bytes,
     browsers,
     db,
     resign_match,
@@ -22,6 +24,7 @@ from tests.accounts.account_client import (
     until,
     wait_until,
 )
+from tests.pg import rows
 
 # a server of its own for each test: the archive's lists are the server's; a kill
 pytestmark = [pytest.mark.asyncio, pytest.mark.fresh_server]
@@ -35,24 +38,32 @@ async def test_a_finished_match_is_archived_with_each_players_index(game_server)
     await seat_pair(srv.ws_url, a, b)
     mid = await resign_match(a, b)
     r = db(srv.redis_url)
-    uid_a = as_bytes(r.get("nv:uname:aado")).decode()
-    uid_b = as_bytes(r.get("nv:uname:berit")).decode()
-    wait_until(lambda: r.hget("nv:arc:{" + mid + "}", "done") == b"1", what="the archive")
-    # the match's keys share its hash tag; each player's index and figures share the player's
-    assert r.exists("nv:match:{" + mid + "}", "nv:log:{" + mid + "}") == 2
-    for uid in (uid_a, uid_b):
-        assert r.zrevrange("nv:pm:{" + uid + "}", 0, -1) == [mid.encode()]
-        assert r.ttl("nv:pm:{" + uid + "}") == -1  # an account's list is kept
-        stats = {
-            as_bytes(k).decode(): int(as_bytes(v))
-            for k, v in r.hgetall("nv:stats:{" + uid + "}").items()
-        }
+    url = str(srv.options["database_url"])
+
+    async def uid(key: str) -> str:
+        (row,) = await rows(url, "SELECT uid FROM accounts WHERE name_key = $1", key)
+        return str(row["uid"])
+
+    async def archived(m: str) -> bool:
+        return bool(await rows(url, "SELECT 1 FROM matches WHERE mid = $1", m))
+
+    uid_a, uid_b = await uid("aado"), await uid("berit")
+    await until(lambda: archived(mid), what="the archive")
+    # once archived, the match's live keys are gone from Redis: it is served from PostgreSQL
+    wait_until(lambda: r.exists("nv:match:{" + mid + "}", "nv:log:{" + mid + "}") == 0,
+               what="the live keys dropped")  # fmt: skip
+    for u in (uid_a, uid_b):
+        listed = await rows(url, "SELECT mid, expires FROM player_matches WHERE pid = $1", u)
+        assert [(x["mid"], x["expires"]) for x in listed] == [(mid, None)]  # an account's: kept
+        stats = {x["counter"]: x["value"] for x in await rows(
+            url, "SELECT counter, value FROM stats WHERE uid = $1", u)}  # fmt: skip
         assert stats["singles:matches"] == 1
-    assert int(as_bytes(r.hget("nv:stats:{" + uid_b + "}", "singles:win"))) == 1
-    assert int(as_bytes(r.hget("nv:stats:{" + uid_a + "}", "singles:loss"))) == 1
-    assert not r.hexists("nv:arc:{" + mid + "}", "plan")  # the plan is gone once applied
+    stat = "SELECT value FROM stats WHERE uid = $1 AND counter = $2"
+    assert (await rows(url, stat, uid_b, "singles:win"))[0]["value"] == 1
+    assert (await rows(url, stat, uid_a, "singles:loss"))[0]["value"] == 1
     # an unrated match moves no rating
-    assert not r.exists("nv:rating:{" + uid_a + "}", "nv:lb:singles")
+    assert await rows(url, "SELECT * FROM ratings") == []
+    assert await rows(url, "SELECT * FROM rating_history") == []
 
     # abandoned: a guest walks out mid-match and does not come back within the grace time
     await a.send("leave")
@@ -63,10 +74,12 @@ async def test_a_finished_match_is_archived_with_each_players_index(game_server)
     gmid = guest.current_room["match"]["id"]
     await guest.close()
     await a.expect("result", timeout=30)  # 004 § 22 (3): the absent side loses
-    wait_until(lambda: r.hget("nv:arc:{" + gmid + "}", "done") == b"1", what="the abandoned one")
+    await until(lambda: archived(gmid), what="the abandoned one")
     sid = guest.welcome["session"]
-    assert r.zrevrange("nv:pm:{" + sid + "}", 0, -1) == [gmid.encode()]
-    assert 0 < r.ttl("nv:pm:{" + sid + "}") <= 7 * 86400  # a guest's list lapses
+    query = "SELECT mid, ended, expires FROM player_matches WHERE pid = $1"
+    (kept,) = await rows(url, query, sid)
+    assert kept["mid"] == gmid
+    assert 0 < kept["expires"] - kept["ended"] <= 7 * 86400  # a guest's list lapses
     _, page = await ha.get("/api/players/aado/matches")
     assert [m["id"] for m in page["matches"]] == [gmid, mid]  # newest first
     assert [m["result"] for m in page["matches"]] == ["win", "loss"]
@@ -167,29 +180,51 @@ async def test_a_private_match_counts_but_is_not_listed(game_server):
         await h.close()
 
 
-async def test_a_finished_match_survives_sigkill_of_the_server_and_redis(game_server):
-    srv = game_server(embedded=True)  # its own Redis, with the append-only file
+async def test_a_finished_match_survives_postgres_away_and_sigkill_of_the_server_and_redis(
+    game_server, reachable_dir
+):
+    # its own Redis (with the append-only file) and its own embedded PostgreSQL
+    srv = game_server(embedded=True, database_url="", data_dir=reachable_dir)
+    srv.data_dir = reachable_dir
     r = redis.Redis(unix_socket_path=str(srv.data_dir / "redis.sock"))
     ha, hb = await browsers(srv.url, "Urmas", "Viivi")
     a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
     await seat_pair(srv.ws_url, a, b, rated=True)
-    r.set("nv:lock:archive", "held by the test", px=60_000)  # the archivist must wait
+    # PostgreSQL goes away mid-match (fast shutdown): play goes on
+    postmaster = srv.data_dir / "postgres" / "postmaster.pid"
+    os.kill(int(postmaster.read_text().split()[0]), signal.SIGINT)
+    wait_until(lambda: not postmaster.exists(), 20, "PostgreSQL stopped")
+    # the pages that need it answer 503 with Retry-After meanwhile; nothing else changes
+    try:
+        urlopen(f"{srv.url}/api/players/viivi")
+        raise AssertionError("a page answered without PostgreSQL")
+    except HTTPError as e:
+        assert e.code == 503 and e.headers["Retry-After"] == "5"
+        assert json.loads(e.read())["error"] == "busy"
     mid = await resign_match(a, b)
+    # ended, not archived: it waits in the finished stream, unacknowledged
+    wait_until(lambda: r.xlen("nv:finished") == 1, what="the finished match queued")
+    assert r.exists("nv:match:{" + mid + "}", "nv:log:{" + mid + "}") == 2
     await asyncio.sleep(1.5)  # past the AOF's fsync of every second
-    assert not r.exists("nv:arc:{" + mid + "}")  # ended, not archived yet
     srv.kill()
-    r.delete("nv:lock:archive")
     redis_pid = int((srv.data_dir / "redis.pid").read_text())
     os.kill(redis_pid, signal.SIGKILL)
     wait_until(lambda: not alive(redis_pid), 10, "the killed Redis gone")
-    srv.start()  # a new embedded Redis, from the append-only file
+    srv.start()  # a new embedded Redis, from the append-only file; PostgreSQL started again
     r = redis.Redis(unix_socket_path=str(srv.data_dir / "redis.sock"))
-    wait_until(lambda: r.hget("nv:arc:{" + mid + "}", "done") == b"1", 40, "the archive")
+    wait_until(lambda: r.exists("nv:match:{" + mid + "}") == 0, 40, "the archive")
+    # acknowledged once archived: the stream empties (just after the live keys go)
+    wait_until(lambda: r.xlen("nv:finished") == 0, 10, "the stream emptied")
     http = Http(srv.url)
     _, rated = await http.get("/api/players/viivi")
     assert rated["ratings"]["singles"]["rating"] > 1500
     _, page = await http.get("/api/players/urmas/matches")
     assert [(m["id"], m["result"]) for m in page["matches"]] == [(mid, "loss")]
+    await http.close()
+    # stopped here, while its folder is there: its embedded Redis saves and exits (without the
+    # folder it would refuse to, and be left running)
+    srv.stop()
+    srv.stop_embedded_redis()
 
 
 def alive(pid: int) -> bool:

@@ -1,5 +1,6 @@
-"""The archivist against a real Redis, without a server: each finished match archived once,
-whatever is delivered twice, and a try cut off half-way finished with its own numbers."""
+"""The archivist against a real Redis and a real PostgreSQL, without a server: each finished
+match archived once, whatever is delivered twice, and a try cut off half-way leaves nothing
+(one transaction), so the next one archives it whole."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import pytest
 
 from server.accounts.store import AccountStore
 from server.history.archivist import Archivist
-from server.history.store import HistoryStore, pm_key
-from server.history.summary import summarise
+from server.history.store import HistoryStore
+from server.store.archive import ArchiveReader
+from server.store.postgres import Database
 from server.store.redis_store import P, Store, log_key, match_key
 from tests.conftest import RedisServer
 
@@ -41,17 +43,24 @@ async def finished(store: Store, mid: str, winner: int) -> None:
     await r.xadd(P + "finished", {"m": mid})
 
 
-async def stores(redis_server: RedisServer) -> tuple[Store, HistoryStore, Archivist]:
-    """A store on a flushed database, its history, and an archivist over them."""
-    db = next(redis_server.dbs)
-    redis_server.flush(db)
-    store = Store(redis_server.url(db))
-    history = HistoryStore(store.redis)
-    return store, history, Archivist(store, history, AccountStore(store.redis), "consumer-1")
+async def stores(
+    redis_server: RedisServer, database: Database
+) -> tuple[Store, HistoryStore, Archivist]:
+    """A store on a flushed database, its history, and an archivist over them; the accounts
+    u0 and u1 registered."""
+    n = next(redis_server.dbs)
+    redis_server.flush(n)
+    store = Store(redis_server.url(n))
+    store.archive = ArchiveReader(database)
+    history = HistoryStore(store.redis, database)
+    accounts = AccountStore(store.redis, database)
+    for i in range(2):
+        assert await accounts.create(f"u{i}", f"P{i}", f"p{i}", "hash")
+    return store, history, Archivist(store, history, accounts, "consumer-1")
 
 
-async def test_a_match_delivered_twice_is_archived_once(redis_server):
-    store, history, archivist = await stores(redis_server)
+async def test_a_match_delivered_twice_is_archived_once(redis_server, database):
+    store, history, archivist = await stores(redis_server, database)
     await history.ensure_group()
     await finished(store, "m1", winner=0)
     assert await archivist.step(block_ms=100) == 1
@@ -62,31 +71,62 @@ async def test_a_match_delivered_twice_is_archived_once(redis_server):
     }  # fmt: skip
     assert await history.matches_of("u1", 0, 10) == (1, ["m1"])
     assert len(await history.rating_history("u0", "singles", 10)) == 1
+    assert await database.pool.fetchval("SELECT count(*) FROM matches") == 1
+    # the live keys are gone; the record is served from the archive
+    assert not await store.redis.exists(match_key("m1"), log_key("m1"))
+    record = await store.match_record("m1")
+    assert record is not None and record["id"] == "m1" and record["log"][0]["seat"] == 0
     # acknowledged and gone from the stream; nothing pending
     assert await store.redis.xlen(P + "finished") == 0
     assert (await store.redis.xpending(P + "finished", "archivist"))["pending"] == 0
     await store.close()
 
 
-async def test_a_try_cut_off_half_way_is_finished_with_its_own_numbers(redis_server):
-    store, history, archivist = await stores(redis_server)
+async def test_a_try_cut_off_half_way_leaves_nothing_and_is_archived_whole_after(
+    redis_server, database
+):
+    store, history, archivist = await stores(redis_server, database)
+    await history.ensure_group()
     await finished(store, "m2", winner=1)
     record = await store.match_record("m2")
     assert record is not None
-    plan = summarise(record, {})
-    # the crash: the plan stored and the first player's part written, nothing else
-    await store.redis.hset(P + "arc:{m2}", "plan", plan.pack())
-    await history._apply(plan, "u0", True)
-    # meanwhile u0 is rated again elsewhere: a recomputation would use that, the plan not
-    await store.redis.hset(P + "rating:{u0}", "singles", msgpack.packb([40.0, 2.0, 9]))
+
+    def crash(skills: Any, earlier: Any) -> Any:
+        raise RuntimeError("cut off after the match's row, before the players' parts")
+
+    with pytest.raises(RuntimeError):
+        await history.archive(record, ["u0", "u1"], "singles", crash)
+    # nothing of it stayed: the transaction rolled back
+    assert not await history.archived("m2")
+    assert await history.stats("u0") == {}
+    assert await history.skills(["u0", "u1"], "singles") == {}
+    # the match is still in Redis and in the stream: the archivist archives it whole, once
+    assert await archivist.step(block_ms=100) == 1
     await archivist.archive("m2")
     assert await history.archived("m2")
-    skills = await history.skills(["u0", "u1"], "singles")
-    mu, sigma, n, _ = plan.ratings["u1"]
-    assert skills["u1"] == (mu, sigma, n)  # the planned rating, not one recomputed
-    assert skills["u0"] == (40.0, 2.0, 9)  # u0's part was not applied twice
     assert (await history.matches_of("u0", 0, 10)) == (1, ["m2"])
-    assert await store.redis.zcard(pm_key("u1")) == 1
     assert (await history.stats("u0"))["singles:matches"] == 1
-    assert not await store.redis.hexists(P + "arc:{m2}", "plan")
+    assert (await history.stats("u1"))["singles:win"] == 1
+    skills = await history.skills(["u0", "u1"], "singles")
+    assert skills["u1"][2] == 1 and skills["u0"][2] == 1  # each rated once
+    assert await database.pool.fetchval("SELECT count(*) FROM rating_history") == 2
+    await store.close()
+
+
+async def test_a_record_the_schema_refuses_is_counted_and_left_not_retried_for_ever(
+    redis_server, database
+):
+    store, history, archivist = await stores(redis_server, database)
+    await history.ensure_group()
+    await finished(store, "mbad", winner=0)
+    bad = {**header("mbad", 0), "started": 99.0, "ended": 20.0}  # ends before it started
+    await store.redis.set(match_key("mbad"), msgpack.packb(bad))
+    await finished(store, "mgood", winner=1)
+    assert await archivist.step(block_ms=100) == 2
+    assert (archivist.failed, archivist.archived) == (1, 1)
+    assert not await history.archived("mbad") and await history.archived("mgood")
+    # acknowledged (nothing pending, so not tried again), its record left where it was
+    assert await store.redis.xlen(P + "finished") == 0
+    assert (await store.redis.xpending(P + "finished", "archivist"))["pending"] == 0
+    assert await store.redis.exists(match_key("mbad"), log_key("mbad")) == 2
     await store.close()

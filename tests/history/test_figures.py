@@ -14,7 +14,8 @@ import pytest
 
 from server.games.novuss.rules.state import team_of
 from server.history.summary import summarise
-from tests.accounts.account_client import Http, browsers, db, seat_pair, wait_until
+from tests.accounts.account_client import Http, browsers, seat_pair, until
+from tests.pg import rows
 
 
 def stroke(n: int, seat: int, own: int, penalty: bool = False, placed: int = 0) -> dict[str, Any]:
@@ -113,10 +114,13 @@ async def test_played_matches_against_the_profile(game_server):
         await b.expect("result")
         for c in (a, b):
             await c.close()
-    r = db(srv.redis_url)
-    wait_until(
-        lambda: all(r.hget("nv:arc:{" + m + "}", "done") == b"1" for m in mids), what="archives"
-    )
+    url = str(srv.options["database_url"])
+
+    async def archived() -> bool:
+        found = await rows(url, "SELECT mid FROM matches WHERE mid = ANY($1::text[])", mids)
+        return len(found) == len(mids)
+
+    await until(archived, what="archives")
     records = [(await ha.get(f"/api/matches/{mid}"))[1] for mid in mids]
     for name, h in (("Tiiu", ha), ("Urmas", hb)):
         by_hand = count(records, name)

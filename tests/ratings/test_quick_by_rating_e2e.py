@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 import time
 
-import msgpack
 import pytest
 
 from server.ratings.model import SCALE
-from tests.accounts.account_client import Http, db
+from tests.accounts.account_client import Http
+from tests.pg import rows
 from tests.server.server_client import Client
 
 # a server of its own for each test: one quick-match queue per server (another test's
@@ -19,22 +19,27 @@ from tests.server.server_client import Client
 pytestmark = [pytest.mark.asyncio, pytest.mark.fresh_server]
 
 
-def rate(redis_url: str, name: str, shown: int, mode: str = "singles") -> None:
+async def rate(database_url: str, name: str, shown: int, mode: str = "singles") -> None:
     """Give account `name` the rating `shown` in a rating's mode (as archiving a match stores
     it)."""
-    r = db(redis_url)
-    uid = r.get(f"nv:uname:{name.lower()}")
-    assert isinstance(uid, bytes)
-    r.hset(f"nv:rating:{{{uid.decode()}}}", mode, msgpack.packb([shown / SCALE, 3.0, 40]))
+    mu, sigma = shown / SCALE, 3.0
+    (row,) = await rows(
+        database_url,
+        "INSERT INTO ratings (uid, mode, mu, sigma, matches, ordinal) SELECT uid, $2, $3, $4,"
+        " 40, $5 FROM accounts WHERE name_key = $1 ON CONFLICT (uid, mode) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal RETURNING uid",
+        name.lower(), mode, mu, sigma, mu - 3 * sigma,
+    )  # fmt: skip
+    assert row["uid"]
 
 
 async def player(
-    url: str, ws_url: str, redis_url: str, name: str, shown: int, mode: str = "singles"
+    url: str, ws_url: str, database_url: str, name: str, shown: int, mode: str = "singles"
 ) -> Client:
     """A registered player with that rating, connected (from a page of `url`'s origin)."""
     h = Http(url)
     await h.register(name)
-    rate(redis_url, name, shown, mode)
+    await rate(database_url, name, shown, mode)
     c = Client(name)
     await c.open(ws_url, headers={"Origin": url, "Cookie": h.cookie()})
     await c.hello()
@@ -60,10 +65,10 @@ async def seated_with(c: Client, timeout: float = 10) -> dict[str, object]:
 
 async def test_the_nearest_rating_not_the_first_to_come(game_server):
     srv = game_server()
-    a = await player(srv.url, srv.ws_url, srv.redis_url, "Aino", 1500)
-    b = await player(srv.url, srv.ws_url, srv.redis_url, "Berit", 1800)
-    c = await player(srv.url, srv.ws_url, srv.redis_url, "Carmen", 1520)
-    d = await player(srv.url, srv.ws_url, srv.redis_url, "Dora", 1790)
+    a = await player(srv.url, srv.ws_url, str(srv.options["database_url"]), "Aino", 1500)
+    b = await player(srv.url, srv.ws_url, str(srv.options["database_url"]), "Berit", 1800)
+    c = await player(srv.url, srv.ws_url, str(srv.options["database_url"]), "Carmen", 1520)
+    d = await player(srv.url, srv.ws_url, str(srv.options["database_url"]), "Dora", 1790)
     for p in (a, b):
         await queue(p)
     await asyncio.sleep(1.5)  # the once-a-second look: 300 apart is out of reach for now
@@ -79,8 +84,8 @@ async def test_the_nearest_rating_not_the_first_to_come(game_server):
 
 async def test_the_window_widens_with_the_wait(game_server):
     srv = game_server()
-    a = await player(srv.url, srv.ws_url, srv.redis_url, "Eha", 1500)
-    b = await player(srv.url, srv.ws_url, srv.redis_url, "Frida", 1650)
+    a = await player(srv.url, srv.ws_url, str(srv.options["database_url"]), "Eha", 1500)
+    b = await player(srv.url, srv.ws_url, str(srv.options["database_url"]), "Frida", 1650)
     start = time.monotonic()
     await queue(a)
     await queue(b)
@@ -93,11 +98,11 @@ async def test_the_window_widens_with_the_wait(game_server):
 
 async def test_guests_are_paired_as_before(game_server):
     srv = game_server()
-    r = await player(srv.url, srv.ws_url, srv.redis_url, "Helve", 1500)
+    r = await player(srv.url, srv.ws_url, str(srv.options["database_url"]), "Helve", 1500)
     g1, g2 = Client("Guest Ilmar"), Client("Guest Juta")
     for g in (g1, g2):
         await g.connect(srv.ws_url)
-    r2 = await player(srv.url, srv.ws_url, srv.redis_url, "Kersti", 1510)
+    r2 = await player(srv.url, srv.ws_url, str(srv.options["database_url"]), "Kersti", 1510)
     await queue(r)
     await queue(g1)  # a guest plays whoever waits: casual
     casual = await seated_with(g1)
@@ -109,9 +114,9 @@ async def test_guests_are_paired_as_before(game_server):
 
 async def test_the_pairing_spans_processes(game_cluster):
     one, two = game_cluster(2)
-    a = await player(one.url, one.ws_url, one.redis_url, "Liisa", 1500)
-    b = await player(two.url, two.ws_url, two.redis_url, "Mihkel", 1900)
-    c = await player(two.url, two.ws_url, two.redis_url, "Nele", 1490)
+    a = await player(one.url, one.ws_url, str(one.options["database_url"]), "Liisa", 1500)
+    b = await player(two.url, two.ws_url, str(two.options["database_url"]), "Mihkel", 1900)
+    c = await player(two.url, two.ws_url, str(two.options["database_url"]), "Nele", 1490)
     for p in (a, b, c):
         await queue(p)
     room = await seated_with(a)
@@ -122,13 +127,13 @@ async def test_the_pairing_spans_processes(game_cluster):
 
 async def test_crokinole_by_its_own_rating(game_server):
     srv = game_server()
-    url, ws, db_url = srv.url, srv.ws_url, srv.redis_url
+    url, ws, db_url = srv.url, srv.ws_url, str(srv.options["database_url"])
     # near in Novuss, far apart in Crokinole: Crokinole's rating decides
     a = await player(url, ws, db_url, "Olev", 1500, "crokinole-singles")
     b = await player(url, ws, db_url, "Piret", 1900, "crokinole-singles")
     c = await player(url, ws, db_url, "Rein", 1480, "crokinole-singles")
     for name in ("Olev", "Piret", "Rein"):
-        rate(db_url, name, 1500)
+        await rate(db_url, name, 1500)
     for p in (a, b, c):
         await queue(p, "crokinole")
     room = await seated_with(a)

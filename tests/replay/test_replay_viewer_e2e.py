@@ -19,8 +19,8 @@ from server.games.crokinole.physics import Final
 from server.games.crokinole.physics import state_hash as crokinole_hash
 from server.games.novuss.sim.result import Trajectory, state_hash
 from server.replay.steps import recompute
-from server.store.redis_store import log_key
-from tests.accounts.account_client import Http, db
+from tests.accounts.account_client import Http, until
+from tests.pg import rows
 from tests.replay.test_notation_e2e import start_room
 from tests.server.server_client import Client, connected, get_json
 from tests.server.test_crokinole_e2e import shot_for
@@ -194,12 +194,20 @@ async def test_a_live_match_replays_so_far_and_an_altered_record_is_marked(game_
     replayed = recompute(record)
     marked = next(s for s in replayed.steps if s["stroke"] == first["stroke"])
     assert marked["hash_ok"] is False and replayed.mismatches >= 1
-    # a corrupted stored log (an entry without its stroke) is reported, not served as a replay
-    assert srv.redis_url is not None
-    r = db(srv.redis_url)
-    r.xadd(log_key(mid), {"m": msgpack.packb({"kind": "stroke", "at": 0.0})})
+    # a corrupted stored log (an entry without its stroke) is reported, not served as a replay:
+    # the archive's inputs in PostgreSQL, once archived (server/store/archive.py)
+    url = str(srv.options["database_url"])
+
+    async def archived() -> bool:
+        return bool(await rows(url, "SELECT 1 FROM matches WHERE mid = $1", mid))
+
+    await until(archived, what="the archive")
+    ((inputs,),) = await rows(url, "SELECT inputs FROM matches WHERE mid = $1", mid)
+    t0, items = msgpack.unpackb(inputs)
+    items.append({"kind": "stroke", "at": 0.0})
+    corrupt = msgpack.packb([t0, items], use_bin_type=True)
+    await rows(url, "UPDATE matches SET inputs = $2 WHERE mid = $1 RETURNING 1", mid, corrupt)
     status, body = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay")
     assert status == 422 and body["error"] == "not_replayable"
     status, body = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay/1")
     assert status == 422
-    r.close()

@@ -5,6 +5,8 @@ steps. Pure: no I/O, no game named.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +37,12 @@ class Check:
     lines: tuple[str, ...]
     line: int | None = None
     state: Any = field(default=None, compare=False, repr=False)
+    # the recomputed ruling as a log stores it (None: the entry has none): what an archived
+    # record, which keeps only what was struck, is given back (server/history/http.py)
+    ruling: Any = field(default=None, compare=False, repr=False)
+    # the entry's other recomputed fields an archived record gives back (a stroke's
+    # `duration`, Novuss's `own`), None when there are none
+    restored: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -58,6 +66,25 @@ class Replayed:
     def mismatches(self) -> int:
         """Entries whose hash or ruling disagree with the stored ones."""
         return sum(1 for s in self.steps if s["hash_ok"] is False or s["ruling_ok"] is False)
+
+
+def ruling_digest(ruling: Any) -> str:
+    """The first 4 bytes (8 hex digits) of the SHA-256 of a ruling as a log stores it, keys
+    sorted: what an archived record keeps of each ruling (server/store/archive.py), so that a
+    replay still tells a recomputed ruling that differs."""
+    text = json.dumps(plain(ruling), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def same_ruling(recomputed: Any, entry: dict[str, Any]) -> bool | None:
+    """Does a recomputed ruling (as a log stores it) agree with an entry's: the stored ruling,
+    or the digest an archived entry keeps of it; None when the entry has neither."""
+    if "ruling" in entry:
+        stored = entry["ruling"]
+        return isinstance(stored, dict) and plain(recomputed) == plain(stored)
+    if "ruling_digest" in entry:
+        return bool(ruling_digest(recomputed) == entry["ruling_digest"])
+    return None
 
 
 def plain(value: Any) -> Any:
@@ -104,7 +131,9 @@ def build_steps(
             "stroke": check.stroke,
             "hash_ok": check.hash_ok,
             "ruling_ok": check.ruling_ok,
-            "ruling": entry.get("ruling"),  # the stored one, whose agreement ruling_ok says
+            # the stored one, whose agreement ruling_ok says (an archived entry keeps only its
+            # digest: then the recomputed one, which is the stored one if ruling_ok)
+            "ruling": entry.get("ruling", check.ruling if check.ruling_ok else None),
             "recomputed": list(check.lines),
         }
         if check.state is None:

@@ -31,6 +31,7 @@ from server.games.core.replaying import (
     build_steps,
     plain,
     same_result,
+    same_ruling,
     stroke_step,
 )
 from server.games.crokinole.judge import close_round, judge_shot, round_over
@@ -122,8 +123,19 @@ def replay(record: dict[str, Any]) -> Iterator[Check]:
                 pos, ruling, result, words = _shot(pos, entry)
                 stored = entry.get("hash")
                 hash_ok = None if stored is None else result.state_hash() == stored
-                same = plain(ruling) == plain(entry["ruling"]) if "ruling" in entry else None
-                yield Check(i, kind, stroke, hash_ok, same, tuple(words), line, pos)
+                same = same_ruling(ruling, entry)
+                yield Check(
+                    i,
+                    kind,
+                    stroke,
+                    hash_ok,
+                    same,
+                    tuple(words),
+                    line,
+                    pos,
+                    ruling,
+                    {"duration": result.duration},
+                )
             elif kind in FORFEITS:
                 pos = _forfeit(pos, entry["seat"], kind)
                 lost = f"{kind}: seat {entry['seat']}, colour {pos.forfeit} loses the game"

@@ -29,8 +29,8 @@ from server.games.core.replaying import (
     Replayed,
     ReplayError,
     build_steps,
-    plain,
     same_result,
+    same_ruling,
     stroke_step,
 )
 from server.games.novuss.rules import (
@@ -45,6 +45,7 @@ from server.games.novuss.rules import (
     sim_discs,
 )
 from server.games.novuss.rules.check import require_turn
+from server.games.novuss.rules.state import team_of
 from server.games.novuss.sim import COMPETITION, Shot, SimInputError, Table, simulate
 
 NO_STROKE = {"pass": judge_pass, "resign": judge_resign, "absent": judge_absent}
@@ -91,12 +92,18 @@ def replay(record: dict[str, Any], table: Table = COMPETITION) -> Iterator[Check
             yield Check(i, kind, None, None, agrees, (_result_words(state),), line, state)
             continue
         hash_ok: bool | None = None
+        restored: dict[str, Any] | None = None
         try:
             if kind == "stroke":
                 shot = Shot(**entry["shot"])
                 result = simulate(table, sim_discs(state), shot)
                 hash_ok = result.state_hash() == entry.get("hash")
                 ruling = judge(state, entry["seat"], shot, result)
+                own = sum(
+                    team_of(state.puck(pid).owner) == team_of(entry["seat"])
+                    for pid in ruling.pocketed
+                )
+                restored = {"duration": result.duration, "own": own}
             elif kind == "clock":
                 if entry.get("seat", state.turn_seat) != state.turn_seat:
                     # 004 § 26 (4): the clock runs for the player holding the strike right
@@ -112,15 +119,23 @@ def replay(record: dict[str, Any], table: Table = COMPETITION) -> Iterator[Check
             yield Check(i, kind, entry.get("stroke"), hash_ok, False, (why,), line)
             return
         state = ruling.state
-        same = _same(ruling, entry["ruling"]) if "ruling" in entry else None
-        yield Check(i, kind, entry.get("stroke"), hash_ok, same, tuple(_words(ruling)), line, state)
+        same = same_ruling(ruling.to_dict(), entry)
+        words = tuple(_words(ruling))
+        yield Check(
+            i,
+            kind,
+            entry.get("stroke"),
+            hash_ok,
+            same,
+            words,
+            line,
+            state,
+            ruling.to_dict(),
+            restored,
+        )
     if state.finished and not ended:
         why = "the recomputed match is over, and the record does not say so"
         yield Check(len(log), "end", None, None, False, (why, _result_words(state)), None, state)
-
-
-def _same(ruling: Ruling, stored: Any) -> bool:
-    return isinstance(stored, dict) and plain(ruling.to_dict()) == plain(stored)
 
 
 def _result_words(state: MatchState) -> str:
