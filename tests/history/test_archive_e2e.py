@@ -123,6 +123,13 @@ async def test_profile_pages_newest_first(game_server):
     ends = [m["ended"] for m in first["matches"] + second["matches"]]
     assert ends == sorted(ends, reverse=True)
     assert {m["result"] for m in first["matches"]} == {"win", "loss"}
+    # by key: the first page's `next` leads to the same second page, which has no `next`
+    assert second["next"] is None and first["next"]
+    _, keyed = await ha.get(f"/api/players/pille/matches?before={first['next']}")
+    assert [m["id"] for m in keyed["matches"]] == listed[20:] and keyed["next"] is None
+    assert "total" not in keyed  # counted on the first page only
+    for bad in ("x", "1.5", "nan_m1", "inf_m1", "-1_m1", "12_"):
+        assert (await ha.get(f"/api/players/pille/matches?before={bad}"))[0] == 400, bad
     row = first["matches"][0]
     assert [p["name"] for p in row["players"] if p["team"] != row["team"]] == ["Rein"]
     _, profile = await ha.get("/api/players/pille")
