@@ -19,6 +19,7 @@ from tests.accounts.account_client import (
     Http,
     browsers,
     db,
+    each_side_strikes,
     resign_match,
     seat_pair,
     until,
@@ -208,6 +209,7 @@ async def test_a_finished_match_survives_postgres_away_and_sigkill_of_the_server
     except HTTPError as e:
         assert e.code == 503 and e.headers["Retry-After"] == "5"
         assert json.loads(e.read())["error"] == "busy"
+    await each_side_strikes(a, b)  # rated: both sides played
     mid = await resign_match(a, b)
     # ended, not archived: it waits in the finished stream, unacknowledged
     wait_until(lambda: r.xlen("nv:finished") == 1, what="the finished match queued")
