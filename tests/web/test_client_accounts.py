@@ -37,10 +37,12 @@ def test_register_play_rated_and_read_the_profile(web_server, new_page):
     register(ada, base, "Ada")
     register(ben, base, "Ben")
 
-    # the table's client plays as the account; the header links to the profile
-    enter(ada, base, "typed name")
+    # the table's client plays as the account, asking no name (issue 36: a fresh browser
+    # asked one, and ignored it); the header links to the profile
+    ada.goto(base + "/")
     ada.wait_for_selector("#screen-lobby:not([hidden])")
     assert ada.inner_text("#me-name") == "Ada"
+    assert ada.is_hidden("#screen-name") and ada.is_hidden("#rename")
     assert ada.get_attribute("#account-link", "href") == "/u/Ada"
     ada.check("input[name=rated]")
     ada.click("#create-btn")
@@ -95,7 +97,7 @@ def test_logging_out_elsewhere_ends_the_tables_login_at_once(web_server, new_pag
     base = web_server
     page = new_page()
     register(page, base, "Cora")
-    enter(page, base, "typed name")
+    enter(page, base, "Cora")
     page.wait_for_selector("#screen-lobby:not([hidden])")
     assert page.get_attribute("#account-link", "href") == "/u/Cora"
     session = wait_state(page, "s.connected")["session"]
@@ -111,7 +113,7 @@ def test_logging_out_elsewhere_ends_the_tables_login_at_once(web_server, new_pag
     wait_state(page, f"s.connected && s.session && s.session !== '{session}'")
     page.wait_for_function("document.querySelector('#account-link').getAttribute('href') === "
                            "'/account'")  # fmt: skip
-    assert page.inner_text("#me-name") == "typed name"
+    assert page.inner_text("#me-name") == "Cora"
 
 
 def test_a_players_own_private_matches_are_on_his_profile(web_server, new_page):
@@ -126,9 +128,7 @@ def test_a_players_own_private_matches_are_on_his_profile(web_server, new_page):
     dora.check("input[name=private]")
     dora.click("#create-btn")
     dora.wait_for_selector("#invite-box:not([hidden])")
-    eino.goto(dora.input_value("#invite-link"))
-    eino.fill("#name-input", "Eino")
-    eino.click("#name-form button[type=submit]")
+    eino.goto(dora.input_value("#invite-link"))  # logged in: no name asked
     for page in (dora, eino):
         wait_state(page, "s.screen === 'screen-room' && s.room.seats.every((x) => x)")
         page.click("#ready-btn")

@@ -7,7 +7,7 @@ import { $, showScreen, toast } from "./dom.js";
 import { MatchHud } from "./hud.js";
 import { initLanguage, languageMenu, onLanguage, t, translatePage } from "./i18n.js";
 import { LobbyView, lookingFor, RoomView } from "./lobby.js";
-import { createMessages } from "./messages.js";
+import { createMessages, showAccount } from "./messages.js";
 import { Connection, socketUrl } from "./net.js";
 import { Playback } from "./playback.js";
 import { showRecord } from "./record.js";
@@ -120,7 +120,7 @@ $("rename").addEventListener("click", () => {
 
 function showLobby() {
   showScreen("screen-lobby");
-  $("rename").hidden = false;
+  $("rename").hidden = !!state.account; // an account plays under its own name
   send({ t: "lobby", on: true });
   if (location.pathname !== "/" || location.search) history.replaceState(null, "", "/");
 }
@@ -268,8 +268,29 @@ if (recordId) {
   showScreen("screen-record");
   setConnState("idle");
   showRecord(recordId, new URLSearchParams(location.search).get("invite"));
+  loggedIn().then(showAccount);
 } else if (state.name) start();
-else {
+else enterOrAskName();
+
+/** The login cookie's account (GET /api/account), or null: a guest, or no answer. */
+async function loggedIn() {
+  try {
+    const r = await fetch("/api/account", { credentials: "same-origin" });
+    return r.ok ? ((await r.json()).username ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A logged-in player plays under the account's name (the server takes it from the cookie
+ * whatever is typed), so is asked none: a competition's player sent to his table goes
+ * straight to it. A guest gives a name first. */
+async function enterOrAskName() {
+  const account = await loggedIn();
+  if (account) {
+    state.name = account;
+    return start();
+  }
   showScreen("screen-name");
   setConnState("idle"); // nothing tried yet: no red "offline" for a newcomer
   if (state.pendingIntent?.t === "join") {
