@@ -81,7 +81,10 @@ const roomView = new RoomView({
 
 const hud = new MatchHud({
   pass: () => send({ t: "pass" }),
-  resign: () => send({ t: "resign" }),
+  resign: () => {
+    // during a motion the server keeps it until the discs rest (docs/protocol.md, resign)
+    if (send({ t: "resign" }) && state.phase === "motion") toast(t("hud.resign_after_motion"));
+  },
   leave,
   rematch: () => send({ t: "rematch" }),
   lobby: leave,

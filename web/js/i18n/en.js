@@ -241,6 +241,7 @@ export default {
   "hud.paused": "{text} (paused)",
   "hud.dropped": "{name} lost the connection: {time} to come back",
   "hud.last_ruling": "Last ruling",
+  "hud.resign_after_motion": "You resign once the discs have stopped.",
   "hud.rules": "§ rules",
   "hud.rules_title": "Show the rules' paragraphs",
   "hud.earlier": "Earlier rulings ({n})",

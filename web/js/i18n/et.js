@@ -239,6 +239,7 @@ export default {
   "hud.paused": "{text} (peatatud)",
   "hud.dropped": "{name} kaotas ühenduse: tagasitulekuks {time}",
   "hud.last_ruling": "Viimane otsus",
+  "hud.resign_after_motion": "Annad mängu alla, kui kõik laual on peatunud.",
   "hud.rules": "§ määrused",
   "hud.rules_title": "Näita määruste paragrahve",
   "hud.earlier": "Varasemad otsused ({n})",

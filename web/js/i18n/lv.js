@@ -240,6 +240,7 @@ export default {
   "hud.paused": "{text} (apturēts)",
   "hud.dropped": "{name} zaudēja savienojumu: atgriešanās laiks {time}",
   "hud.last_ruling": "Pēdējais lēmums",
+  "hud.resign_after_motion": "Tu padosies, tiklīdz viss uz galda būs apstājies.",
   "hud.rules": "§ noteikumi",
   "hud.rules_title": "Rādīt noteikumu paragrāfus",
   "hud.earlier": "Iepriekšējie lēmumi ({n})",
