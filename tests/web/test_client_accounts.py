@@ -5,8 +5,9 @@ rating chart) and the leaderboard (docs/accounts.md)."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.web.webtools import enter, server_room, wait_state
 
@@ -71,6 +72,10 @@ def test_register_play_rated_and_read_the_profile(web_server, new_page):
     assert re.fullmatch(r"Your rating: [\d,]+ \(\+\d+\)", ben.inner_text("#result-rating"))
     ada.wait_for_selector("#result-rating:not([hidden])", timeout=30_000)
     assert re.fullmatch(r"Your rating: [\d,]+ \(−\d+\)", ada.inner_text("#result-rating"))
+    # going to "/" after the match: the lobby, not the old result (issue 36)
+    ada.goto(base + "/")
+    wait_state(ada, "s.screen === 'screen-lobby' && s.room === null")
+    assert ada.is_hidden("#result")
 
     # Ben's profile: the match against Ada, won, and the rating chart
     ben.goto(base + "/u/Ben")
@@ -120,7 +125,8 @@ def test_a_players_own_private_matches_are_on_his_profile(web_server, new_page):
     """Issue 36, 5: a private match was counted in the figures but listed nowhere; now its
     players see it on their own profile (with its record), and nobody else does."""
     base = web_server
-    dora, eino = new_page(), new_page()
+    # Dora's browser is British: dates day first, in 24 hours (issue 36: US forms under en-GB)
+    dora, eino = new_page(locale="en-GB", timezone_id="UTC"), new_page()
     register(dora, base, "Dora")
     register(eino, base, "Eino")
     enter(dora, base, "Dora")
@@ -142,9 +148,14 @@ def test_a_players_own_private_matches_are_on_his_profile(web_server, new_page):
     dora.wait_for_selector("#private-section:not([hidden])", timeout=30_000)
     row = dora.inner_text("#private-matches tbody tr")
     assert "Eino" in row and "loss" in row
+    today = datetime.now(UTC)
+    assert re.match(rf"{today.day} {today:%b} {today.year}, \d\d:\d\d\t", row), row
     assert dora.is_visible("#no-matches")  # the public list has none
     dora.click("#private-matches tbody tr a")  # its record opens without the invite
     dora.wait_for_selector("#screen-record:not([hidden])", timeout=15_000)
+    # the record page: a logged-in player's header links to his profile, not "log in"
+    expect(dora.locator("#account-link")).to_have_attribute("href", "/u/Dora")
+    expect(dora.locator("#record-summary")).to_contain_text(f"{today:%d/%m/%Y}, ")
     # Eino, on Dora's profile, sees no private section
     eino.goto(base + "/u/Dora")
     eino.wait_for_selector("#figures tbody tr", timeout=15_000)

@@ -169,7 +169,7 @@ function renderHud() {
   // Earlier rulings are kept as the server sent them and worded now: a change of language
   // rewords them too.
   const history = state.history.map((r) => ({ title: rulingTitle(r), lines: readRuling(r), legal: r.legal }));
-  hud.renderRuling(readRuling(state.ruling), state.ruling?.legal, history);
+  hud.renderRuling(readRuling(state.ruling), state.ruling?.legal, history, state.ruling ? rulingTitle(state.ruling) : "");
   hud.renderResult(state.result, r, mySeat(), r.rematch, state.ratingChange);
 }
 

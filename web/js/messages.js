@@ -166,6 +166,9 @@ export function createMessages(ctx) {
         // Still seated somewhere: pick up where we were (a fresh page has seen nothing).
         const since = state.room?.id === m.seat.room ? state.last : 0;
         if (since === 0) state.room = null;
+        // opened at "/" (a reload keeps its room's address): a match still played is resumed,
+        // one over is left for the lobby rather than its old result shown (issue 36)
+        state.leaveIfOver = since === 0 && !state.pendingIntent && location.pathname === "/" && !location.search;
         send({ t: "resume", room: m.seat.room, since });
       } else if (state.room && state.room.you?.role === "watcher") {
         askSince(state.last);
@@ -194,6 +197,10 @@ export function createMessages(ctx) {
     },
 
     room(m) {
+      if (state.leaveIfOver) {
+        state.leaveIfOver = false;
+        if (m.match?.phase === "over") return (state.leaving = send({ t: "leave" }));
+      }
       // A Crokinole room is played on its own page, which resumes the seat or watches.
       const page = roomPage(m.game, m.id, m.you?.role === "watcher", state.invite?.code);
       if (page) {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { CATALOGS, format, inspect, pickLanguage, refusalText, setLanguage } from "../js/i18n.js";
+import { CATALOGS, format, inspect, locale, pickLanguage, refusalText, setLanguage } from "../js/i18n.js";
 import { accountRefusal } from "../js/pages/api.js";
 
 const codes = JSON.parse(readFileSync(new URL("../js/i18n/codes.json", import.meta.url)));
@@ -111,6 +111,13 @@ test("plural forms follow the language: Latvian zero for 10, one for 21", () => 
   assert.equal(format(CATALOGS.et["record.strokes"], { n: 1 }, "et"), "1 löök");
   assert.equal(format(CATALOGS.et["record.strokes"], { n: 1200 }, "et"), "1200 lööki");
   assert.equal(format(CATALOGS.en["record.strokes"], { n: 1200 }, "en"), "1,200 strokes");
+});
+
+test("dates follow the browser's variant of the page's language (issue 36: US forms under en-GB)", () => {
+  assert.equal(locale("en", ["en-GB", "et"]), "en-GB");
+  assert.equal(locale("et", ["en-GB", "et-EE"]), "et-EE");
+  assert.equal(locale("lv", ["en-GB"]), "lv"); // the menu's choice, not the browser's
+  assert.equal(locale("en", []), "en");
 });
 
 test("the language comes from the browser's list, English when none is ours", () => {

@@ -1,7 +1,7 @@
 // The accounts' and players' HTTP API (docs/protocol.md, "HTTP") for the pages outside the
 // table's client: account.html, profile.html, leaderboard.html; and their words, from the
 // client's catalogs (js/i18n/) with the same language menu and remembered choice.
-import { has, initLanguage, language, languageMenu, onLanguage, t, translatePage } from "../i18n.js";
+import { has, initLanguage, languageMenu, locale, onLanguage, t, translatePage } from "../i18n.js";
 
 /** The page in the chosen language, its menu working; redraw() rewords what the script wrote. */
 export function setUpPage(redraw) {
@@ -54,9 +54,9 @@ export function accountRefusal(status, body, passwordOnly = false) {
   return body?.message || t("acct.refused", { status });
 }
 
-/** A time in seconds since the epoch, in the page's language. */
+/** A time in seconds since the epoch, in the page's language (and the browser's variant of it). */
 export function when(seconds) {
-  const format = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
+  const format = new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" });
   return seconds ? format.format(new Date(seconds * 1000)) : "";
 }
 
