@@ -128,12 +128,14 @@ export default {
 
   // -- the page
   "ui.title": "Novuss online",
+  "ui.skip": "Skip to the content",
   "ui.language": "Language",
   "ui.log_in": "log in",
   "ui.profile": "profile",
   "ui.leaderboard": "leaderboard",
   "ui.competitions": "competitions",
   "lobby.rated_choice": "Rated (registered players only)",
+  "lobby.title": "Lobby",
   "lobby.rated": "rated",
   "ui.change_name": "change name",
   "conn.idle": "",
