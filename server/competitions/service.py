@@ -268,9 +268,14 @@ class TournamentService:
 
     # -- rounds -----------------------------------------------------------------------
     async def _next_round(self, doc: Doc) -> None:
-        """Pair the next round and open its tables."""
+        """Pair the next round and open its tables; or, a Swiss whose next round cannot be
+        paired without a rematch, end the competition there (its `unpaired`)."""
         table = table_of(doc).pair_next_round()
         doc["table"] = table.to_dict()
+        if table.finished:
+            doc["status"] = "finished"
+            log.info("tournament %s: ended after round %d, unpairable", doc["id"], table.round)
+            return
         doc["round"] = rnd = table.round
         for p in table.pending():  # not the bye, nor a withdrawn entrant's minus
             for t in tables_of(p, table.settings.sets, doc):

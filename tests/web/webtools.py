@@ -54,10 +54,13 @@ def wait_state(page: Page, condition: str, timeout: float = TIMEOUT_MS) -> dict[
 
 
 def enter(page: Page, base: str, name: str, path: str = "/") -> None:
-    """Open the client and give a name."""
+    """Open the client and give a name: a guest is asked for one; a logged-in player is
+    asked none (he plays under his account's name, shown at once in the header)."""
     page.goto(base + path)
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
+    page.wait_for_selector("#screen-name:not([hidden]), #me-name:not(:empty)")
+    if page.is_visible("#screen-name"):
+        page.fill("#name-input", name)
+        page.click("#name-form button[type=submit]")
 
 
 def to_world(side: str, u: float, v: float) -> tuple[float, float]:
