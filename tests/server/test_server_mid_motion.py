@@ -82,8 +82,8 @@ async def test_a_resignation_while_the_discs_move_ends_the_match_once_they_rest(
     assert [r["cause"] for r in rulings] == ["stroke", "resign"]
     assert rulings[0]["stroke"] == stroke["stroke"] and rulings[1]["seat"] == other.seat
     result = await other.expect("result")
-    assert result["winner"] == striker.seat % 2 and result["result"]["reason"] == "resign"
-    assert (await striker.expect("result"))["winner"] == striker.seat % 2
+    assert result["winner"] == striker.own_seat % 2 and result["result"]["reason"] == "resign"
+    assert (await striker.expect("result"))["winner"] == striker.own_seat % 2
     await other.sync()
     assert not [m for m in other.seen if m["t"] == "error"], "the resignation was not refused"
     await close_all(a, b)
