@@ -30,6 +30,7 @@ ERROR_CODES: tuple[str, ...] = (
     "room_full",
     "account_needed",
     "self_play",
+    "name_taken",
     "not_seated",
     "in_room",
     "not_now",

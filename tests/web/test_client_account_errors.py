@@ -7,6 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.web.test_client_accounts import PASSWORD
+from tests.web.webtools import enter
 
 
 def test_a_refusal_is_in_estonian_under_its_button_with_the_field_focused(web_server, new_page):
@@ -45,3 +46,27 @@ def test_a_refusal_is_in_estonian_under_its_button_with_the_field_focused(web_se
     assert 1 <= minutes <= 15
     expect(password).not_to_have_attribute("aria-invalid", "true")
     expect(page.locator("#member")).to_be_hidden()
+
+
+def test_a_guest_typing_a_members_name_is_asked_again_in_the_page_language(
+    web_server, new_page, browser
+):
+    """issue 37: a guest may not pass for a member; the name form says why, in Latvian."""
+    base = web_server
+    with browser.new_context() as other:  # the member registers in a browser of his own
+        r = other.request.post(
+            base + "/api/account/register", data={"username": "Zane", "password": PASSWORD}
+        )
+        assert r.status == 200, r.text()
+    page = new_page(locale="lv-LV")
+    enter(page, base, "Z\u0430ne")  # a Cyrillic а: reads as Zane
+    error = page.locator("#name-error")
+    expect(error).to_have_text(
+        "Šis vārds pieder reģistrētam spēlētājam: izvēlies citu vai pieslēdzies kā šis spēlētājs."
+    )
+    expect(page.locator("#name-input")).to_be_focused()
+    expect(page.locator("#name-input")).to_have_attribute("aria-invalid", "true")
+    page.fill("#name-input", "Zane the guest")
+    page.click("#name-form button[type=submit]")
+    expect(page.locator("#screen-lobby")).to_be_visible()
+    expect(error).to_be_hidden()

@@ -108,8 +108,25 @@ $("name-form").addEventListener("submit", (e) => {
   if (!name) return;
   state.name = name;
   localStorage.setItem(STORE.name, name);
+  $("name-error").hidden = true;
+  $("name-input").removeAttribute("aria-invalid");
   start(); // the lobby shows once the server has welcomed us: its buttons need the link
 });
+
+/** The server refused the name (a registered player's, or one that reads as it): the name
+ * form again, the reason under the field, nothing of the refused session kept. */
+function askNameAgain(reason) {
+  link.conn?.close();
+  link.conn = null;
+  localStorage.removeItem(STORE.token);
+  localStorage.removeItem(STORE.name);
+  $("name-input").value = state.name;
+  $("name-error").textContent = reason;
+  $("name-error").hidden = false;
+  $("name-input").setAttribute("aria-invalid", "true");
+  showScreen("screen-name");
+  $("name-input").focus();
+}
 
 // A new name is a new session: the server keeps a session's name.
 $("rename").addEventListener("click", () => {
@@ -176,7 +193,7 @@ function renderHud() {
 // ---- the table and the protocol ---------------------------------------------------
 
 const table = createTableView({ playback, sounds, contacts, hud, computerView, releaseHeld: () => messages.releaseHeld() });
-const messages = createMessages({ playback, chat, lobbyView, hud, table, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition });
+const messages = createMessages({ playback, chat, lobbyView, hud, table, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition, askNameAgain });
 
 function setConnState(s) {
   const c = $("conn");

@@ -82,7 +82,7 @@ export function decidedText(m, seat) {
  */
 export function createMessages(ctx) {
   let leavingFor = null; // the page a Crokinole room sent this one to
-  const { playback, chat, lobbyView, hud, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition } = ctx;
+  const { playback, chat, lobbyView, hud, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition, askNameAgain } = ctx;
   const { aimer, updateAimer } = ctx.table;
 
   function onMessage(msg) {
@@ -420,6 +420,11 @@ export function createMessages(ctx) {
         // The login this socket was opened with ended (here or on another device): the server
         // closes it, and the reconnect that follows is a guest's unless logged in again.
         toast(refusalText(m), 10000);
+        return;
+      }
+      if (m.code === "name_taken") {
+        // a guest's name that is (or reads as) a member's: asked again, the reason under it
+        askNameAgain(refusalText(m));
         return;
       }
       if (m.code === "bad_token") {

@@ -92,6 +92,7 @@ export default {
   "error.seat_taken": "That seat is taken.",
   "error.room_full": "The room is full.",
   "error.account_needed": "Rated matches are between registered players: log in to play one.",
+  "error.name_taken": "That name belongs to a registered player: choose another, or log in as that player.",
   "error.self_play": "Your account already has a seat at this table: a rated match is between different players.",
   "error.not_seated": "You do not have a seat in that room.",
   "error.in_room": "You are already in a room: leave it first.",

@@ -91,6 +91,7 @@ export default {
   "error.seat_taken": "See koht on võetud.",
   "error.room_full": "Tuba on täis.",
   "error.account_needed": "Reitingumängud on registreeritud mängijate vahel: logi sisse, et mängida.",
+  "error.name_taken": "See nimi kuulub registreeritud mängijale: vali teine või logi selle mängijana sisse.",
   "error.self_play": "Sinu kontol on selles lauas juba koht: reitingumäng on eri mängijate vahel.",
   "error.not_seated": "Sul pole selles toas kohta.",
   "error.in_room": "Oled juba toas: lahku sealt enne.",

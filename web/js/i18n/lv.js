@@ -92,6 +92,7 @@ export default {
   "error.seat_taken": "Šī vieta ir aizņemta.",
   "error.room_full": "Istaba ir pilna.",
   "error.account_needed": "Reitinga spēles ir starp reģistrētiem spēlētājiem: piesakieties, lai spēlētu.",
+  "error.name_taken": "Šis vārds pieder reģistrētam spēlētājam: izvēlies citu vai pieslēdzies kā šis spēlētājs.",
   "error.self_play": "Tavam kontam pie šī galda jau ir vieta: reitinga spēle ir starp dažādiem spēlētājiem.",
   "error.not_seated": "Tev šajā istabā nav vietas.",
   "error.in_room": "Tu jau esi istabā: vispirms izej no tās.",
