@@ -120,6 +120,26 @@ def strike(page: Page, toward: tuple[float, float], pull_mm: float) -> None:
     drag(page, press, release, steps=15)
 
 
+def each_side_strikes(*pages: Page) -> None:
+    """Whoever holds the turn places the striker on a free spot of his zone and strikes up
+    the table, until each page's player has struck once, each stroke's ruling seen by all: a
+    rated match moves ratings only if every side struck (server/history/summary.py)."""
+    by_seat = {state(p)["room"]["you"]["seat"]: p for p in pages}
+    struck: set[int] = set()
+    while struck != set(by_seat):
+        s = wait_state(pages[0], "s.phase === 'play' && !s.moving && s.held === 0")
+        turn, done = s["turn"], (s.get("ruling") or {}).get("stroke") or 0
+        shooter = by_seat[turn]
+        side = wait_state(shooter, "s.aim !== null")["side"]
+        for u in (400.0, 300.0, 700.0, 200.0, 800.0):
+            if place_striker(shooter, u, 60.0)["legal"]:
+                break
+        strike(shooter, to_world(side, 540.0, 1000.0), pull_mm=140.0)
+        for page in pages:
+            wait_state(page, f"!s.moving && s.ruling?.stroke === {done + 1}")
+        struck.add(turn)
+
+
 def server_room(base: str, room: str) -> dict[str, Any]:
     """The room as the server has it, seen by a fresh watcher over a raw websocket."""
     with connect(base.replace("http", "ws", 1) + "/ws") as ws:
