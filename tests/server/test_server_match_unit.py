@@ -18,7 +18,7 @@ from server.lobby.room import Event, LobbyError, Room
 from tests.server.server_bot import choose_shot
 from tools.scenarios import mixed_strokes
 
-SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+SETTINGS = Settings(speed_factor=10.0)
 TABLE = NOVUSS.table_view()
 
 
