@@ -18,18 +18,18 @@ from tests.web.webtools import TABLE, enter, state, strike, wait_state
 TIMEOUT = 30_000
 
 # Counts the page's display frames while its motion plays, beside the page's own drawing.
-COUNT_RAF = """() => {
+COUNT_RAF = """(() => {
   window.__rafs = 0;
   const tick = () => {
     requestAnimationFrame(tick);
     try {
-      if (window.__novuss.state.moving) window.__rafs += 1;
+      if (window.__novuss?.state.moving) window.__rafs += 1; // the hook is made after this
     } catch (err) {
       window.__rafErrors = String(err);
     }
   };
   requestAnimationFrame(tick);
-}"""
+})()"""
 
 # The page's own sampler (js/replay-motion.js) at given stroke times.
 SAMPLE = """async ({motion, times}) => {
@@ -69,8 +69,8 @@ def test_the_motion_is_drawn_every_display_frame_from_the_servers_paths(game_ser
     aim = state(me)["aim"]
     strike(me, (aim["x"], TABLE - 40 if state(me)["side"] == "S" else 40), 160)
     wait_state(me, "s.moving", TIMEOUT)
+    watcher.add_init_script(COUNT_RAF)  # counting before the page's own first frame
     watcher.goto(f"{base}/?room={room}")
-    watcher.evaluate(COUNT_RAF)
     joined = wait_state(watcher, "s.moving && s.room?.you?.role === 'watcher'", TIMEOUT)
     motion = state(me)["motion"]
     assert joined["motion"]["paths"] == motion["paths"], "the same paths as the striker's"
