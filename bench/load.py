@@ -211,7 +211,7 @@ def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
         for key in ("latency", "loop_lag"):
             before = total.get(key, [0] * len(r[key]))
             total[key] = [a + b for a, b in zip(before, r[key], strict=True)]
-        for key in ("motion_bytes", "motion_seconds"):
+        for key in ("motion_bytes", "motion_seconds", "motions"):
             total[key] = total.get(key, 0) + r[key]
         for key in ("counts", "errors", "slow"):
             for name, n in r[key].items():
@@ -338,7 +338,10 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     print(f"strike -> stroke (its motion) at the striker: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
     slow = [t["slow"].get(second, 0) for second in range(int(window))]
     print(f"strokes over 50 ms, by second of the window: {' '.join(map(str, slow))}")
-    print(f"spectator wire bytes during motion: {per_spectator:.0f} B/s")
+    per_motion = t["motion_bytes"] / t["motions"] if t["motions"] else 0.0
+    print(f"spectator wire bytes during motion: {per_spectator:.0f} B/s, {per_motion:.0f} B a "
+          f"stroke (its motion and ruling; {t['motion_seconds'] / max(1, t['motions']):.2f} s "
+          f"from stroke to ruling on average)")  # fmt: skip
     print(
         f"messages: {c.get('received', 0) / window:.0f}/s received by clients, "
         f"{c.get('sent', 0) / window:.0f}/s sent"
@@ -384,7 +387,8 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     line = (
         f"rooms={c.get('matches', 0)} spectators={c.get('spectators', 0)} "
         f"strokes={c.get('strikes', 0)} p50_ms={p50:.1f} p99_ms={p99:.1f} "
-        f"bytes_per_spectator_s={per_spectator:.0f} cpu={cpu:.2f} rss_mb={rss:.0f} "
+        f"bytes_per_spectator_s={per_spectator:.0f} bytes_per_spectator_stroke={per_motion:.0f} "
+        f"cpu={cpu:.2f} rss_mb={rss:.0f} "
         f"msgs_s={c.get('received', 0) / window:.0f} "
         f"dropped_rulings={c.get('dropped_rulings', 0)} client_lag_p99_ms={lag99:.1f} "
         f"steal_pct={steal:.0f}"

@@ -90,6 +90,7 @@ class Stats:
     slow: Counter[int] = field(default_factory=Counter)  # second of the window -> slow strokes
     motion_bytes: int = 0  # wire bytes spectators received for motions (stroke to ruling)
     motion_seconds: float = 0.0  # ... over this much spectator-time in motion
+    motions: int = 0  # ... in this many motions seen by a spectator
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data for the parent process."""
@@ -101,6 +102,7 @@ class Stats:
             "slow": dict(self.slow),
             "motion_bytes": self.motion_bytes,
             "motion_seconds": self.motion_seconds,
+            "motions": self.motions,
         }
 
 
@@ -286,6 +288,7 @@ class Client:
         if self.motion_since is not None and ctx.measuring(self.motion_since):
             ctx.stats.motion_seconds += now - self.motion_since
             ctx.stats.motion_bytes += self.wire - self.wire_at_stroke
+            ctx.stats.motions += 1
         self.motion_since = None
         self.maybe_strike()
 
