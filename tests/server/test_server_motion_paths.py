@@ -1,15 +1,21 @@
 """A stroke's motion goes out once, as its exact paths (docs/protocol.md, "Motion"): the
 `stroke` carries them, a watcher joining mid-motion gets them with the time played, and a
 player resuming mid-motion by `seq` is told how far it has played; the positions they give
-are the server's own (`DiscPath.position`), and the ruling still comes after the motion."""
+are the server's own (`DiscPath.position`), they end in the state the stroke's log entry
+hashed (Novuss and Crokinole), and the ruling still comes after the motion."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from server.games.core.paths import discs_at
+from server.games.crokinole.match import OFFSET
+from server.games.crokinole.physics import Final
+from server.games.crokinole.physics import state_hash as crokinole_hash
 from server.games.novuss.sim import Trajectory
 from server.games.novuss.sim.result import state_hash
 from tests.server.server_client import Client, Msg, close_all, connected, get_json
+from tests.server.test_crokinole_e2e import shot_for
 from tests.server.test_server_match_e2e import seat_singles
 
 
@@ -103,3 +109,33 @@ async def test_a_resume_after_the_motion_says_it_has_played_to_its_end(game_serv
     assert played == {"t": "motion", "stroke": stroke["stroke"], "time": stroke["duration"]}
     await again.expect("ruling", stroke=stroke["stroke"])
     await close_all(striker, again)
+
+
+async def test_a_crokinole_shot_goes_out_as_paths_from_the_boards_centre(game_server):
+    srv = game_server(speed_factor=0.5)
+    a, b, w = await connected(srv.ws_url, "Kro", "Kinole", "Watcher")
+    await a.send("create", mode="singles", sets=1, clock=60, private=False, game="crokinole")
+    rid = (await a.expect("room"))["id"]
+    await b.send("join", room=rid)
+    await b.expect("room")
+    for c in (a, b):
+        await c.send("ready")
+    for c in (a, b):
+        while c.room is None or c.room["match"] is None:
+            await c.inbox.get()
+    shooter = a if a.my_turn() else b
+    await shooter.send("strike", **shot_for(shooter.own_seat, 0))
+    stroke = await shooter.expect("stroke")
+    assert stroke["origin"] == [OFFSET, OFFSET] and stroke["wheres"] == ["board", "hole", "ditch"]
+    await w.send("watch", room=rid)
+    snap = await w.expect("room")
+    motion = snap["motion"]
+    assert motion is not None and motion["paths"] == stroke["paths"]
+    assert snap["discs"] == discs_at(motion, motion["time"]), "where the paths have them"
+    await w.expect("ruling", stroke=stroke["stroke"])
+    mid = snap["match"]["id"]
+    entry = get_json(f"{srv.url}/api/matches/{mid}")["log"][1]
+    wheres = stroke["wheres"]
+    finals = [Final(p[0], wheres[p[3]], p[5], p[6], False) for p in stroke["paths"]]
+    assert crokinole_hash(finals) == entry["hash"], "the paths end where the shot was judged"
+    await close_all(a, b, w)
