@@ -62,6 +62,7 @@ SHARED_LIMITS: dict[str, object] = {
     "session_burst": 100_000,
     "address_create_burst": 100_000,
     "read_burst": 1_000_000,
+    "register_per_address": 100_000,
 }
 SHARED_KEPT = 6  # shared servers kept running at once per pytest process (the least used go)
 

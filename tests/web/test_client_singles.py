@@ -108,6 +108,10 @@ def test_singles_through_the_interface(web_server, new_page, artifacts):
         text = other.inner_text("#ruling")
         assert text == watcher.inner_text("#ruling")
         mine = shooter.inner_text("#ruling")
+        # whose stroke it was, beside "Last ruling" (issue 36)
+        name = state(shooter)["room"]["seats"][turn]["name"]
+        for page in (maret, jaan, watcher):
+            assert page.inner_text("#ruling-who") == f"Stroke {stroke + 1} · {name}"
         assert mine.count("\n") == text.count("\n") and re.search(r"\byour?\b", mine), mine
         # Players by name, not by compass side; no puck numbers; neutral words.
         assert not re.search(r"\b(South|North|East|West|he|his|him)\b|#\d", text), text

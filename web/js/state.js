@@ -39,6 +39,7 @@ export const state = {
   hint: null, // practice: the computer's suggestion for this player's stroke
   leaving: false, // the player asked to leave: the `left` that follows is no news
   returnTo: null, // the competition's page to go back to after leaving its table
+  leaveIfOver: false, // resuming a seat from "/": a match over is left, not shown
   account: null, // the logged-in account's username (welcome), or null for a guest
   ratingChange: null, // after a rated match: {rating, change, mode} of this player, once archived
 };
