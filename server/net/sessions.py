@@ -101,7 +101,6 @@ class Sessions:
             "name": session.name,
             "account": session.name if session.account else None,
             "seat": None if where is None else {"room": where[0], "seat": where[1]},
-            "frame_rate": self.settings.frame_rate,
             "speed_factor": self.settings.speed_factor,
             "grace": self.config.grace_seconds,
             "protocol": p.PROTOCOL_VERSION,

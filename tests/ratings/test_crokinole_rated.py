@@ -29,7 +29,7 @@ from tests.server.test_crokinole_e2e import flick, shot_for
 # a server of its own for each test: the leaderboards are the server's
 pytestmark = pytest.mark.fresh_server
 
-SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+SETTINGS = Settings(speed_factor=10.0)
 
 
 def test_each_game_and_mode_has_its_own_rating():

@@ -10,7 +10,7 @@ from server.games.novuss.sim import Shot
 from server.lobby.room import Room
 from tests.server.test_crokinole_e2e import shot_for
 
-SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+SETTINGS = Settings(speed_factor=10.0)
 
 
 def started(mode: str = "singles", grace: float = 120.0) -> Room:

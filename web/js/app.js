@@ -250,7 +250,9 @@ window.__novuss = Object.freeze({
       turn: state.turn,
       phase: state.phase,
       moving: playback.active,
-      framesSeen: state.framesSeen,
+      motionDraws: state.motionDraws,
+      motion: playback.motion, // the stroke in flight, its paths; and how far it has played
+      played: playback.active ? playback.clock(performance.now()) : null,
       held: state.held.length,
       score: state.score,
       debts: state.debts,

@@ -5,6 +5,7 @@ import { nameComputers } from "./computer.js";
 import { $, toast } from "./dom.js";
 import { refusalText, t } from "./i18n.js";
 import { roomPage, waitingFor } from "./lobby.js";
+import { restingPlaces } from "./replay-motion.js";
 import { ownerOfPuck, whosePucks } from "./rulings.js";
 import { joinByInvite, link, mySeat, send, state, STORE } from "./state.js";
 import { pocketCentres, tableFrom } from "./table.js";
@@ -135,6 +136,13 @@ export function createMessages(ctx) {
     if (state.room) showRoomScreen();
   }
 
+  /** Play a motion `time` s into it, noting where each puck that leaves the table leaves
+   * it (the ruling marks its pocket). */
+  function play(motion, time) {
+    playback.start(motion, time, performance.now());
+    for (const p of restingPlaces(motion)) if (p.where !== "table") state.lastSeen.set(p.id, [p.x, p.y]);
+  }
+
   function setDropped(seat, name, seconds, now = performance.now()) {
     if (seconds === null || seconds === undefined) state.dropped.delete(seat);
     else state.dropped.set(seat, { seat, name, until: now + seconds * 1000 });
@@ -226,6 +234,8 @@ export function createMessages(ctx) {
       state.table = tableFrom(m.table);
       state.held = [];
       playback.clear();
+      // Joined mid-motion: the rest of it, from where the server had it when it sent this.
+      if (m.motion?.paths) play(m.motion, m.motion.time);
       const match = m.match;
       state.discs = m.discs || [];
       state.turn = match ? match.turn : null;
@@ -256,8 +266,9 @@ export function createMessages(ctx) {
         releaseHeld();
       }
       state.motionStroke = m.stroke;
+      play(m, 0); // the whole motion: it plays from now
       state.hint = null;
-      state.framesSeen = 0;
+      state.motionDraws = 0;
       state.phase = "motion";
       state.ghost = null;
       state.clock = state.clock ? { ...state.clock, running: false } : null;
@@ -265,17 +276,12 @@ export function createMessages(ctx) {
       renderHud();
     },
 
-    frame(m) {
-      if (m.stroke !== state.motionStroke) return;
-      playback.push(m.time, m.discs, performance.now());
-      for (const d of m.discs || []) if (Array.isArray(d)) state.lastSeen.set(d[0], [d[1], d[2]]);
-      for (const d of m.discs || []) if (d && !Array.isArray(d) && d.id !== undefined) state.lastSeen.set(d.id, [d.x, d.y]);
-      state.framesSeen += 1;
-      if (m.k === m.n - 1) playback.complete = true;
+    motion(m) {
+      // A resume's missed stroke: how far it has played (all of it: its end at once).
+      if (playback.active && m.stroke === state.motionStroke) playback.seek(m.time, performance.now());
     },
 
     ruling(m) {
-      playback.complete = true; // frames end before the ruling (some may have been dropped)
       applyOrHold(() => {
         const now = performance.now();
         state.discs = (m.discs || []).filter((d) => d.id !== 0);
