@@ -168,6 +168,38 @@ class StrokeResult:
             )
         return self._final
 
+    def striker_log(self) -> list[LogEntry]:
+        """The events of `events` that involve the striker, every disc leaving the table
+        and the striker's zone crossings, in time order, as plain tuples (`plain_event`):
+        all a referee reads (the rest are pucks meeting pucks and rails), made without
+        building the event objects."""
+        ids = [d.id for d in self._discs]
+        log: list[LogEntry] = []
+        for kind, t, a, b, _ in self._raw[0]:
+            # The striker is the core's disc 0; a zone crossing's `a` is a side, not a disc.
+            if kind == _DISC:
+                if a == 0 or b == 0:
+                    log.append(("disc", t, ids[a], ids[b]))
+            elif kind == _ZONE:
+                log.append(("zone", t, SIDES[a], bool(b)))
+            elif kind == _OFF:
+                log.append(("off", t, ids[a], SIDES[b]))
+            elif a == 0:
+                pocket = kind == _POCKET
+                log.append(("pocket", t, 0, POCKETS[b]) if pocket else ("rail", t, 0, SIDES[b]))
+        return log
+
+    def ends(self) -> dict[int, tuple[Where, tuple[float, float]]]:
+        """Every disc's (where, (x, y)) at rest by id: what `final` says, without its objects."""
+        where, finals = self._raw[2], self._raw[4]
+        return dict(
+            zip(
+                [d.id for d in self._discs],
+                zip([WHERES[w] for w in where], finals, strict=True),
+                strict=True,
+            )
+        )
+
     @property
     def trajectory(self) -> Trajectory:
         """Every disc's path, to sample or store."""
@@ -190,12 +222,38 @@ class StrokeResult:
         return self._trajectory
 
     def state_hash(self) -> str:
-        """sha256 hex digest of the exact bits of the final state (id, where, x, y)."""
-        return state_hash(self.final)
+        """sha256 hex digest of the exact bits of the final state (id, where, x, y): the
+        digest of state_hash(self.final), from the core's numbers."""
+        pack = _HASHED.pack
+        where, finals = self._raw[2], self._raw[4]
+        data = b"".join(
+            [
+                pack(d.id, w, xy[0], xy[1])
+                for d, w, xy in zip(self._discs, where, finals, strict=True)
+            ]
+        )
+        return hashlib.sha256(data).hexdigest()
 
 
 # The raw log's codes, compared as ints: a stroke logs tens of events.
-_DISC, _RAIL, _POCKET, _OFF = (RAW_KINDS.index(k) for k in ("disc", "rail", "pocket", "off"))
+_DISC, _RAIL, _POCKET, _OFF, _ZONE = (RAW_KINDS.index(k) for k in RAW_KINDS)
+
+LogEntry = tuple[str, float, Any, Any]
+"""An event as a plain tuple (kind, t, a, b): ("disc", t, id, id), ("rail", t, id, side),
+("pocket", t, id, pocket), ("off", t, id, side), ("zone", t, side, inside)."""
+
+
+def plain_event(e: Event) -> LogEntry:
+    """An event as a plain tuple (LogEntry)."""
+    if isinstance(e, DiscContact):
+        return ("disc", e.t, e.a, e.b)
+    if isinstance(e, RailContact):
+        return ("rail", e.t, e.disc, e.rail)
+    if isinstance(e, Pocketed):
+        return ("pocket", e.t, e.disc, e.pocket)
+    if isinstance(e, LeftTable):
+        return ("off", e.t, e.disc, e.rail)
+    return ("zone", e.t, e.side, e.inside)
 
 
 def _event(raw: tuple[Any, ...], ids: list[int]) -> Event:
