@@ -44,6 +44,10 @@ from server.games.novuss.sim import COMPETITION, Shot, SimInputError, StrokeResu
 from server.games.novuss.sim.types import Side
 
 CLOCK_REPEAT = 5.0  # seconds between clock messages while it runs (clients count down between)
+DUE_EARLY = 1e-6
+"""next_due() names a waited-for time this much early (s): what tick() compares is a
+difference, which rounds otherwise than the sum; a visit a hair early finds nothing and
+the room is simply due again."""
 
 
 class FrameSampler:
@@ -355,6 +359,17 @@ class Match:
             self.clock_sent = now
             step.out.append(Out("clock", self.clock_view(now), sequenced=False))
         return step
+
+    def next_due(self) -> float | None:
+        """The earliest time at which tick() may find something to do: a delayed aim
+        preview, the clock repeat or the clock running out; None if nothing waits."""
+        due = math.inf
+        if self.pending_aim is not None:
+            due = self.last_aim + 1.0 / self.settings.aim_rate - DUE_EARLY
+        if self.clock_deadline is not None:
+            repeat = self.clock_sent + CLOCK_REPEAT - DUE_EARLY
+            due = min(due, self.clock_deadline, repeat)
+        return None if due == math.inf else due
 
     # -- internals -------------------------------------------------------------------
     def _ask(self, judge_fn: Callable[[MatchState, int], Ruling], seat: int) -> Ruling:
