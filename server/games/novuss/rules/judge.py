@@ -10,7 +10,7 @@ out (turns.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
@@ -53,7 +53,7 @@ class Facts:
     off: tuple[tuple[int, Side], ...]  # pucks over the rail, in order
 
 
-def read_events(events: Iterable[LogEntry], own: Side, puck_ids: set[int]) -> Facts:
+def read_events(events: Iterable[LogEntry], own: Side, puck_ids: Container[int]) -> Facts:
     """The facts of a stroke from the physics' ordered event log, as plain tuples
     (server.games.novuss.sim.result.plain_event; robust to any legal log: nothing touched,
     several pucks leaving at once, the striker gone)."""
@@ -504,18 +504,19 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     side = state.side_of(seat)
     team = team_of(seat)
     is_blind = blind_test(table, side)  # blind_for(state, side, p) for a puck at (x, y)
-    pucks = {p.id: p for p in state.pucks}
+    pucks: dict[int, Puck] = {}  # every puck, where the ruling puts it
     before: dict[int, Puck] = {}
     mine: set[int] = set()
     blind: set[int] = set()
     for p in state.pucks:
+        pucks[p.id] = p
         if p.where == "table":
             before[p.id] = p
             if team_of(p.owner) == team:
                 mine.add(p.id)
                 if is_blind(p.x, p.y):
                     blind.add(p.id)
-    facts = read_events(_striker_log(result), side, set(before))
+    facts = read_events(_striker_log(result), side, before)
     # A puck reported on the table but off the surface is treated as over the rail.
     ends = _ends(result)
     free = mine - blind

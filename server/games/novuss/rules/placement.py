@@ -115,6 +115,20 @@ def _free_along(
     return None
 
 
+def _near_line(
+    rail: Side, v: float, reach: float, others: Sequence[Point], size: float
+) -> list[Point]:
+    """The points closer than `reach` to the line at depth v of `rail`'s local frame, in that
+    frame: to_local's very sums, written out per rail (this runs for every penalty puck)."""
+    if rail == "S":
+        return [(x, y) for x, y in others if abs(y - v) < reach]
+    if rail == "N":
+        return [(size - x, size - y) for x, y in others if abs(size - y - v) < reach]
+    if rail == "W":
+        return [(size - y, x) for x, y in others if abs(x - v) < reach]
+    return [(y, size - x) for x, y in others if abs(size - x - v) < reach]
+
+
 def penalty_spot(
     table: Table, rail: Side, owner_pucks: Sequence[Point], others: Sequence[Point]
 ) -> Point:
@@ -129,9 +143,7 @@ def penalty_spot(
     v = table.puck_radius
     if is_free(table, *to_world(rail, mid, v, table.size), others):
         return to_world(rail, mid, v, table.size)  # the middle line itself is free
-    # The pucks that can block the line, in the rail's frame (one puck's depth from it).
-    local = [to_local(rail, ox, oy, table.size) for ox, oy in others]
-    near = [(ou, ov) for ou, ov in local if abs(ov - v) < 2 * table.puck_radius]
+    near = _near_line(rail, v, 2 * table.puck_radius, others, table.size)
     right = _free_along(table, rail, v, mid, +1, others, near)
     left = _free_along(table, rail, v, mid, -1, others, near)
     if right is None and left is None:
@@ -227,10 +239,11 @@ def separate(table: Table, spots: dict[int, Point], movable: Iterable[int]) -> d
     puck of each overlapping pair goes next to the other along their line of centres,
     or to the nearest free spot. Returns the pucks that were moved, with their spots."""
     r = table.puck_radius
-    ids = sorted(movable)
+    chosen = set(movable)
     # Nearly every stroke leaves no overlap: a cheap sweep says so, and nothing moves.
-    if not _any_overlap(spots, set(ids), 2 * r - 1e-7):
+    if not _any_overlap(spots, chosen, 2 * r - 1e-7):
         return {}
+    ids = sorted(chosen)
     moved: dict[int, Point] = {}
     cur = dict(spots)
     for pid in ids:
