@@ -195,7 +195,8 @@ class Match:
 
     def rest_discs(self) -> list[dict[str, Any]]:
         """The pucks on the table at rest."""
-        return [disc_view(d.id, d.owner, d.x, d.y) for d in sim_discs(self.state)]
+        # What sim_discs(state) holds, read off the pucks without making its Disc objects.
+        return [disc_view(p.id, p.owner, p.x, p.y) for p in self.state.pucks if p.where == "table"]
 
     def discs(self, now: float) -> list[dict[str, Any]]:
         """The discs as a viewer should see them now (mid-motion: the current frame)."""

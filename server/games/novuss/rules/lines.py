@@ -222,8 +222,9 @@ class Line:
     code: str
     cite: str
     args: Mapping[str, Arg] = field(default_factory=dict)
-    # The English text once rendered: a ruling's lines go to the wire and to the log.
-    _text: str | None = field(default=None, init=False, repr=False, compare=False)
+    # to_dict() once made: a stroke's lines go to the wire twice (the ruling's lines and
+    # the ruling) and to the log; its readers only read it.
+    _plain: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         names = _ARG_NAMES.get(self.code)
@@ -238,16 +239,18 @@ class Line:
     @property
     def text(self) -> str:
         """The line in English (seats, teams and pucks by number)."""
-        text = self._text
-        if text is None:
-            text = render(self.code, self.args)
-            object.__setattr__(self, "_text", text)  # a cache: the line itself is unchanged
-        return text
+        return str(self.to_dict()["text"])
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for the wire and the records: code, args, cite and the English text."""
-        args = {k: list(v) if isinstance(v, tuple) else v for k, v in self.args.items()}
-        return {"code": self.code, "args": args, "cite": self.cite, "text": self.text}
+        """Plain data for the wire and the records: code, args, cite and the English text
+        (made once: the same dict each time, not to be changed)."""
+        plain = self._plain
+        if plain is None:
+            args = {k: list(v) if isinstance(v, tuple) else v for k, v in self.args.items()}
+            text = render(self.code, self.args)
+            plain = {"code": self.code, "args": args, "cite": self.cite, "text": text}
+            object.__setattr__(self, "_plain", plain)  # a cache: the line itself is unchanged
+        return plain
 
 
 def line(code: str, cite: str, **args: Arg) -> Line:
