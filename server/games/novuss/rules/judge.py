@@ -579,7 +579,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         end = ends.get(pid)
         if pid in off_ids:
             continue
-        if end is None:
+        if end is None:  # not moved (or not in a synthetic result): where it was
             resting[pid] = (p.x, p.y)
             continue
         where, (x, y) = end
@@ -729,10 +729,10 @@ def _striker_log(result: Any) -> Iterable[LogEntry]:
 
 
 def _ends(result: Any) -> dict[int, tuple[str, tuple[float, float]]]:
-    """Every disc's (where, (x, y)) at rest by id, from a StrokeResult's numbers or any
-    result's `final`."""
+    """(where, (x, y)) at rest by id: of the discs a StrokeResult moved (the others rest
+    where they were), or of every disc in any other result's `final`."""
     if isinstance(result, StrokeResult):
-        return cast(dict[int, tuple[str, tuple[float, float]]], result.ends())
+        return cast(dict[int, tuple[str, tuple[float, float]]], result.moved_ends())
     return {d.id: (d.where, (d.x, d.y)) for d in result.final}
 
 

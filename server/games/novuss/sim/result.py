@@ -12,6 +12,7 @@ from typing import Any
 from server.games.novuss.sim.types import (
     POCKETS,
     SIDES,
+    STRIKER_ID,
     Disc,
     DiscContact,
     DiscKind,
@@ -189,16 +190,17 @@ class StrokeResult:
                 log.append(("pocket", t, 0, POCKETS[b]) if pocket else ("rail", t, 0, SIDES[b]))
         return log
 
-    def ends(self) -> dict[int, tuple[Where, tuple[float, float]]]:
-        """Every disc's (where, (x, y)) at rest by id: what `final` says, without its objects."""
-        where, finals = self._raw[2], self._raw[4]
-        return dict(
-            zip(
-                [d.id for d in self._discs],
-                zip([WHERES[w] for w in where], finals, strict=True),
-                strict=True,
-            )
-        )
+    def moved_ends(self) -> dict[int, tuple[Where, tuple[float, float]]]:
+        """(where, (x, y)) at rest by id of the discs the stroke moved: what `final` says of
+        them (the striker always), without its objects. A puck left out was never touched:
+        it has the one segment it was placed with and rests where it was placed, to the bit
+        (the core's state_at)."""
+        _, segs, where, _, finals, _ = self._raw
+        return {
+            d.id: (WHERES[w], xy)
+            for d, seg, w, xy in zip(self._discs, segs, where, finals, strict=True)
+            if len(seg) > 5 or d.id == STRIKER_ID
+        }
 
     @property
     def trajectory(self) -> Trajectory:
