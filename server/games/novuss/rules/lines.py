@@ -255,8 +255,10 @@ class Line:
 
 def line(code: str, cite: str, **args: Arg) -> Line:
     """A Line; puck lists are kept as tuples so the line stays immutable."""
-    fixed = {k: tuple(v) if isinstance(v, list) else v for k, v in args.items()}
-    return Line(code, cite, fixed)
+    for k, v in args.items():
+        if isinstance(v, list):
+            args[k] = tuple(v)  # the keys stay: changing a value while iterating is safe
+    return Line(code, cite, args)
 
 
 def _english(name: str, value: Any) -> str:

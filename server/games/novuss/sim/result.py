@@ -174,17 +174,19 @@ class StrokeResult:
         and the striker's zone crossings, in time order, as plain tuples (`plain_event`):
         all a referee reads (the rest are pucks meeting pucks and rails), made without
         building the event objects."""
-        ids = [d.id for d in self._discs]
+        discs = self._discs
         log: list[LogEntry] = []
-        for kind, t, a, b, _ in self._raw[0]:
-            # The striker is the core's disc 0; a zone crossing's `a` is a side, not a disc.
+        # The striker is the core's disc 0 (`a`, or `b` of a contact); a zone crossing's `a`
+        # is a side, not a disc. The few kept are picked out first, in one comprehension.
+        raw = self._raw[0]
+        for kind, t, a, b, _ in [e for e in raw if e[2] == 0 or e[0] >= _OFF or e[3] == 0]:
             if kind == _DISC:
                 if a == 0 or b == 0:
-                    log.append(("disc", t, ids[a], ids[b]))
+                    log.append(("disc", t, discs[a].id, discs[b].id))
             elif kind == _ZONE:
                 log.append(("zone", t, SIDES[a], bool(b)))
             elif kind == _OFF:
-                log.append(("off", t, ids[a], SIDES[b]))
+                log.append(("off", t, discs[a].id, SIDES[b]))
             elif a == 0:
                 pocket = kind == _POCKET
                 log.append(("pocket", t, 0, POCKETS[b]) if pocket else ("rail", t, 0, SIDES[b]))
