@@ -303,7 +303,6 @@ def main() -> None:
             Path(tmp),
             {
                 "speed_factor": 40,
-                "frame_rate": 10,
                 "redis_maxmemory": "1gb",
                 "grace_seconds": 2,
                 "session_ttl": 3,

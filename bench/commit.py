@@ -81,7 +81,7 @@ def _flush(room: Room, before: dict[str, int], now: float) -> Commit:
 def match_commits(strokes: int) -> list[Commit]:
     """The commits of a singles match: the seating and start, then two per stroke (the strike
     with its stroke event and log entry; the ruling at the end of the motion)."""
-    settings = Settings(frame_rate=30.0, speed_factor=1.0)
+    settings = Settings(speed_factor=1.0)
     table = NOVUSS.table_view()
     room = Room("rbench", "singles", 3, 30.0, False, settings, 60.0)
     now = 1_800_000_000.0

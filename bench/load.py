@@ -15,11 +15,11 @@ second per 70 connections); figures count from its end until the players stop st
 then the motions in flight finish and every client checks it got the ruling of every stroke
 it saw.
 
-Figures: stroke-to-first-frame latency at the striking client (strike sent -> frame 0
-received: decode, simulate, judge, Redis MULTI/EXEC, delivery, play-out start); frame
-interval jitter at every client; wire bytes per spectator per second of motion against a
-baseline measured on the same frames (each frame as JSON text: the whole disc state, every
-frame); messages per second; the server's CPU (fraction of one core) and RSS via psutil;
+Figures: stroke latency at the striking client (strike sent -> its `stroke` received, which
+carries the whole motion as exact paths: decode, simulate, judge, Redis MULTI/EXEC,
+delivery); wire bytes per spectator per second of motion (the stroke with its paths, and
+whatever else came until its ruling, over the time from stroke to ruling); messages per
+second; the server's CPU (fraction of one core) and RSS via psutil;
 the clients' own loop lag (if it is high, the clients are the bottleneck, not the server).
 With `--bots N`, N more players each play the computer (bench/load_bots.py) beside the human
 tables: the server thinks in its worker processes (at the lowest priority, nice 19, free to
@@ -91,7 +91,7 @@ def own_server(args: argparse.Namespace) -> Iterator[tuple[str, int, int]]:
     command += [
         "-m", "server", "--host", "127.0.0.1", "--port", str(port),
         "--redis-url", f"redis://127.0.0.1:{rport}/0", "--data-dir", str(work),
-        "--frame-rate", str(args.frame_rate), "--speed-factor", str(args.speed_factor),
+        "--speed-factor", str(args.speed_factor),
         "--event-loop", args.event_loop, *as_args(ONE_ADDRESS),
     ]  # fmt: skip
     log = (work / "server.log").open("wb")
@@ -153,11 +153,11 @@ def plans(
 ) -> list[Plan]:
     """What each client process does. With two or more, the first seats every table's players
     and the others take the spectators: the players time the latency, so they must not wait
-    behind the spectators' thousands of frames in one loop."""
+    behind the spectators' thousands of messages in one loop."""
 
     def plan(w: int, singles: int, dbl: int, spectators: int, **queues: Any) -> Plan:
         return Plan(url, w, singles, dbl, spectators, measure_from, stop_at, end_at, args.think,
-                    args.frame_rate, not args.no_deflate, args.json_every, args.seed,
+                    not args.no_deflate, args.seed,
                     args.spectator_url or "", **queues)  # fmt: skip
 
     bots = {"bots": args.bots, "bot_level": args.bot_level}
@@ -178,7 +178,7 @@ def pin(pid: int, cpus: set[int]) -> None:
 
 def separate(server: int | None, redis: int | None, clients: list[int]) -> str:
     """The server and its Redis on the first core, the clients and this process on the
-    others: on a shared core the clients' frames queue the server's strokes (and the other
+    others: on a shared core the clients' reading queues the server's strokes (and the other
     way round), and the figures would measure the clients. What was done, for the report."""
     cores = sorted(os.sched_getaffinity(0))
     if server is None or len(cores) < 2:
@@ -208,10 +208,10 @@ def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Add up the workers' measurements."""
     total: dict[str, Any] = {"counts": {}, "errors": {}, "slow": {}}
     for r in results:
-        for key in ("latency", "jitter", "loop_lag"):
+        for key in ("latency", "loop_lag"):
             before = total.get(key, [0] * len(r[key]))
             total[key] = [a + b for a, b in zip(before, r[key], strict=True)]
-        for key in ("motion_bytes", "motion_seconds", "json_bytes", "json_seconds", "mp_bytes"):
+        for key in ("motion_bytes", "motion_seconds", "motions"):
             total[key] = total.get(key, 0) + r[key]
         for key in ("counts", "errors", "slow"):
             for name, n in r[key].items():
@@ -331,19 +331,15 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     t = merge(results)
     c, e = t["counts"], t["errors"]
     p50, p99 = percentile(t["latency"], 0.5), percentile(t["latency"], 0.99)
-    jit50, jit99 = percentile(t["jitter"], 0.5), percentile(t["jitter"], 0.99)
     lag99 = percentile(t["loop_lag"], 0.99)
     lags = " ".join(
         f"{percentile(r['loop_lag'], 0.99):.1f}" for r in sorted(results, key=lambda r: r["worker"])
     )
     per_spectator = t["motion_bytes"] / t["motion_seconds"] if t["motion_seconds"] else 0.0
-    baseline = t["json_bytes"] / t["json_seconds"] if t["json_seconds"] else 0.0
-    msgpack_raw = t["mp_bytes"] / t["json_seconds"] if t["json_seconds"] else 0.0
     samples = sum(t["latency"])
     rss = rss_peak / 1e6
     print(f"server {url} pid {pid}; {procs} client processes ({pinned}); deflate offered: "
-          f"{not args.no_deflate}; think {args.think} s; frame rate {args.frame_rate}; "
-          f"ramp {ramp:.0f} s")  # fmt: skip
+          f"{not args.no_deflate}; think {args.think} s; ramp {ramp:.0f} s")  # fmt: skip
     print(f"matches seated {c.get('matches', 0)} of {args.matches} "
           f"({doubles} doubles asked); players {c.get('players', 0)}; "
           f"spectators connected {c.get('spectators', 0)} ({c.get('connected_in_window', 0)} "
@@ -353,21 +349,20 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         f"window {window:.0f} s: strikes {c.get('strikes', 0)} (latency samples {samples}), "
         f"passes {c.get('passes', 0)}, results {c.get('results_seen', 0)} (all viewers)"
     )
-    print(f"stroke -> first frame at the striker: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+    print(f"strike -> stroke (its motion) at the striker: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
     print(f"the server's own time, strike read -> motion written, for {own.get('strokes')} "
           f"strokes: to the striker's socket p50 {own.get('striker_p50_ms')} ms, p99 "
           f"{own.get('striker_p99_ms')} ms; to the room's last socket p50 "
           f"{own.get('last_p50_ms')} ms, p99 {own.get('last_p99_ms')} ms")  # fmt: skip
     slow = [t["slow"].get(second, 0) for second in range(int(window))]
     print(f"strokes over 50 ms, by second of the window: {' '.join(map(str, slow))}")
-    print(f"frame interval jitter |dt - 1/rate|: p50 {jit50:.1f} ms, p99 {jit99:.1f} ms")
-    print(f"spectator wire bytes during motion: {per_spectator:.0f} B/s; JSON full-state "
-          f"baseline {baseline:.0f} B/s (msgpack uncompressed {msgpack_raw:.0f} B/s); "
-          f"{baseline / per_spectator if per_spectator else 0:.1f}x fewer")  # fmt: skip
+    per_motion = t["motion_bytes"] / t["motions"] if t["motions"] else 0.0
+    print(f"spectator wire bytes during motion: {per_spectator:.0f} B/s, {per_motion:.0f} B a "
+          f"stroke (its motion and ruling; {t['motion_seconds'] / max(1, t['motions']):.2f} s "
+          f"from stroke to ruling on average)")  # fmt: skip
     print(
         f"messages: {c.get('received', 0) / window:.0f}/s received by clients, "
-        f"{c.get('sent', 0) / window:.0f}/s sent; frames {c.get('frames', 0)}, "
-        f"{c.get('frames_lost', 0)} dropped for readers that fell behind"
+        f"{c.get('sent', 0) / window:.0f}/s sent"
     )
     kinds = sorted((k for k in c if k.startswith("received ")), key=lambda k: -c[k])
     print("received by kind: " + ", ".join(
@@ -410,11 +405,11 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     line = (
         f"rooms={c.get('matches', 0)} spectators={c.get('spectators', 0)} "
         f"strokes={c.get('strikes', 0)} p50_ms={p50:.1f} p99_ms={p99:.1f} "
-        f"jitter_p99_ms={jit99:.1f} bytes_per_spectator_s={per_spectator:.0f} "
-        f"json_baseline_bytes_s={baseline:.0f} cpu={cpu:.2f} rss_mb={rss:.0f} "
+        f"bytes_per_spectator_s={per_spectator:.0f} bytes_per_spectator_stroke={per_motion:.0f} "
+        f"cpu={cpu:.2f} rss_mb={rss:.0f} "
         f"msgs_s={c.get('received', 0) / window:.0f} "
         f"dropped_rulings={c.get('dropped_rulings', 0)} client_lag_p99_ms={lag99:.1f} "
-        f"steal_pct={steal:.0f} frames_lost={c.get('frames_lost', 0)}"
+        f"steal_pct={steal:.0f}"
         f" bots={c.get('computer_matches', 0)} bot_decisions={computer.get('decisions', 0)}"
         f" bot_decision_p99_ms={computer.get('decision_ms_p99')}"
     )
@@ -443,14 +438,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--procs", type=int, default=3, help="client processes: the first plays, "
                     "the others watch (one: it does both)")  # fmt: skip
     ap.add_argument("--think", type=float, default=3.0, help="mean seconds before a strike")
-    ap.add_argument("--frame-rate", type=float, default=30.0, help="our own server's")
     ap.add_argument("--speed-factor", type=float, default=1.0, help="our own server's")
     ap.add_argument("--event-loop", default="uvloop", help="our own server's: uvloop or asyncio")
     ap.add_argument("--drain", type=float, default=10.0,
                     help="seconds for the motions in flight to end")  # fmt: skip
     ap.add_argument("--no-deflate", action="store_true", help="clients offer no compression")
-    ap.add_argument("--json-every", type=int, default=20,
-                    help="every n-th spectator also measures the JSON baseline")  # fmt: skip
     ap.add_argument("--cprofile", help="run our own server under cProfile, stats to this file")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--bots", type=int, default=0, help="matches against the computer, beside "

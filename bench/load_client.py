@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import os
 import random
@@ -19,6 +18,7 @@ import socket
 import struct
 import threading
 import time
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,12 +29,13 @@ import uvloop
 
 from bench.load_aim import choose
 from bench.load_bots import start_computer_match
+from server.net.fanout import COMPRESS_MIN, LEVEL, MEMLEVEL, WBITS, ws_frame
 
 Msg = dict[str, Any]
 PING_EVERY = 10.0  # as the web client: the server closes connections silent for a minute
 SPECTATORS_NICE = 5  # a third of the players' share of a contended core
 AIMS_PER_S = 4.0  # previews while thinking, well under the server's 30 messages/s budget
-LAG_BUCKET_MS = 0.5  # histogram resolution of latencies and jitter
+LAG_BUCKET_MS = 0.5  # histogram resolution of latencies
 LAG_BUCKETS = 4000  # up to 2 s; slower samples land in the last bucket
 SLOW_S = 0.05  # a stroke slower than the goal: counted by when it was struck (bursts or not)
 TCP_INFO_LEN = 256
@@ -54,9 +55,7 @@ class Plan:
     stop_at: float  # no strike after this
     end_at: float  # every connection closes now (after the last motions finished)
     think: float  # mean seconds a player takes before striking
-    frame_rate: float
     deflate: bool  # offer permessage-deflate, as browsers do
-    json_every: int  # every n-th spectator also measures the JSON baseline
     seed: int
     spectator_url: str = ""  # spectators connect here (another server process) if set
     # Players and spectators in separate processes: the players' process hands each seated
@@ -84,40 +83,34 @@ class Histogram:
 class Stats:
     """Everything this process measured in the measurement window."""
 
-    latency: Histogram = field(default_factory=Histogram)  # strike sent -> frame 0 received
-    jitter: Histogram = field(default_factory=Histogram)  # |frame interval - 1/frame_rate|
+    latency: Histogram = field(default_factory=Histogram)  # strike sent -> stroke received
     loop_lag: Histogram = field(default_factory=Histogram)  # this process's own event loop
     counts: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
     slow: Counter[int] = field(default_factory=Counter)  # second of the window -> slow strokes
-    motion_bytes: int = 0  # wire bytes spectators received during motion
+    motion_bytes: int = 0  # wire bytes spectators received for motions (stroke to ruling)
     motion_seconds: float = 0.0  # ... over this much spectator-time in motion
-    json_bytes: int = 0  # the JSON full-state baseline of the same frames (sampled spectators)
-    json_seconds: float = 0.0  # ... over this much sampled spectator-time in motion
-    mp_bytes: int = 0  # the msgpack payloads of those same frames, before any compression
+    motions: int = 0  # ... in this many motions seen by a spectator
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data for the parent process."""
         return {
             "latency": self.latency.counts,
-            "jitter": self.jitter.counts,
             "loop_lag": self.loop_lag.counts,
             "counts": dict(self.counts),
             "errors": dict(self.errors),
             "slow": dict(self.slow),
             "motion_bytes": self.motion_bytes,
             "motion_seconds": self.motion_seconds,
-            "json_bytes": self.json_bytes,
-            "json_seconds": self.json_seconds,
-            "mp_bytes": self.mp_bytes,
+            "motions": self.motions,
         }
 
 
 class Client:
     """One websocket with the state a browser keeps for its room."""
 
-    def __init__(self, ctx: Worker, name: str, spectator: bool, baseline: bool = False):
-        self.ctx, self.name, self.spectator, self.baseline = ctx, name, spectator, baseline
+    def __init__(self, ctx: Worker, name: str, spectator: bool):
+        self.ctx, self.name, self.spectator = ctx, name, spectator
         self.ws: aiohttp.ClientWebSocketResponse | None = None
         self.token: str | None = None
         self.room_id: str | None = None
@@ -131,11 +124,9 @@ class Client:
         self.phase = ""
         # strokes seen whose ruling has not come yet -> when seen
         self.open_strokes: dict[int, float] = {}
-        self.struck_at: dict[int, float] = {}  # my stroke number -> when the strike was sent
         self.sent_strike: float | None = None
         self.thinking: asyncio.Future[Any] | None = None
         self.room_msg: asyncio.Future[Msg] | None = None
-        self.last_frame: tuple[int, int, float] | None = None  # stroke, k, arrival
         self.motion_since: float | None = None
         self.sock: Any = None  # the TCP socket now, whose kernel counts the bytes received
         self.wire_base = 0  # bytes received on the sockets before this one
@@ -273,34 +264,18 @@ class Client:
         now = time.time()
         self.phase = "motion"
         self.open_strokes[msg["stroke"]] = now
-        if msg["seat"] == self.seat and self.sent_strike is not None:
-            self.struck_at[msg["stroke"]] = self.sent_strike
-            self.sent_strike = None
-        self.ctx.count("strokes_seen")
-        if self.spectator:
-            self.motion_since, self.wire_at_stroke = now, self.wire
-
-    def on_frame(self, msg: Msg) -> None:
-        now = time.time()
         ctx = self.ctx
-        ctx.count("frames")
-        stroke, k = msg["stroke"], msg["k"]
-        struck = self.struck_at.pop(stroke, None) if k == 0 else None
-        if struck is not None and ctx.measuring(struck):
-            ctx.stats.latency.add((now - struck) * 1000)
-            if now - struck > SLOW_S:
-                ctx.stats.slow[int(struck - ctx.plan.measure_from)] += 1
-        prev = self.last_frame
-        if prev is not None and prev[0] == stroke and prev[1] == k - 1 and ctx.measuring(now):
-            ctx.stats.jitter.add(abs(now - prev[2] - 1 / ctx.plan.frame_rate) * 1000)
-        if prev is not None and prev[0] == stroke and prev[1] < k - 1:
-            ctx.count("frames_lost", k - 1 - prev[1])  # dropped for this reader: it fell behind
-        self.last_frame = (stroke, k, now)
-        self.discs = msg["discs"]
-        if self.baseline and self.motion_since is not None and ctx.measuring(now):
-            # the naive design: every frame the whole disc state as JSON text
-            ctx.stats.json_bytes += len(json.dumps(msg, separators=(",", ":"))) + 4
-            ctx.stats.mp_bytes += len(msgpack.packb(msg)) + 4
+        struck = self.sent_strike if msg["seat"] == self.seat else None
+        if struck is not None:  # the motion has reached its striker
+            self.sent_strike = None
+            if ctx.measuring(struck):
+                ctx.stats.latency.add((now - struck) * 1000)
+                if now - struck > SLOW_S:
+                    ctx.stats.slow[int(struck - ctx.plan.measure_from)] += 1
+        ctx.count("strokes_seen")
+        if self.spectator:
+            # the wire from here to the ruling, and the stroke itself (already in the count)
+            self.motion_since, self.wire_at_stroke = now, self.wire - wire_size(msg, ctx.plan)
 
     def on_ruling(self, msg: Msg) -> None:
         now = time.time()
@@ -311,11 +286,9 @@ class Client:
         self.discs, self.turn, self.sides = msg["discs"], msg["turn"], msg["sides"]
         self.phase = "play" if msg["turn"] is not None else "over"
         if self.motion_since is not None and ctx.measuring(self.motion_since):
-            seconds = now - self.motion_since
-            ctx.stats.motion_seconds += seconds
+            ctx.stats.motion_seconds += now - self.motion_since
             ctx.stats.motion_bytes += self.wire - self.wire_at_stroke
-            if self.baseline:
-                ctx.stats.json_seconds += seconds
+            ctx.stats.motions += 1
         self.motion_since = None
         self.maybe_strike()
 
@@ -389,8 +362,8 @@ class Worker:
         """Count an occurrence (all of the run, not only the window: these are totals)."""
         self.stats.counts[what] += n
 
-    async def open(self, name: str, spectator: bool, baseline: bool = False) -> Client:
-        client = Client(self, name, spectator, baseline)
+    async def open(self, name: str, spectator: bool) -> Client:
+        client = Client(self, name, spectator)
         self.clients.append(client)
         await client.connect()
         if self.measuring(time.time()):
@@ -426,10 +399,9 @@ class Worker:
             await self.watch(room["id"], tag, watchers, i)
 
     async def watch(self, rid: str, tag: str, watchers: int, i: int) -> None:
-        """Let a table's spectators in (every json_every-th also measures the JSON baseline)."""
+        """Let a table's spectators in."""
         for j in range(watchers):
-            baseline = (i * watchers + j) % self.plan.json_every == 0
-            spectator = await self.open(f"{tag}s{j}", spectator=True, baseline=baseline)
+            spectator = await self.open(f"{tag}s{j}", spectator=True)
             spectator.room_id = rid
             self.spawn(spectator)
             await spectator.send("watch", room=rid)
@@ -546,14 +518,24 @@ def run_worker(plan: Plan, out: Any) -> None:
     """Process entry point: run the plan and put the measurements on `out` (a queue)."""
     if plan.rooms_in is not None:
         # a spectators' process yields its core to the players' when both want it: the
-        # strikers' clocks time the server, and a stroke's first frame read late because
-        # spectators' frames were being read is the clients' delay, not the server's
+        # strikers' clocks time the server, and a stroke read late because spectators'
+        # messages were being read is the clients' delay, not the server's
         os.nice(SPECTATORS_NICE)
     # uvloop here too: the clients share the machine with the server, so the cheaper they are
     # the more of it the server gets
     result = uvloop.run(Worker(plan).main())
     result["worker"] = plan.worker
     out.put(result)
+
+
+def wire_size(msg: Msg, plan: Plan) -> int:
+    """The bytes a message took on the wire, framed (and compressed) as the server does
+    (server/net/fanout.py): msgpack gives back the very bytes the server encoded."""
+    data = msgpack.packb(msg, use_bin_type=True)
+    if plan.deflate and len(data) >= COMPRESS_MIN:
+        z = zlib.compressobj(LEVEL, zlib.DEFLATED, -WBITS, MEMLEVEL)
+        data = (z.compress(data) + z.flush(zlib.Z_SYNC_FLUSH))[:-4]  # the sync flush's tail
+    return len(ws_frame(data))
 
 
 def percentile(counts: list[int], q: float) -> float:

@@ -49,7 +49,7 @@ from server.games.novuss.rules import (
 from server.games.novuss.rules.state import Mode
 from server.games.novuss.sim import COMPETITION, Shot, StrokeResult, simulate
 
-SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+SETTINGS = Settings(speed_factor=10.0)
 MAX_STROKES = 400
 """Strokes at most per recorded match (a match of bots can stall on blind pucks)."""
 

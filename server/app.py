@@ -157,9 +157,7 @@ def make_app(config: Config) -> web.Application:
     db = Database(embedded.url if embedded is not None else config.database_url)
     store = Store(url, config.event_buffer, config.redis_password)
     store.archive = ArchiveReader(db)
-    settings = Settings(
-        frame_rate=config.frame_rate, speed_factor=config.speed_factor, aim_rate=config.aim_rate
-    )
+    settings = Settings(speed_factor=config.speed_factor, aim_rate=config.aim_rate)
     hub = Hub(config, store, db, settings, config.web_dir)
     app[STORE], app[HUB] = store, hub
 

@@ -24,13 +24,12 @@ class Config:
     bus_key: str = ""  # the secret every process of a cluster seals its bus messages with
     data_dir: Path = Path("data")
     web_dir: Path = Path(__file__).resolve().parent.parent / "web"
-    frame_rate: float = 30.0  # frames per second of played-out motion
     speed_factor: float = 1.0  # simulated seconds per wall second (tests play fast)
     grace_seconds: float = 120.0  # 004 § 22 (3): a dropped player keeps the seat 2 minutes
     aim_rate: float = 15.0  # aim previews forwarded per second and player
     event_buffer: int = 256  # events kept per room for resume
     max_frame_bytes: int = 4096  # largest client websocket message accepted
-    send_queue: int = 256  # KiB of unsent backlog at which a reader is dropped (frames go at 1/4)
+    send_queue: int = 256  # KiB of unsent backlog at which a reader is dropped (previews at 1/4)
     msg_rate: float = 30.0  # messages a connection may send per second (aims come ~14/s)
     msg_burst: float = 60.0  # ... in one burst
     abuse_limit: int = 20  # rate-limit refusals before the connection is closed
@@ -39,6 +38,7 @@ class Config:
     address_create_rate: float = 0.4  # rooms created per second from one client address
     address_create_burst: float = 20.0  # ... in one burst (a club's players behind one address)
     conns_per_address: int = 32  # open websockets per client address
+    register_per_address: int = 10  # accounts made (or names tried) per address in 15 minutes
     # TCP connections (HTTP and websocket, counted at accept): 0 = what the open-file limit
     # allows, less what Redis and the files need
     max_connections: int = 0
@@ -97,13 +97,12 @@ _HELP = {
     "bus_key": "secret shared by a cluster's processes; bus messages without its seal are dropped",
     "data_dir": "where the embedded Redis and the embedded PostgreSQL keep their files",
     "web_dir": "the static web client served at /",
-    "frame_rate": "frames per second while a stroke plays out",
     "speed_factor": "simulated seconds per wall-clock second of play-out (tests: 20)",
     "grace_seconds": "how long a dropped player keeps the seat (004 § 22 (3): 120)",
     "aim_rate": "aim previews forwarded per second",
     "event_buffer": "events kept per room for resume",
     "max_frame_bytes": "largest client message accepted",
-    "send_queue": "KiB of unsent backlog that drops a slow reader (frames skipped from 1/4 of it)",
+    "send_queue": "KiB of unsent backlog that drops a slow reader (previews dropped from 1/4)",
     "msg_rate": "messages per second a connection may send (sustained)",
     "msg_burst": "messages a connection may send in one burst",
     "abuse_limit": "rate-limit refusals before a flooding connection is closed",
@@ -112,6 +111,7 @@ _HELP = {
     "address_create_rate": "rooms created per second from one client address (sustained)",
     "address_create_burst": "rooms created from one client address in one burst",
     "conns_per_address": "open websockets allowed per client address",
+    "register_per_address": "accounts registered (or taken names tried) per address in 15 min",
     "max_connections": "TCP connections in all (0: from the open-file limit)",
     "tcp_per_address": "TCP connections per client address (HTTP and websocket)",
     "header_timeout": "seconds a connection may take to send a request (and stay idle after)",

@@ -1,6 +1,7 @@
 """Every code of a message the server sends a player to read, for the client's catalogs
 (web/js/i18n/): the referee's line codes with their arguments (server/games/novuss/rules/lines.py),
-the protocol's error codes, and the reasons a stroke is refused (`error.reason`).
+the protocol's error codes, the reasons a stroke is refused (`error.reason`), and the account
+API's refusals (server/accounts/errors.py).
 
     python -m server.messages > web/js/i18n/codes.json
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from server.accounts.errors import ACCOUNT_ERRORS
 from server.games.novuss.rules.lines import TEMPLATES, WORDS
 
 ERROR_CODES: tuple[str, ...] = (
@@ -28,6 +30,7 @@ ERROR_CODES: tuple[str, ...] = (
     "room_full",
     "account_needed",
     "self_play",
+    "name_taken",
     "not_seated",
     "in_room",
     "not_now",
@@ -71,12 +74,13 @@ REFUSAL_REASONS: tuple[str, ...] = (
 
 def codes() -> dict[str, Any]:
     """The codes as plain data: ruling lines with their arguments and the words a word
-    argument takes, error codes, refusal reasons."""
+    argument takes, error codes, refusal reasons, the account API's refusals with theirs."""
     return {
         "lines": {code: list(args) for code, (args, _) in sorted(TEMPLATES.items())},
         "words": {name: list(values) for name, values in WORDS.items()},
         "errors": sorted(ERROR_CODES),
         "reasons": sorted(set(REFUSAL_REASONS)),
+        "accounts": {code: sorted(reasons) for code, reasons in sorted(ACCOUNT_ERRORS.items())},
     }
 
 

@@ -15,8 +15,9 @@ record is all there is of it), and counted; the last line says how many of each.
 while no server writes (a rolling upgrade would archive meanwhile, and those matches are
 skipped as already there). It can be run again: what is there already is left as it is.
 Matches that finished but were not archived yet stay in Redis's stream: the archivist of the
-new servers archives them. `--drop-redis` deletes what was copied from Redis afterwards.
-Tournaments stay in Redis (not yet moved).
+new servers archives them. The tournaments are copied with their documents' versions, whether
+they are being played and their tables' rooms (one whose organiser has no account is left, and
+counted). `--drop-redis` deletes what was copied from Redis afterwards.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ class Counts:
     listed: int = 0
     ratings: int = 0
     points: int = 0
+    tournaments: int = 0
+    orphans: list[str] = field(default_factory=list)  # tournaments of an unknown organiser
 
     def line(self) -> str:
         """The machine-readable summary."""
@@ -64,6 +67,7 @@ class Counts:
             f" verified={self.verified} failed={len(self.failed)}"
             f" unverifiable={len(self.unverifiable)} listed={self.listed}"
             f" ratings={self.ratings} rating_points={self.points}"
+            f" tournaments={self.tournaments} tournaments_left={len(self.orphans)}"
         )
 
 
@@ -221,12 +225,42 @@ async def copy_players(redis: aioredis.Redis, conn: Any, counts: Counts, present
             )
 
 
+async def copy_tournaments(redis: aioredis.Redis, conn: Any, counts: Counts) -> None:
+    """Each tournament's document and version, whether it is being played, its tables' rooms."""
+    live = {_text(t) for t in await redis.smembers(P + "tours:live")}
+    for key in await _keys(redis, P + "tour:{*"):
+        tid = key[len(P + "tour:{") : -1]
+        v, blob = await redis.hmget(key, ["v", "doc"])
+        if v is None or blob is None:
+            continue
+        doc = msgpack.unpackb(_bytes(blob), raw=False, strict_map_key=False)
+        done = await conn.fetchval(
+            "INSERT INTO tournaments (tid, created, organiser, version, live, doc)"
+            " SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM accounts WHERE uid = $3)"
+            " ON CONFLICT DO NOTHING RETURNING 1",
+            tid, float(doc.get("created") or 0.0), str(doc.get("organiser")), int(v),
+            tid in live, _bytes(blob),
+        )  # fmt: skip
+        if done is None and not await conn.fetchval(
+            "SELECT 1 FROM tournaments WHERE tid = $1", tid
+        ):
+            counts.orphans.append(tid)
+        counts.tournaments += done is not None
+    rooms = await redis.hgetall(P + "tour:rooms")
+    await conn.executemany(
+        "INSERT INTO tournament_rooms (rid, tid) SELECT $1, $2 WHERE EXISTS"
+        " (SELECT 1 FROM tournaments WHERE tid = $2) ON CONFLICT DO NOTHING",
+        [(_text(r), _text(t)) for r, t in rooms.items()],
+    )
+
+
 async def drop_copied(redis: aioredis.Redis, present: set[str]) -> int:
     """Delete from Redis what now lives in PostgreSQL; how many keys."""
     keys = [match_key(m) for m in present] + [log_key(m) for m in present]
     keys += [P + "arc:{" + m + "}" for m in present]
     for pattern in ("uname:*", "acct:*", "login:*", "logins:*", "pm:*", "pmp:*", "stats:*",
-                    "rating:*", "rh:*", "lb:*", "sids:*"):  # fmt: skip
+                    "rating:*", "rh:*", "lb:*", "sids:*", "tour:{*", "tours", "tours:live",
+                    "tour:rooms"):  # fmt: skip
         keys += await _keys(redis, P + pattern)
     for i in range(0, len(keys), BATCH):
         async with redis.pipeline(transaction=False) as pipe:  # one key a command
@@ -247,6 +281,7 @@ async def from_redis(redis: aioredis.Redis, db: Database, drop: bool) -> Counts:
         await copy_accounts(redis, conn, counts)
         present = await copy_matches(redis, conn, counts)
         await copy_players(redis, conn, counts, present)
+        await copy_tournaments(redis, conn, counts)
         counts.listed = int(await conn.fetchval(listed)) - before[0]
         counts.points = int(await conn.fetchval(charted)) - before[1]
     if drop:
@@ -273,6 +308,8 @@ async def run(args: argparse.Namespace) -> int:
             print(f"not verified (its replay differs from its record): {mid}", flush=True)
         for mid in counts.unverifiable:
             print(f"not verified (its game has no replay): {mid}", flush=True)
+        for tid in counts.orphans:
+            print(f"tournament left in Redis (its organiser has no account): {tid}", flush=True)
         print(counts.line(), flush=True)
         return 1 if counts.failed else 0
     except (PostgresError, asyncpg.PostgresError) as e:

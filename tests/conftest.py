@@ -62,6 +62,7 @@ SHARED_LIMITS: dict[str, object] = {
     "session_burst": 100_000,
     "address_create_burst": 100_000,
     "read_burst": 1_000_000,
+    "register_per_address": 100_000,
 }
 SHARED_KEPT = 6  # shared servers kept running at once per pytest process (the least used go)
 
@@ -353,7 +354,7 @@ def game_server(
     request: pytest.FixtureRequest, redis_server: RedisServer, pg_server: PgServer, tmp_path: Path
 ) -> Iterator[Callable[..., GameServer]]:
     """A factory of started game servers with fast settings (any option may be overridden:
-    speed_factor, frame_rate, grace_seconds, ...). The shared one of those options, or, for a
+    speed_factor, grace_seconds, ...). The shared one of those options, or, for a
     test marked fresh_server or with embedded=True (the server's own embedded Redis instead of
     the session's), a new one stopped at teardown. A shared server that died during the test
     fails it."""
@@ -363,7 +364,7 @@ def game_server(
     shared: list[GameServer] = []
 
     def factory(embedded: bool = False, **options: object) -> GameServer:
-        opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 5}
+        opts: dict[str, object] = {"speed_factor": 20, "grace_seconds": 5}
         if not (fresh or embedded):
             pool: SharedServers = request.getfixturevalue("shared_servers")
             server = pool.get({**opts, **SHARED_LIMITS, **options}, using)
@@ -403,8 +404,7 @@ def game_cluster(
     def factory(n: int, **options: object) -> list[GameServer]:
         db = next(redis_server.dbs)
         redis_server.flush(db)
-        opts: dict[str, object] = {"speed_factor": 20, "frame_rate": 30, "grace_seconds": 10,
-                                   "lease_seconds": 2}  # fmt: skip
+        opts: dict[str, object] = {"speed_factor": 20, "grace_seconds": 10, "lease_seconds": 2}
         opts["database_url"] = pg_server.fresh()
         opts.update(options)
         servers = []

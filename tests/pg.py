@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,7 +111,9 @@ def pg_server() -> Iterator[PgServer]:
     embedded = start_embedded_postgres(base)
     server = PgServer(embedded)
     server.psql(f"CREATE DATABASE {TEMPLATE}")
-    asyncio.run(_migrate(server.url(TEMPLATE)))
+    # in a thread of its own: a browser test's Playwright may be running an event loop here
+    with ThreadPoolExecutor(1) as worker:
+        worker.submit(asyncio.run, _migrate(server.url(TEMPLATE))).result()
     yield server
     embedded.stop()
     shutil.rmtree(base, ignore_errors=True)

@@ -5,6 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
+ACCOUNT_ERRORS: dict[str, tuple[str, ...]] = {
+    "bad_request": (),
+    "busy": (),
+    "foreign_origin": (),  # server/edge/origin.py, before any handler
+    "name_taken": (),
+    "bad_login": (),
+    "not_logged_in": (),
+    "throttled": (),  # params.retry_after: seconds
+    "bad_username": ("type", "length", "characters", "reserved"),  # length: params min, max
+    "weak_password": ("type", "too_short", "too_long", "common", "has_name"),  # min / max
+}
+"""Every refusal of the account API, with its reasons: the codes the account page words in
+the player's language (web/js/i18n/, `acct.err.<code>` and `acct.err.<code>.<reason>`)."""
+
 
 class AccountError(Exception):
     """A request about an account refused, with nothing changed."""

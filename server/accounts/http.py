@@ -47,7 +47,6 @@ FAIL_WINDOW_S = 15 * 60.0
 ACCOUNT_ADDRESS_FAILS = 10
 ACCOUNT_FAILS = 100
 ADDRESS_FAILS = 50
-REGISTER_PER_ADDRESS = 10  # accounts made per address per window
 BODY_MAX = 4096
 HASHING_AT_ONCE = 2  # argon2id runs (19 MiB each) at a time
 HASHING_QUEUE = 32  # requests waiting for one beyond that are refused (`busy`): a burst of
@@ -100,8 +99,10 @@ class Accounts:
         origins: frozenset[str],
         trusted: tuple[Network, ...],
         ended: Ended = _no_sockets,
+        register_per_address: int = 10,
     ):
         self.ended = ended
+        self.register_per_address = register_per_address  # accounts made per address per window
         self.store = store
         self.history = history
         self.origins = origins
@@ -230,7 +231,7 @@ class Accounts:
         password = check_password(body.get("password"), name)
         addr = "reg:" + self.address(request)
         (made,) = await self.store.attempt(FAIL_WINDOW_S, addr)
-        if made > REGISTER_PER_ADDRESS:
+        if made > self.register_per_address:
             raise self._throttled(await self.store.retry_after(addr))
         taken = AccountError("name_taken", "That username is taken.", 409)
         if await self.store.uid_of(username_key(name)) is not None:

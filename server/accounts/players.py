@@ -34,6 +34,21 @@ def _page(request: web.Request) -> int:
     return int(raw)
 
 
+def _cursor(request: web.Request) -> tuple[float, str] | None:
+    """`?before=<ended>_<id>`, the `next` of the page before (None: the first page)."""
+    raw = request.query.get("before")
+    if raw is None:
+        return None
+    ended, _, mid = raw.partition("_")
+    try:
+        at = float(ended)
+    except ValueError:
+        at = float("nan")
+    if not (0 <= at < float("inf")) or not 0 < len(mid) <= 64 or not mid.isascii():
+        raise _bad("bad_page", "before is the next of a page: <ended>_<match id>.", 400)
+    return at, mid
+
+
 def _bad(code: str, message: str, status: int) -> web.HTTPException:
     cls = web.HTTPNotFound if status == 404 else web.HTTPBadRequest
     return cls(text=f'{{"error": "{code}", "message": "{message}"}}',
@@ -102,10 +117,12 @@ class Players:
         })  # fmt: skip
 
     async def matches(self, request: web.Request) -> web.Response:
-        """GET /api/players/{name}/matches?page=N: newest first, with the opponents and the
-        result as this player's; `private=1`: his private matches, to himself only (403
-        `not_yours` to anybody else)."""
+        """GET /api/players/{name}/matches: newest first, with the opponents and the result as
+        this player's, a page at a time by key (`?before=` the page before's `next`: the same
+        cost on any page) or by number (`?page=N`, counted); `private=1`: his private matches,
+        to himself only (403 `not_yours` to anybody else)."""
         uid, _name = await self._uid(request)
+        before = _cursor(request)
         page = _page(request)
         private = request.query.get("private") == "1"
         if private and (self.viewer is None or await self.viewer(request) != uid):
@@ -113,13 +130,19 @@ class Players:
                 text='{"error": "not_yours", "message": "Only you see your private matches."}',
                 content_type="application/json",
             )
-        total, mids = await self.history.matches_of(uid, page * PAGE, PAGE, private)
+        answer: dict[str, Any] = {"per_page": PAGE}
+        if before is None:
+            total, mids = await self.history.matches_of(uid, page * PAGE, PAGE, private)
+            answer |= {"total": total, "page": page}
+        else:
+            mids = [mid for _, mid in await self.history.page_of(uid, PAGE, before, private)]
         mine = {uid} | await self.history.sessions_of(uid)
         records = [r for r in await self.history.headers(mids) if r is not None]
         await self.accounts.name_players(records)
-        rows = [self._row(r, mine) for r in records]
-        return web.json_response({"total": total, "page": page, "per_page": PAGE,
-                                  "matches": rows})  # fmt: skip
+        answer["matches"] = [self._row(r, mine) for r in records]
+        last = records[-1] if len(mids) == PAGE and records else None
+        answer["next"] = None if last is None else f"{float(last['ended'])!r}_{last['id']}"
+        return web.json_response(answer)
 
     @staticmethod
     def _row(r: dict[str, Any], mine: set[str]) -> dict[str, Any]:

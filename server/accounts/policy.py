@@ -45,6 +45,11 @@ def username_key(name: str) -> str:
     return name.lower()
 
 
+def is_username_key(key: str) -> bool:
+    """Could this be a username's key (its lower case)?"""
+    return USERNAME_MIN <= len(key) <= USERNAME_MAX and bool(_USERNAME.fullmatch(key))
+
+
 def check_username(name: object) -> str:
     """The username as it will be shown, or AccountError(bad_username) saying why not."""
     if not isinstance(name, str):

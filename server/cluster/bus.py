@@ -8,8 +8,8 @@ there it reaches. One task publishes, in order, so every process receives one ro
 in the order the owner produced them; one task reads, in order.
 
 Messages (msgpack lists):
-  owner -> gateway  ["to", [cid, ...], data, droppable, stream]   deliver bytes to those
-                    connections (stream: the motion a frame belongs to, or None)
+  owner -> gateway  ["to", [cid, ...], data, droppable]   deliver bytes to those connections
+                                                            (droppable: a preview)
                     ["enter", cid, rid, owner] / ["leave", cid, rid]   the connection's room
                     ["close", cid]                         close it (it connected elsewhere)
   gateway -> owner  ["cmd", pid, cid, sid, name, data]     a client frame to handle
@@ -106,12 +106,10 @@ class Bus:
         """Queue a message to another process."""
         self.queue.put_nowait((process_channel(pid), message))
 
-    def deliver(
-        self, pid: str, cid: str, data: bytes, droppable: bool, stream: str | None = None
-    ) -> None:
+    def deliver(self, pid: str, cid: str, data: bytes, droppable: bool) -> None:
         """Queue bytes for one connection of another process (coalesced with the same bytes
         for its other connections)."""
-        self.queue.put_nowait(("to", (pid, cid, data, droppable, stream)))
+        self.queue.put_nowait(("to", (pid, cid, data, droppable)))
 
     def lobby_changed(self) -> None:
         """Tell every process (this one too) that the lobby list changed."""
@@ -131,11 +129,11 @@ class Bus:
                 out.append((channel, body))
                 last = None
                 continue
-            pid, cid, data, droppable, stream = body
+            pid, cid, data, droppable = body
             if last is not None and last[0] == pid and last[1] is data:
                 out[-1][1][1].append(cid)
                 continue
-            out.append((process_channel(pid), ["to", [cid], data, droppable, stream]))
+            out.append((process_channel(pid), ["to", [cid], data, droppable]))
             last = (pid, data)
         return [
             (channel, seal(self.key, msgpack.packb(body, use_bin_type=True)))

@@ -38,15 +38,12 @@ class RemoteConn:
     closed: bool = False
     queued: tuple[str, QueueEntry] | None = None  # always None: queues are its process's
 
-    def send(
-        self, msg: dict[str, Any] | bytes, droppable: bool = False, stream: str | None = None
-    ) -> None:
-        """Queue a message for the connection on its own process. `stream` names the motion
-        a frame belongs to: that process compresses a motion's frames as one stream."""
+    def send(self, msg: dict[str, Any] | bytes, droppable: bool = False) -> None:
+        """Queue a message for the connection on its own process."""
         if self.closed:
             return
         data = msg if isinstance(msg, bytes) else msgpack.packb(msg, use_bin_type=True)
-        self.bus.deliver(self.pid, self.cid, data, droppable, stream)
+        self.bus.deliver(self.pid, self.cid, data, droppable)
 
     def shutdown(self, abort: bool = False) -> None:
         """Have the connection's process close it."""

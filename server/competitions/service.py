@@ -1,10 +1,10 @@
 """The competitions service: a tournament from creation to its last round (docs/competitions.md).
 
-Its document in Redis (server/competitions/store.py) holds the organiser, the form, the entries,
-the pure table (server/competitions/table/, stored by its `to_dict()`) and the tables of its rounds
-(server/competitions/tables.py). Every change is made under the tournament's lock, from a fresh
-read, and written back with its version: any process of a cluster may serve any request, and
-one killed half-way leaves the document as it was before or after.
+Its document in PostgreSQL (server/competitions/store.py) holds the organiser, the form, the
+entries, the pure table (server/competitions/table/, stored by its `to_dict()`) and the tables of
+its rounds (server/competitions/tables.py). Every change is made under the tournament's lock,
+from a fresh read, and written back with its version: any process of a cluster may serve any
+request, and one killed half-way leaves the document as it was before or after.
 
 A round starts by making the room of each of its tables (the players' seats held for them);
 the service's loop, in every process, looks at the open tables of the tournaments being played
@@ -48,6 +48,7 @@ from server.competitions.table import Entrant, Settings, Tournament, TournamentE
 from server.competitions.tables import Tables
 from server.history.store import HistoryStore
 from server.ratings.model import Skill
+from server.store.postgres import AWAY
 
 log = logging.getLogger("novuss.tournaments")
 
@@ -114,7 +115,6 @@ class TournamentService:
             "people": {who.uid: who.name}, "table": None, "tables": {}, "round": 0,
         }  # fmt: skip
         await self.tours.write(tid, 0, doc)
-        await self.tours.created(tid, now)
         return doc
 
     async def open_registration(self, tid: str, who: Who) -> Doc:
@@ -268,9 +268,14 @@ class TournamentService:
 
     # -- rounds -----------------------------------------------------------------------
     async def _next_round(self, doc: Doc) -> None:
-        """Pair the next round and open its tables."""
+        """Pair the next round and open its tables; or, a Swiss whose next round cannot be
+        paired without a rematch, end the competition there (its `unpaired`)."""
         table = table_of(doc).pair_next_round()
         doc["table"] = table.to_dict()
+        if table.finished:
+            doc["status"] = "finished"
+            log.info("tournament %s: ended after round %d, unpairable", doc["id"], table.round)
+            return
         doc["round"] = rnd = table.round
         for p in table.pending():  # not the bye, nor a withdrawn entrant's minus
             for t in tables_of(p, table.settings.sets, doc):
@@ -307,14 +312,20 @@ class TournamentService:
     # -- the loop ---------------------------------------------------------------------
     async def run(self) -> None:
         """Visit the tournaments being played, about once a second, until cancelled."""
+        away = False
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), TICK_S)
             self.wake.clear()
             try:
                 await self.tick()
+                away = False
             except asyncio.CancelledError:
                 raise
+            except AWAY as e:  # said once, not every second: the tables wait for it
+                if not away:
+                    log.warning("tournaments wait for PostgreSQL: %s", e)
+                away = True
             except Exception:  # the loop must outlive a Redis hiccup
                 log.exception("tournament tick failed")
 

@@ -1,46 +1,35 @@
-"""Competitions in Redis: each tournament's document, written with a version, and the indexes
-the service reads (docs/competitions.md, "Storage").
+"""Competitions in PostgreSQL, the system of record (server/store/migrations/004_tournaments.sql):
+each tournament's document, written with a version, and the indexes the service reads
+(docs/competitions.md, "Storage").
 
-Keys (prefix "nv:"; braces are Redis Cluster hash tags: one tournament's keys share a slot):
-  tour:{tid}        hash: `doc` (msgpack: the organiser, settings, registrations, the pure
-                    table's `to_dict()`, the rooms of its rounds) and `v` (its version, 1 up)
-  tours             sorted set of tournament ids by creation time (the list page)
-  tours:live        set of the ids of tournaments being played (the service's loop visits them)
-  tour:rooms        hash room id -> tournament id (a finished match finds its tournament)
+  tournaments       tid -> created, organiser, version (1 up), live (being played: the
+                    service's loop visits it), doc (msgpack: the organiser, settings,
+                    registrations, the pure table's `to_dict()`, the rooms of its rounds)
+  tournament_rooms  room id -> tournament id (a finished match finds its tournament)
+
+What is live stays in Redis (prefix "nv:"; braces are Redis Cluster hash tags):
   tour:came:{rid}   set of the accounts that took their seats at a competition's table (kept
                     apart from the room, which closes once everybody has left it); a day
   lock:tour:{tid}   the lock the service holds while it changes one tournament
 
 A write names the version it read; if another process wrote since, nothing is written and the
-writer reads again (optimistic: `VersionConflict`). Every change is one document write, so a
+writer reads again (optimistic: `VersionConflict`). Every change is one row's update, so a
 process killed at any moment leaves the tournament as it was before or after the change.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import msgpack
 import redis.asyncio as aioredis
 from redis.asyncio.lock import Lock
-from redis.exceptions import NoScriptError
 
 from server.store.postgres import Database
 from server.store.redis_store import P, _bytes
 
 LOCK_S = 30.0  # a holder that dies frees the tournament after this long
 CAME_TTL_S = 86400
-
-# Write the document if its version is still ARGV[1]; returns the new version, or -1.
-# KEYS: tour:{tid}. ARGV: expected version (0: new), document.
-_WRITE = """
-local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
-if v ~= tonumber(ARGV[1]) then return -1 end
-redis.call('HSET', KEYS[1], 'v', v + 1, 'doc', ARGV[2])
-return v + 1
-"""
-_WRITE_SHA = hashlib.sha1(_WRITE.encode()).hexdigest()
 
 
 class VersionConflict(Exception):
@@ -55,17 +44,12 @@ async def mark_came(redis: aioredis.Redis, rid: str, uid: str) -> None:
         await pipe.execute()
 
 
-def tour_key(tid: str) -> str:
-    """A tournament's hash (document and version)."""
-    return P + "tour:{" + tid + "}"
-
-
 class TournamentStore:
-    """Async access to the tournaments' keys (sharing the store's Redis client)."""
+    """Async access to the tournaments' rows (PostgreSQL) and their live keys (Redis)."""
 
     def __init__(self, redis: aioredis.Redis, db: Database):
         self.redis = redis
-        self.db = db  # the archive: a closed table's match is found in its players' lists
+        self.db = db
 
     def lock(self, tid: str) -> Lock:
         """The lock of one tournament's changes (every process's service takes it)."""
@@ -75,53 +59,63 @@ class TournamentStore:
 
     async def read(self, tid: str) -> tuple[int, dict[str, Any]] | None:
         """(version, document) of a tournament, or None."""
-        v, doc = await self.redis.hmget(tour_key(tid), ["v", "doc"])
-        if v is None or doc is None:
+        row = await self.db.pool.fetchrow(
+            "SELECT version, doc FROM tournaments WHERE tid = $1", tid
+        )
+        if row is None:
             return None
-        data = msgpack.unpackb(_bytes(doc), raw=False, strict_map_key=False)
+        data = msgpack.unpackb(row["doc"], raw=False, strict_map_key=False)
         assert isinstance(data, dict)  # written by write() only
-        return int(v), data
+        return int(row["version"]), data
 
     async def write(self, tid: str, version: int, doc: dict[str, Any]) -> int:
-        """Write the document read at `version` (0: a new one); the new version, or
-        VersionConflict when somebody wrote in between."""
+        """Write the document read at `version` (0: a new one, listed at its `created`);
+        the new version, or VersionConflict when somebody wrote in between."""
         blob = msgpack.packb(doc, use_bin_type=True)
-        args = (1, tour_key(tid), version, blob)
-        try:
-            got = await self.redis.evalsha(_WRITE_SHA, *args)
-        except NoScriptError:
-            got = await self.redis.eval(_WRITE, *args)
-        if int(got) < 0:
+        if version == 0:
+            got = await self.db.pool.fetchval(
+                "INSERT INTO tournaments (tid, created, organiser, version, doc)"
+                " VALUES ($1, $2, $3, 1, $4) ON CONFLICT (tid) DO NOTHING RETURNING version",
+                tid, float(doc["created"]), str(doc["organiser"]), blob,
+            )  # fmt: skip
+        else:
+            got = await self.db.pool.fetchval(
+                "UPDATE tournaments SET version = version + 1, doc = $3"
+                " WHERE tid = $1 AND version = $2 RETURNING version",
+                tid, version, blob,
+            )  # fmt: skip
+        if got is None:
             raise VersionConflict(tid)
         return int(got)
 
-    async def created(self, tid: str, at: float) -> None:
-        """List a new tournament."""
-        await self.redis.zadd(P + "tours", {tid: at})
-
     async def ids(self, count: int) -> list[str]:
         """The newest tournaments' ids, newest first."""
-        return [_bytes(t).decode() for t in await self.redis.zrevrange(P + "tours", 0, count - 1)]
+        rows = await self.db.pool.fetch(
+            "SELECT tid FROM tournaments ORDER BY created DESC, tid LIMIT $1", count
+        )
+        return [str(r["tid"]) for r in rows]
 
     async def set_live(self, tid: str, live: bool) -> None:
         """Mark a tournament as being played (visited by the service's loop) or not."""
-        if live:
-            await self.redis.sadd(P + "tours:live", tid)
-        else:
-            await self.redis.srem(P + "tours:live", tid)
+        await self.db.pool.execute("UPDATE tournaments SET live = $2 WHERE tid = $1", tid, live)
 
     async def live(self) -> list[str]:
         """The tournaments being played."""
-        return sorted(_bytes(t).decode() for t in await self.redis.smembers(P + "tours:live"))
+        rows = await self.db.pool.fetch("SELECT tid FROM tournaments WHERE live ORDER BY tid")
+        return [str(r["tid"]) for r in rows]
 
     async def bind_room(self, rid: str, tid: str) -> None:
         """Remember that a room is a table of a tournament."""
-        await self.redis.hset(P + "tour:rooms", rid, tid)
+        await self.db.pool.execute(
+            "INSERT INTO tournament_rooms (rid, tid) VALUES ($1, $2)"
+            " ON CONFLICT (rid) DO UPDATE SET tid = excluded.tid",
+            rid, tid,
+        )  # fmt: skip
 
     async def room_tournament(self, rid: str) -> str | None:
         """The tournament whose table a room is, or None."""
-        tid = await self.redis.hget(P + "tour:rooms", rid)
-        return None if tid is None else _bytes(tid).decode()
+        tid = await self.db.pool.fetchval("SELECT tid FROM tournament_rooms WHERE rid = $1", rid)
+        return None if tid is None else str(tid)
 
     async def came(self, rid: str) -> set[str]:
         """The accounts that took their seats at a table (mark_came)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from server.competitions.table import Tournament
 from server.competitions.table.model import TIEBREAKS
+from server.competitions.table.swiss import sure_rounds
 
 Doc = dict[str, Any]
 
@@ -179,6 +180,15 @@ def regulations(doc: Doc) -> list[dict[str, Any]]:
     return out
 
 
+def sure_rounds_of(doc: Doc, table: Tournament | None) -> int | None:
+    """A Swiss's rounds sure to be paired with the entrants it has (those not withdrawn), for
+    the organiser's warning when it asks more (issue 36); None for a round robin."""
+    if doc["form"]["system"] != "swiss":
+        return None
+    active = len(doc["entries"]) - (0 if table is None else len(table.withdrawn))
+    return sure_rounds(active)
+
+
 def view(doc: Doc, uid: str | None) -> dict[str, Any]:
     """The whole tournament as its page shows it to `uid` (None: a guest)."""
     people = doc["people"]
@@ -189,6 +199,9 @@ def view(doc: Doc, uid: str | None) -> dict[str, Any]:
         "tiebreak_names": [t for t in doc["form"]["tiebreaks"] if t in TIEBREAKS],
         "regulations": regulations(doc),
         "total_rounds": None if table is None else table.total_rounds,
+        # a Swiss ended early: its next round could not be paired without a rematch
+        "unpaired": table is not None and table.unpaired,
+        "sure_rounds": sure_rounds_of(doc, table),
         "entries": [
             {
                 "id": e["id"],

@@ -29,7 +29,7 @@ def with_rulings(record: dict[str, Any]) -> dict[str, Any]:
     the live record had them; as it is if it has them, or cannot be replayed. An entry whose
     recomputed ruling disagrees with its stored digest keeps the digest alone."""
     log = record.get("log") or []
-    if all("ruling" in e for e in log if e.get("kind") == "stroke"):
+    if not any("ruling_digest" in e for e in log):  # live, or nothing was ruled
         return record
     replay = of_record(record).replay
     if replay is None:

@@ -253,16 +253,20 @@ class HistoryStore:
         return int(total), [r["mid"] for r in rows]
 
     async def page_of(
-        self, pid: str, count: int, before: tuple[float, str] | None = None
+        self,
+        pid: str,
+        count: int,
+        before: tuple[float, str] | None = None,
+        private: bool = False,
     ) -> list[tuple[float, str]]:
-        """A page of a player's public matches newest first by key: (ended, mid) of those
-        older than `before` (None: the newest)."""
+        """A page of a player's public (or `private`) matches newest first by key: (ended,
+        mid) of those older than `before` (None: the newest)."""
         ended, mid = before if before is not None else (float("inf"), "")
         rows = await self.db.pool.fetch(
-            "SELECT ended, mid FROM player_matches WHERE pid = $1 AND NOT private"
+            "SELECT ended, mid FROM player_matches WHERE pid = $1 AND private = $6"
             " AND (expires IS NULL OR expires > $2) AND (ended, mid) < ($3, $4)"
             " ORDER BY ended DESC, mid DESC LIMIT $5",
-            pid, time.time(), ended, mid if before is not None else "~", count,
+            pid, time.time(), ended, mid if before is not None else "~", count, private,
         )  # fmt: skip
         return [(r["ended"], r["mid"]) for r in rows]
 

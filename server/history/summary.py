@@ -42,7 +42,7 @@ def outcome(result: dict[str, Any] | None, team: int) -> str:
 
 def is_rated(record: dict[str, Any]) -> bool:
     """Does this match move ratings? Rated, of a rated game, every player registered, with a
-    result."""
+    result, and played: every side struck at least once."""
     players = record.get("players", [])
     return (
         bool(record.get("rated"))
@@ -51,7 +51,20 @@ def is_rated(record: dict[str, Any]) -> bool:
         and all(p.get("account") for p in players)
         and len({p["account"] for p in players}) == len(players)  # nobody plays itself
         and bool(record.get("result"))
+        and every_side_struck(record)
     )
+
+
+def every_side_struck(record: dict[str, Any]) -> bool:
+    """Did every side strike at least once? A match one side never played (resigned, left or
+    timed out before its first stroke) is no contest to rate, as lichess voids a game aborted
+    before both sides moved: otherwise a puppet resigning at once is a rating for the asking
+    (issue 37). It stays a result (a table of a competition is won so, 004 § 22 (3))."""
+    team_of_seat = {p["seat"]: p["team"] for p in record.get("players", [])}
+    struck = {
+        team_of_seat.get(e.get("seat")) for e in record.get("log", []) if e.get("kind") == "stroke"
+    }
+    return set(team_of_seat.values()) <= struck
 
 
 def same_table(record: dict[str, Any], other: dict[str, Any]) -> bool:

@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.core.play import disc_view
-from server.games.novuss.match import FrameSampler
+from server.games.core.paths import disc_view
 from server.games.novuss.rules import (
     MatchState,
     Ruling,
@@ -19,8 +18,6 @@ from server.games.novuss.rules import (
 )
 from server.games.novuss.sim import Shot, SimInputError, StrokeResult, simulate
 from server.lessons.catalog import SEAT, Lesson
-
-FRAME_RATE = 30.0  # frames a second of the last stroke's motion (the matches' default)
 
 
 class LessonRefused(ValueError):
@@ -35,12 +32,13 @@ class LessonRefused(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class TryResult:
-    """The last stroke of a try: its ruling, its motion (frames), the discs at rest after
+    """The last stroke of a try: its ruling, its motion (exact paths, as a live `stroke`
+    carries them: server/games/core/paths.py), the discs at rest after
     it, whether the task is done and whether the try is over (done, the strike right
     passed, or no strokes left)."""
 
     ruling: Ruling
-    frames: tuple[tuple[float, list[dict[str, Any]]], ...]
+    motion: dict[str, Any]
     discs: list[dict[str, Any]]
     done: bool
     over: bool
@@ -50,7 +48,7 @@ class TryResult:
         return {
             "ruling": self.ruling.to_dict(),
             "lines": [ln.to_dict() for ln in self.ruling.lines],
-            "frames": [[t, d] for t, d in self.frames],
+            "motion": self.motion,
             "discs": self.discs,
             "done": self.done,
             "over": self.over,
@@ -60,13 +58,6 @@ class TryResult:
 def rest_discs(state: MatchState) -> list[dict[str, Any]]:
     """The pucks on the table as the protocol shows them."""
     return [disc_view(p.id, p.owner, p.x, p.y) for p in state.on_table()]
-
-
-def _frames(result: StrokeResult) -> tuple[tuple[float, list[dict[str, Any]]], ...]:
-    sampler = FrameSampler(result, SEAT)
-    n = max(2, int(result.duration * FRAME_RATE) + 2)
-    times = [min(result.duration, k / FRAME_RATE) for k in range(n)]
-    return tuple((round(t, 4), sampler.views(t)) for t in times)
 
 
 def play_try(lesson: Lesson, shots: Sequence[Shot]) -> TryResult:
@@ -96,4 +87,5 @@ def play_try(lesson: Lesson, shots: Sequence[Shot]) -> TryResult:
     assert result is not None
     done = lesson.goal(rulings)
     over = done or state.turn_seat != SEAT or len(shots) >= lesson.strokes or state.finished
-    return TryResult(rulings[-1], _frames(result), rest_discs(state), done, over)
+    motion = result.trajectory.track(SEAT)
+    return TryResult(rulings[-1], motion, rest_discs(state), done, over)

@@ -147,6 +147,7 @@ class Room:
         self.matches: list[str] = []  # ids of this room's matches, oldest first
         self.rematch: set[int] = set()
         self.struck: set[int] = set()  # the teams that struck in the current match
+        self.resigning: int | None = None  # a seat that resigned while the discs moved
         self.seq = 0
         self.events: deque[Event] = deque(maxlen=buffer)
         self.event_bytes = 0  # the kept events' size: bounded too (EVENT_BYTES)
@@ -556,14 +557,25 @@ class Room:
         return self.apply(self._match().pass_turn(self._seat(sid), now))
 
     def resign(self, sid: str, now: float) -> Step:
-        """A seated player resigns the match for the side."""
-        return self.apply(self._match().resign(self._seat(sid), now))
+        """A seated player resigns the match for the side; while the discs move, once they
+        rest, after the stroke's ruling (against the computer they move every few seconds:
+        refused, a resignation was hard to make)."""
+        seat, match = self._seat(sid), self._match()
+        if match.phase == "motion":
+            self.resigning = seat if self.resigning is None else self.resigning
+            return Step()
+        return self.apply(match.resign(seat, now))
 
     def finish_motion(self, now: float) -> Step:
-        """The play-out ended: the ruling (and perhaps the result) goes out."""
+        """The play-out ended: the ruling (and perhaps the result) goes out, then a
+        resignation made meanwhile, unless the stroke ended the match."""
         if self.match is None:
             return Step()
-        return self.apply(self.match.finish_motion(now))
+        step = self.apply(self.match.finish_motion(now))
+        seat, self.resigning = self.resigning, None
+        if seat is not None and self.match.phase == "play":
+            step.extend(self.apply(self.match.resign(seat, now)))
+        return step
 
     def chat(self, sid: str | None, name: str, text: str, team: bool) -> None:
         """Room chat from anybody in the room, or team chat between doubles partners."""
@@ -596,6 +608,7 @@ class Room:
             "matches": list(self.matches),
             "rematch": sorted(self.rematch),
             "struck": sorted(self.struck),
+            "resigning": self.resigning,
             "seq": self.seq,
         }
 
@@ -620,6 +633,7 @@ class Room:
         if struck is None and room.match is not None and room.match.strokes:
             struck = [room.team_of(i) for i in range(len(room.seats))]
         room.struck = set(struck or ())
+        room.resigning = d.get("resigning")
         room.seq = d["seq"]
         for e in events:
             if e.seq <= room.seq:

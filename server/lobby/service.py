@@ -207,8 +207,11 @@ class LobbyService:
         if missed is None:
             conn.send(room.snapshot(seat, time.time()))
             return
+        last_stroke = next((e for e in reversed(missed) if e.get("t") == "stroke"), None)
         for message in missed:
             conn.send(self.stage.personal(message, conn))
+            if message is last_stroke:
+                conn.send(motion_played(room, message, time.time()))
 
     # -- quick match -------------------------------------------------------------------
     async def quick(self, conn: Client, mode: str, game: str = DEFAULT) -> None:
@@ -320,3 +323,15 @@ class LobbyService:
         await self.stage.flush(room)
         # after the commit: the seat is free in Redis, wherever the client acts next
         conn.send({"t": "left", "room": room.id})
+
+
+def motion_played(room: Room, stroke: dict[str, Any], now: float) -> dict[str, Any]:
+    """After a missed `stroke` (the last one among the missed events): how far its motion
+    has played (`motion`, docs/protocol.md), so the client shows the rest of it, not all of
+    it again (and one long over not at all)."""
+    m = room.match
+    if m is not None and m.motion is not None and m.motion.stroke == stroke["stroke"]:
+        played = m.motion.time_at(now, room.settings)
+    else:
+        played = stroke["duration"]
+    return {"t": "motion", "stroke": stroke["stroke"], "time": played}

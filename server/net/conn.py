@@ -13,7 +13,7 @@ from server.cluster.remote import Link
 from server.lobby.members import QueueEntry, Session
 from server.lobby.room import Room, new_id
 from server.net import protocol as p
-from server.net.fanout import Packet, Wire
+from server.net.fanout import Wire
 from server.net.limits import ConnGuard, CreateBudgets
 
 
@@ -43,8 +43,8 @@ class Conn:
     login: str | None = None  # that login's hash (login_hash): its websockets end with it
     written_at: float = 0.0  # time.perf_counter() of its last write (server/net/stroke_times.py)
 
-    def send(self, msg: dict[str, Any] | bytes | Packet, droppable: bool = False) -> None:
-        """Write a message to the socket now. A reader that falls behind loses frames
+    def send(self, msg: dict[str, Any] | bytes, droppable: bool = False) -> None:
+        """Write a message to the socket now. A reader that falls behind loses previews
         (droppable), never events: one too slow even for those is dropped (its client
         resyncs when it reconnects)."""
         if self.closed or self.wire is None:

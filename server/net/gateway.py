@@ -21,7 +21,7 @@ from server.edge.proxy import Network, client_address
 from server.net import protocol as p
 from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
-from server.net.fanout import Wire, deflate_modes
+from server.net.fanout import Wire, may_deflate
 from server.net.limits import AddressCounter, ConnGuard, CreateBudgets, Limits
 from server.net.stalls import Stalls
 
@@ -108,8 +108,8 @@ class Gateway:
         if account is not None:
             conn.account, conn.login = (account.uid, account.name), login_hash(account.token)
         if request.transport is not None:
-            modes = deflate_modes(ws.headers.get("Sec-WebSocket-Extensions", ""))
-            conn.wire = Wire(request.transport, modes, conn.limit * 1024)
+            deflate = may_deflate(ws.headers.get("Sec-WebSocket-Extensions", ""))
+            conn.wire = Wire(request.transport, deflate, conn.limit * 1024)
         self.conns.add(conn)
         try:
             if account is not None and self.recheck is not None:

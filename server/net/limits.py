@@ -39,7 +39,7 @@ class Limits:
     session_rate: float  # new sessions per second from one client address, sustained
     session_burst: float  # ... and in one burst
     idle_seconds: float  # a connection that sends nothing (not even ping) this long is closed
-    send_queue: int  # messages queued per client before frames are dropped
+    send_queue: int  # messages queued per client before previews are dropped
 
     @classmethod
     def from_config(cls, config: Config) -> Limits:

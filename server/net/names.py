@@ -8,6 +8,11 @@ Hangul fillers, the Braille blank, other spaces than the plain one), more than t
 combining marks on one letter (stacks that spill over the lines around them), or no letter
 or digit at all. Two people in one room may still choose the same name: the room shows each
 beside their seat or role (a watcher is never shown as a player).
+
+A guest may not take a registered player's username, nor one that reads the same (`skeleton`:
+"Аili" with a Cyrillic А, "ＡＩＬＩ" in full width): the session refuses it `name_taken`
+(server/net/sessions.py). Usernames are ASCII (server/accounts/policy.py), so the look-alikes
+that matter are the letters of other scripts drawn as Latin ones.
 """
 
 from __future__ import annotations
@@ -26,6 +31,21 @@ _SPACES = re.compile(" +")
 # "(1500?)": a guest named so would pass for a rated member (issue 37). Any brackets and
 # digits of any script are folded to ASCII first (NFKC: "（１７１２）" is the same).
 _RATING_LIKE = re.compile(r"[(\[{]\s*\d{3,4}\s*\??\s*[)\]}]\s*$")
+
+
+# Letters of other scripts drawn as Latin ones (Unicode's confusables.txt, the Cyrillic and
+# Greek that pass for a-z in the usual fonts), folded as the skeleton of a name is made.
+_LATIN_LOOKS = str.maketrans(
+    "аеорсухіјѕԁɡһԛԝіӏ" "οαυντκιρχεϲ" "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ" "АВЕКМНОРСТХ" "ıɩℓ",
+    "aeopcyxijsdghqwil" "oauvtkipxec" "abezhikmnoptyx" "abekmhopctx" "iil",
+)  # fmt: skip
+
+
+def skeleton(name: str) -> str:
+    """What a name reads as, to tell it from a username: compatibility forms folded (NFKC:
+    full width, ligatures), look-alike letters of other scripts as Latin (before the case is
+    folded: a Cyrillic М looks like M, its lower case м like no Latin letter), the case."""
+    return unicodedata.normalize("NFKC", name).translate(_LATIN_LOOKS).casefold()
 
 
 class BadName(ValueError):

@@ -2,10 +2,9 @@
 processes own.
 
 A client's frame for a room owned elsewhere is forwarded raw to the owner (`cmd`); what the
-owner sends back (`to`, `enter`, `leave`, `close`) is delivered here to the local sockets,
-a motion's frames compressed as one stream per room as the owner does for its own
-(server/net/fanout.py). The owner's side is server/cluster/router.py; the bus's messages are
-listed in server/cluster/bus.py.
+owner sends back (`to`, `enter`, `leave`, `close`) is delivered here to the local sockets
+(server/net/fanout.py: framed, and compressed, once for all of them). The owner's side is
+server/cluster/router.py; the bus's messages are listed in server/cluster/bus.py.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from server.lobby.lobby import Lobby
 from server.lobby.service import LobbyService
 from server.net import protocol as p
 from server.net.conn import Conn, Connections
-from server.net.fanout import Packet, Stream
 from server.net.runtime import RoomRuntime
 from server.store.redis_store import Store
 
@@ -50,7 +48,6 @@ class Relay:
         self.store = store
         self.bus = bus
         self.pid = bus.pid
-        self.relays: dict[str, tuple[str, Stream]] = {}  # remote room -> its motion's stream
         # a session's hello on another process (server/net/sessions.py)
         self.elsewhere = elsewhere
 
@@ -85,19 +82,11 @@ class Relay:
         """A message from another process (server/cluster/bus.py lists them)."""
         kind = msg[0]
         if kind == "to":
-            _, cids, data, droppable, relay = msg
-            shared: bytes | Packet = data
-            if relay is not None:  # a motion's frame: one deflate stream here too (fanout.py)
-                rid = relay.split(" ", 1)[0]
-                key, stream = self.relays.get(rid, ("", None))
-                if key != relay or stream is None:
-                    stream = Stream()
-                    self.relays[rid] = (relay, stream)
-                shared = stream.packet(data)
+            _, cids, data, droppable = msg
             for cid in cids:
                 conn = self.conns.by_cid.get(cid)
                 if conn is not None:
-                    conn.send(shared, droppable)
+                    conn.send(data, droppable)
         elif kind == "enter":
             _, cid, rid, owner = msg
             conn = self.conns.by_cid.get(cid)
@@ -125,12 +114,8 @@ class Relay:
         return {c.remote.owner for c in self.conns.all if c.remote is not None}
 
     def tick(self, alive: dict[str, bool]) -> None:
-        """After the router's tick: forget motion streams of rooms nobody here watches, and
-        close the connections whose room's owner died (their clients reconnect and resume
-        from the next owner)."""
-        here = {c.remote.rid for c in self.conns.all if c.remote is not None}
-        for rid in [rid for rid in self.relays if rid not in here]:
-            del self.relays[rid]  # nobody here watches that room any more
+        """After the router's tick: close the connections whose room's owner died (their
+        clients reconnect and resume from the next owner)."""
         for conn in list(self.conns.all):
             if conn.remote is not None and not alive.get(conn.remote.owner, True):
                 conn.remote = None

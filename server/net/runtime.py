@@ -1,11 +1,12 @@
 """The room runtime: who watches each room, the commit-then-deliver of what a room produced,
-and the play-out of its motions.
+and the play-out of its motions (their rulings released when they have played).
 
 `flush(room)` is the one way anything a room produced reaches anybody: its events, log entries
 and checkpoint are stored in one fenced commit (server/store), and only then delivered, in
 order, to the room's audience (connections of this process, written through
 server/net/fanout.py, and stand-ins for other processes' connections, server/cluster/remote.py).
-A motion's frames run on the loop's timer (server/net/playout.py) after its stroke is stored.
+A motion goes out whole in its `stroke` event; its end is a timer on the loop
+(server/net/playout.py), started once the stroke is stored.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from server.lobby.room import Event, Room
 from server.net import protocol as p
 from server.net.aims import WatcherAims
 from server.net.conn import Conn, Connections
-from server.net.fanout import Stream
 from server.net.playout import PlayOut
 from server.net.stroke_times import StrokeTimes
 from server.store.redis_store import Commit, LeaseLost, Store, StoredEvent
@@ -219,8 +219,8 @@ class RoomRuntime:
         if motion is not None and not room.closed:
             play = self.playing[room.id] = self._play_out(room, motion)
             play.start()
-            # Whatever form the motion takes, it is written to every socket of the room by
-            # now (its stroke above, its start by the play-out): the stroke's server time.
+            # The motion went to every socket of the room above, in its `stroke` (the
+            # paths): the stroke's server time ends here.
             self.stroke_times.written(room.id, time.perf_counter())
         if room.closed:
             self._evict(room)
@@ -277,30 +277,18 @@ class RoomRuntime:
             self.to_play[room.id] = motion
 
     def _play_out(self, room: Room, motion: Motion) -> PlayOut:
-        """Send the motion's frames at real speed (times the speed factor), then the ruling."""
-        stream = Stream()  # the frames: one deflate stream for the whole room (fanout.py)
-        relay = f"{room.id} {motion.stroke} {motion.started}"  # the stream elsewhere
-
-        def emit(k: int) -> bool:
-            if room.closed or room.match is None or room.match.motion is not motion:
-                return False
-            data = p.encode(motion.frame(k, self.settings))
-            packet = stream.packet(data)
-            for m in list(self.audience.get(room.id, ())):
-                if isinstance(m, Conn):
-                    m.send(packet, droppable=True)
-                elif isinstance(m, RemoteConn):
-                    m.send(data, droppable=True, stream=relay)
-            return True
+        """Release the ruling when the motion has played (real speed times the speed
+        factor): the clients saw the whole motion in its `stroke`."""
 
         async def finish(play: PlayOut) -> None:
-            room.finish_motion(time.time())
-            self.lobby_changed = True
-            await self.flush(room)
+            if not (room.closed or room.match is None or room.match.motion is not motion):
+                room.finish_motion(time.time())
+                self.lobby_changed = True
+                await self.flush(room)
             if self.playing.get(room.id) is play:
                 del self.playing[room.id]
 
-        return PlayOut(motion.started, motion.frames, self.settings.frame_rate, emit, finish)
+        return PlayOut(motion.ends(self.settings), finish)
 
     # -- rooms closing or lost ---------------------------------------------------------
     def _busy(self, room: Room) -> bool:

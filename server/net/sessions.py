@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import time
 
+from server.accounts.policy import is_username_key
 from server.accounts.store import LOGIN_TTL_S, AccountStore
 from server.cluster.bus import Bus
 from server.cluster.remote import Link
@@ -26,8 +27,10 @@ from server.lobby.room import new_id
 from server.lobby.service import LobbyService
 from server.net import protocol as p
 from server.net.conn import Conn
+from server.net.names import skeleton
 from server.net.runtime import RoomRuntime
 from server.store.memory import MemoryWatch
+from server.store.postgres import AWAY
 from server.store.redis_store import Store
 
 
@@ -98,7 +101,6 @@ class Sessions:
             "name": session.name,
             "account": session.name if session.account else None,
             "seat": None if where is None else {"room": where[0], "seat": where[1]},
-            "frame_rate": self.settings.frame_rate,
             "speed_factor": self.settings.speed_factor,
             "grace": self.config.grace_seconds,
             "protocol": p.PROTOCOL_VERSION,
@@ -153,6 +155,8 @@ class Sessions:
             )
         if saved is None or saved.get("account") not in (None, uid):
             self._admit(conn.address)
+            if uid is None:
+                await self._not_a_members_name(name)
             session = Session(new_id("s"), username or name, secrets.token_urlsafe(24))
             self.sessions[session.sid] = session
             await self._save(session, uid)
@@ -168,6 +172,23 @@ class Sessions:
             await self._save(known, uid)
             await self.history.merge_guest(known.sid, uid)
         return known
+
+    async def _not_a_members_name(self, name: str) -> None:
+        """A guest may not be called as a registered player is, nor by a name that reads the
+        same (server/net/names.py, `skeleton`): a seat shows the name, and a guest must not
+        pass for the member. PostgreSQL away: not known, let in."""
+        key = skeleton(name)
+        if not is_username_key(key):
+            return
+        try:
+            uid = await self.accounts.uid_of(key)
+        except AWAY:
+            return
+        if uid is not None:
+            raise p.ProtocolError(
+                "name_taken",
+                "That name is a registered player's: choose another, or log in as that player.",
+            )
 
     async def _save(self, session: Session, uid: str | None) -> None:
         session.account = uid

@@ -471,19 +471,21 @@ class Store:
 
     async def match_record(self, mid: str, live_only: bool = False) -> dict[str, Any] | None:
         """One match's header plus its whole log (an archived one's: what was struck), or
-        None; `live_only`: only while it is in Redis."""
-        blob = await self.redis.get(match_key(mid))
+        None; `live_only`: only while it is in Redis. The header and the log are read in one
+        transaction (one slot: the match's): the archivist deletes both once the archive is
+        committed, and a header read before that with a log read after was a record with an
+        empty log."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.get(match_key(mid))
+            pipe.xrange(log_key(mid))
+            blob, entries = await pipe.execute()
         if blob is None:
             if live_only or self.archive is None:
                 return None
             return await self.archive.record(mid)
         record = _map(blob)
-        record["log"] = await self.match_log(mid)
+        record["log"] = [_map(f[b"m"]) for f in _entries(entries)]
         return record
-
-    async def match_log(self, mid: str) -> list[dict[str, Any]]:
-        """A match's log entries in order."""
-        return [_map(f[b"m"]) for f in _entries(await self.redis.xrange(log_key(mid)))]
 
 
 async def match_headers(redis: aioredis.Redis, mids: list[str]) -> list[dict[str, Any] | None]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -120,6 +120,23 @@ async def seat_pair(ws_url: str, a: Client, b: Client, **create: Any) -> str:
         while c.room is None or c.room["match"] is None:
             await c.expect("room")
     return str(room["id"])
+
+
+async def each_side_strikes(
+    *players: Client, strike: Callable[[Client], Awaitable[Any]] | None = None
+) -> None:
+    """Whoever's turn it is strikes (`strike`, by default the scripted Novuss player's
+    choice), until each of the players (one a side) has struck once, each stroke's ruling seen
+    by all: a rated match moves ratings only if every side struck (server/history/summary.py,
+    `every_side_struck`)."""
+    struck: set[int] = set()
+    while len(struck) < len(players) and players[0].phase != "over":
+        striker = next(c for c in players if c.my_turn())
+        assert striker.seat is not None
+        await (strike(striker) if strike is not None else striker.strike_once("singles"))
+        struck.add(striker.seat)
+        for c in players:
+            await c.expect("ruling")
 
 
 async def resign_match(loser: Client, winner: Client) -> str:

@@ -50,6 +50,19 @@ def test_a_weak_password_is_refused_with_its_reason(password, reason):
     assert e.value.code == "weak_password" and e.value.reason == reason
 
 
+def test_a_refusal_of_a_length_names_its_limits():
+    """The page words the refusal in the player's language with the limits (issue 36)."""
+    with pytest.raises(AccountError) as e:
+        check_username("ab")
+    assert e.value.body()["params"] == {"min": 3, "max": 20}
+    with pytest.raises(AccountError) as e:
+        check_password("short1234", "Mari")
+    assert e.value.body()["params"] == {"min": 10}
+    with pytest.raises(AccountError) as e:
+        check_password("x" * 257, "Mari")
+    assert e.value.body()["params"] == {"max": 256}
+
+
 def test_passwords_are_kept_as_argon2id_hashes_only():
     stored = hash_password("a long enough secret")
     assert stored.startswith("$argon2id$") and "a long enough secret" not in stored

@@ -60,7 +60,7 @@ async def test_each_way_a_login_ends_closes_its_sockets(game_server):
     for c in (on_phone, on_tablet, guest):
         await still_open(c)
     # the laptop's page reconnects with its resume token: a guest now, in a new session
-    again = Client("Liis")
+    again = Client("Laptop")  # a guest may not be called as the account is
     await again.open(srv.ws_url, headers={"Origin": srv.url})
     welcome = await again.hello(tab1.token)
     assert welcome["account"] is None and welcome["session"] != tab1.welcome["session"]

@@ -30,7 +30,7 @@ ALLOWED: dict[str, set[str]] = {
     "server.recent": set(),
     "server.heap": {"server.recent"},
     "server.gc_policy": {"server.recent"},
-    "server.messages": {"server.games.novuss"},
+    "server.messages": {"server.games.novuss", "server.accounts.errors"},
     "server.edge": set(),
     "server.workers": set(),  # worker processes for CPU work off the loop (lessons, replays)
     "server.config": {"server.edge"},

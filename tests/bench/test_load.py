@@ -18,9 +18,7 @@ def test_a_short_load_run_reports_and_drops_no_ruling(run_bench) -> None:
     assert figures["rooms"] == "3" and figures["spectators"] == "6", figures
     assert int(figures["strokes"]) > 0, figures
     assert figures["dropped_rulings"] == "0", out
-    assert figures["frames_lost"] == "0", out  # three tables: nobody falls behind
     assert float(figures["bytes_per_spectator_s"]) > 0, figures
-    assert float(figures["json_baseline_bytes_s"]) > 0, figures
     for key in ("p50_ms", "p99_ms", "cpu", "msgs_s", "rss_mb"):
         assert key in figures, figures
     # the server's own time for the same strokes (/healthz stroke_ms), to the last socket

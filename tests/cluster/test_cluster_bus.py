@@ -31,9 +31,9 @@ async def test_one_publish_per_process_in_order(redis_server):
         await gateway.start()
         leases = Leases(store.redis, "p-owner", 1.0)
         assert await leases.alive(["p-gate", "p-gone"]) == {"p-gate": True, "p-gone": False}
-        frame = b"\x82frame bytes"
+        preview = b"aim bytes"
         for cid in ("c1", "c2", "c3"):  # one broadcast to three connections there
-            owner.deliver("p-gate", cid, frame, True)
+            owner.deliver("p-gate", cid, preview, True)
         owner.send("p-gate", ["leave", "c2", "r1"])
         ruling = b"ruling bytes"
         for cid in ("c1", "c3"):
@@ -42,9 +42,9 @@ async def test_one_publish_per_process_in_order(redis_server):
             while len(got) < 3 or owner.published < 3:  # may be after the gateway read them
                 await asyncio.sleep(0.01)
         assert got == [
-            ["to", ["c1", "c2", "c3"], frame, True, None],
+            ["to", ["c1", "c2", "c3"], preview, True],
             ["leave", "c2", "r1"],
-            ["to", ["c1", "c3"], ruling, False, None],
+            ["to", ["c1", "c3"], ruling, False],
         ]
         assert owner.published == 3
         await gateway.stop()

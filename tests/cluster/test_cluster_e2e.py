@@ -49,7 +49,8 @@ async def test_players_on_two_processes_finish_a_match_a_third_watches(game_clus
     assert a.discs == b.discs == w.discs, "the same final positions everywhere"
     assert all(gapless(c) for c in (a, b, w)), "no event missed or doubled across processes"
     assert a.strokes_seen == b.strokes_seen and len(a.strokes_seen) > 0
-    assert any(m["t"] == "frame" for m in w.seen), "frames reach the other processes"
+    strokes = [m for m in w.seen if m["t"] == "stroke"]
+    assert strokes and all(m["paths"] for m in strokes), "motions reach the other processes"
     health = [get_json(s.url + "/healthz") for s in (a_srv, b_srv, c_srv)]
     assert [h["rooms"] for h in health] == [1, 0, 0], "the room lives in its creator's process"
     assert health[0]["remote_connections"] == 2

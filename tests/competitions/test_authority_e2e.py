@@ -8,16 +8,20 @@ from typing import Any
 
 import pytest
 
-from tests.accounts.account_client import Http, as_bytes, db
+from tests.accounts.account_client import Http
 from tests.competitions.tour_client import post, tournament
+from tests.conftest import GameServer
+from tests.pg import rows
 
 # a server of its own for each test: the tournaments' lists and limits are the server's
 pytestmark = [pytest.mark.asyncio, pytest.mark.fresh_server]
 
 
-def stored_version(redis_url: str, tid: str) -> bytes:
-    """The tournament document's version in Redis (changes with every write)."""
-    return as_bytes(db(redis_url).hget("nv:tour:{" + tid + "}", "v"))
+async def stored_version(srv: GameServer, tid: str) -> int:
+    """The tournament document's version in PostgreSQL (changes with every write)."""
+    url = str(srv.options["database_url"])
+    found = await rows(url, "SELECT version FROM tournaments WHERE tid = $1", tid)
+    return int(found[0]["version"])
 
 
 async def refused(h: Http, path: str, body: dict[str, Any] | None = None) -> tuple[int, str]:
@@ -38,29 +42,29 @@ async def test_only_the_organiser_runs_a_tournament_and_bad_results_are_refused(
     tid = doc["id"]
     api = f"/api/tournaments/{tid}"
     # another account: 403 not_organiser, and nothing changes
-    before = stored_version(srv.redis_url, tid)
+    before = await stored_version(srv, tid)
     assert await refused(intruder, f"{api}/open") == (403, "not_organiser")
     await post(org, f"{api}/open")
     for h in players:
         await post(h, f"{api}/join")
-    before = stored_version(srv.redis_url, tid)
+    before = await stored_version(srv, tid)
     for action, body in (("start", {}), ("entry", {"name": "X", "members": ["Intruder"]}),
                          ("pause", {}), ("withdraw", {"entrant": "x"})):  # fmt: skip
         assert await refused(intruder, f"{api}/{action}", body) == (403, "not_organiser"), action
-    assert stored_version(srv.redis_url, tid) == before
+    assert await stored_version(srv, tid) == before
     # a guest: log in first; another site's page: refused before anything is read
     assert await refused(Http(srv.url), f"{api}/join") == (401, "not_logged_in")
     foreign = Http(srv.url, origin="https://evil.example")
     status, answer, _ = await foreign.post(f"{api}/start", {}, {"Cookie": org.cookie()})
     assert (status, answer["error"]) == (403, "foreign_origin")
-    assert stored_version(srv.redis_url, tid) == before
+    assert await stored_version(srv, tid) == before
 
     doc = await post(org, f"{api}/start")
     assert doc["status"] == "running" and doc["round"] == 1
     tables = doc["rounds"][0]["tables"]
     t0, t1 = tables
     body = {"round": 1, "a": t0["a"], "b": t0["b"], "sets_a": 1, "sets_b": 0}
-    before = stored_version(srv.redis_url, tid)
+    before = await stored_version(srv, tid)
     assert await refused(intruder, f"{api}/result", body) == (403, "not_organiser")
     # a score a one-set match cannot end with (004 § 32 (1))
     assert await refused(org, f"{api}/result", {**body, "sets_b": 1}) == (409, "bad_score")
@@ -69,7 +73,7 @@ async def test_only_the_organiser_runs_a_tournament_and_bad_results_are_refused(
     assert await refused(org, f"{api}/result", wrong) == (409, "not_paired")
     for bad in ({**body, "a": ["x"]}, {**body, "sets_a": "1"}, {**body, "game": True}):
         assert await refused(org, f"{api}/result", bad) == (400, "bad_request"), bad
-    assert stored_version(srv.redis_url, tid) == before
+    assert await stored_version(srv, tid) == before
     doc = await post(org, f"{api}/result", body)
     (entered,) = [t for t in doc["rounds"][0]["tables"] if t["key"] == t0["key"]]
     assert entered["outcome"] == {"sets": [1, 0], "forfeit": None, "match": None, "by_hand": True}

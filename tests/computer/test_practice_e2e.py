@@ -134,7 +134,7 @@ async def test_every_field_of_the_computers_messages_is_documented(game_server):
     await lone.expect("room")
     await asyncio.sleep(1)  # the lobby push of the computer's rooms
     parts = sections()
-    referee = parts["The referee's data"] + parts["Discs, frames and the table"]
+    referee = parts["The referee's data"] + parts["Discs, motion and the table"]
     missing = set()
     for msg in [m for x in (c, watcher, lobby, lone) for m in x.seen]:
         section = parts.get(msg["t"])

@@ -209,6 +209,9 @@ async def test_a_private_match_is_neither_listed_nor_served_without_its_invite(g
     await b.expect("room")
     await a.send("ready")
     await b.send("ready")
+    for c in (a, b):  # the match on (both ready) before the resignation: else it is not_now
+        while c.room is None or c.room["match"] is None:
+            await c.expect("room")
     await a.send("resign")
     result = await b.expect("result")
     assert result["record"].endswith(f"?invite={invite}"), "its players get a working link"

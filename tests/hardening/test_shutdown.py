@@ -15,7 +15,7 @@ from tests.server.server_client import connected
 
 async def test_sigterm_with_redis_frozen_stops_within_the_stop_time(game_server):
     srv = game_server(embedded=True, stop_seconds=3)
-    a, b = await connected(srv.ws_url, "Anna", "Berit")
+    a, b = await connected(srv.ws_url, "Anna", "Brita")
     await a.send("create", mode="singles", sets=1, clock=60, private=False)
     room = await a.expect("room")
     await b.send("join", room=room["id"])

@@ -76,12 +76,12 @@ class Link:
 def state_hash(room: Msg) -> str:
     """A hash of what a match is: seq, seats, match (without the running clock's remaining
     time), discs, motion, rematch offers. What moves with the clock is left out: watcher
-    counts, away countdowns, and during motion the discs' positions and the frame number
+    counts, away countdowns, and during motion the discs' positions and the time played
     (the rules' state after the stroke is in `match.rules`)."""
     match = dict(room["match"] or {})
     match.pop("clock", None)
     seats = [s and {k: v for k, v in s.items() if k != "away"} for s in room["seats"]]
-    motion = room["motion"] and {k: v for k, v in room["motion"].items() if k != "k"}
+    motion = room["motion"] and {k: v for k, v in room["motion"].items() if k != "time"}
     keep = {
         "seq": room["seq"], "status": room["status"], "seats": seats, "match": match,
         "discs": None if motion else room["discs"], "motion": motion, "rematch": room["rematch"],

@@ -19,6 +19,7 @@ from tests.accounts.account_client import (
     Http,
     browsers,
     db,
+    each_side_strikes,
     resign_match,
     seat_pair,
     until,
@@ -123,6 +124,13 @@ async def test_profile_pages_newest_first(game_server):
     ends = [m["ended"] for m in first["matches"] + second["matches"]]
     assert ends == sorted(ends, reverse=True)
     assert {m["result"] for m in first["matches"]} == {"win", "loss"}
+    # by key: the first page's `next` leads to the same second page, which has no `next`
+    assert second["next"] is None and first["next"]
+    _, keyed = await ha.get(f"/api/players/pille/matches?before={first['next']}")
+    assert [m["id"] for m in keyed["matches"]] == listed[20:] and keyed["next"] is None
+    assert "total" not in keyed  # counted on the first page only
+    for bad in ("x", "1.5", "nan_m1", "inf_m1", "-1_m1", "12_"):
+        assert (await ha.get(f"/api/players/pille/matches?before={bad}"))[0] == 400, bad
     row = first["matches"][0]
     assert [p["name"] for p in row["players"] if p["team"] != row["team"]] == ["Rein"]
     _, profile = await ha.get("/api/players/pille")
@@ -201,6 +209,7 @@ async def test_a_finished_match_survives_postgres_away_and_sigkill_of_the_server
     except HTTPError as e:
         assert e.code == 503 and e.headers["Retry-After"] == "5"
         assert json.loads(e.read())["error"] == "busy"
+    await each_side_strikes(a, b)  # rated: both sides played
     mid = await resign_match(a, b)
     # ended, not archived: it waits in the finished stream, unacknowledged
     wait_until(lambda: r.xlen("nv:finished") == 1, what="the finished match queued")

@@ -29,7 +29,7 @@ def header(mid: str, winner: int) -> dict[str, Any]:
     return {
         "id": mid, "room": "r1", "game": "novuss", "mode": "singles", "sets": 1, "clock": 30.0,
         "players": players, "rated": True, "started": 10.0, "ended": 20.0 + len(mid),
-        "strokes": 1, "score": [1, 0], "result": {"winner": winner, "reason": "rounds"},
+        "strokes": 2, "score": [1, 0], "result": {"winner": winner, "reason": "rounds"},
         "private": False,
     }  # fmt: skip
 
@@ -38,8 +38,14 @@ async def finished(store: Store, mid: str, winner: int) -> None:
     """A match's record and its end, as the room's commit writes them."""
     r = store.redis
     await r.set(match_key(mid), msgpack.packb(header(mid, winner)))
-    entry = {"kind": "stroke", "seat": 0, "own": 1, "ruling": {"penalty_placed": []}}
-    await r.xadd(log_key(mid), {"m": msgpack.packb(entry)})
+    for seat in (0, 1):  # both sides struck: a rated match is rated
+        entry: dict[str, Any] = {
+            "kind": "stroke",
+            "seat": seat,
+            "own": 1 - seat,
+            "ruling": {"penalty_placed": []},
+        }
+        await r.xadd(log_key(mid), {"m": msgpack.packb(entry)})
     await r.xadd(P + "finished", {"m": mid})
 
 

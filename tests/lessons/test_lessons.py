@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from server.games.core.paths import discs_at
 from server.games.novuss.rules.cites import parse_cite
 from server.games.novuss.sim import Shot
 from server.lessons import LESSONS, LessonRefused, lesson, play_try
@@ -27,10 +28,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_each_lessons_solution_does_its_task(chosen) -> None:
     result = play_try(chosen, chosen.solution)
     assert result.done and result.over
-    assert result.frames[0][0] == 0.0 and result.frames[-1][0] > 0.0
-    # the last frame shows the discs where they came to rest, save those the referee put
+    motion = result.motion
+    assert motion["duration"] > 0.0 and motion["paths"]
+    # the motion's end shows the discs where they came to rest, save those the referee put
     moved = {spot[0] for spot in (*result.ruling.penalty_placed, *result.ruling.restored)}
-    last = {d["id"]: (d["x"], d["y"]) for d in result.frames[-1][1]}
+    last = {d["id"]: (d["x"], d["y"]) for d in discs_at(motion, motion["duration"])}
     for d in result.discs:
         if d["id"] not in moved:
             assert last[d["id"]] == (d["x"], d["y"])
@@ -176,7 +178,7 @@ def test_what_the_routes_send_is_documented(game_server) -> None:
         parts["HTTP"]
         + parts["ruling"]
         + parts["The referee's data"]
-        + parts["Discs, frames and the table"]
+        + parts["Discs, motion and the table"]
     )
     _, listing = _http(f"{base}/api/lessons")
     s = lesson("penalty").solution[0]

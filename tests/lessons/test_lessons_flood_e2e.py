@@ -72,7 +72,7 @@ async def test_a_lessons_flood_is_bounded_and_the_match_plays_on(game_server):
     srv = game_server()
     s = lesson("direct").solution[0]
     shot = {"x": s.x, "y": s.y, "angle": s.angle, "speed": s.speed}
-    a, b = await connected(srv.ws_url, "Anna", "Berit")
+    a, b = await connected(srv.ws_url, "Anna", "Brita")
     try:
         took, answers = await strike_in_flood(srv.url, shot, a, b)
     finally:  # this folder has no fixture closing websocket clients

@@ -16,13 +16,20 @@ from server.history.summary import ranks_of, rating_mode_of, summarise
 from server.lobby.room import Room
 from server.lobby.seat import Player
 from server.ratings.model import Skill, rate_ranked
-from tests.accounts.account_client import Http, browsers, resign_match, seat_pair, until
-from tests.server.test_crokinole_e2e import shot_for
+from tests.accounts.account_client import (
+    Http,
+    browsers,
+    each_side_strikes,
+    resign_match,
+    seat_pair,
+    until,
+)
+from tests.server.test_crokinole_e2e import flick, shot_for
 
 # a server of its own for each test: the leaderboards are the server's
 pytestmark = pytest.mark.fresh_server
 
-SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+SETTINGS = Settings(speed_factor=10.0)
 
 
 def test_each_game_and_mode_has_its_own_rating():
@@ -119,6 +126,7 @@ async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_s
     a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
     await seat_pair(srv.ws_url, a, b, rated=True, game="crokinole")
     assert a.current_room["rated"] is True and a.current_room["game"] == "crokinole"
+    await each_side_strikes(a, b, strike=flick)
     mid = await resign_match(b, a)
 
     async def rated() -> dict[str, Any] | None:
@@ -194,6 +202,7 @@ async def test_7d_a_rated_three_player_room_rates_the_one_who_resigns_last(game_
     for c in cs:
         while c.room is None or c.room["match"] is None:
             await c.expect("room")
+    await each_side_strikes(*cs, strike=flick)
     await cs[1].send("resign")  # Neeme
     for c in (cs[0], cs[2]):
         await c.expect("result")

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.accounts.account_client import browsers, resign_match, until
+from tests.accounts.account_client import browsers, each_side_strikes, resign_match, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -25,6 +25,7 @@ async def test_a_private_rated_match_is_not_named_in_the_public_history(game_ser
     for c in (a, b):
         while c.room is None or c.room["match"] is None:
             await c.expect("room")
+    await each_side_strikes(a, b)
     mid = await resign_match(b, a)
 
     async def rated() -> dict[str, Any] | None:

@@ -7,7 +7,14 @@ from typing import Any
 
 import pytest
 
-from tests.accounts.account_client import Http, browsers, resign_match, seat_pair, until
+from tests.accounts.account_client import (
+    Http,
+    browsers,
+    each_side_strikes,
+    resign_match,
+    seat_pair,
+    until,
+)
 
 # a server of its own for each test: the leaderboards and the quick-match queue are the server's
 pytestmark = [pytest.mark.asyncio, pytest.mark.fresh_server]
@@ -19,6 +26,7 @@ async def test_a_rated_match_moves_both_ratings_and_an_unrated_one_does_not(game
     a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
     await seat_pair(srv.ws_url, a, b, rated=True)
     assert a.current_room["rated"] is True
+    await each_side_strikes(a, b)
     mid = await resign_match(b, a)
 
     async def rated() -> dict[str, Any] | None:

@@ -38,16 +38,20 @@ def test_doubles_partners_move_together_against_the_other_team():
 
 
 def _record(
-    rated: bool, winner: int | None, accounts: tuple[str | None, str | None]
+    rated: bool,
+    winner: int | None,
+    accounts: tuple[str | None, str | None],
+    struck: tuple[int, ...] = (0, 1),
 ) -> dict[str, Any]:
-    """A finished singles match's record, without its log."""
+    """A finished singles match's record, its log the strokes of the seats `struck`."""
     players = [
         {"seat": i, "team": i, "name": f"p{i}", "sid": f"s{i}", "account": acc}
         for i, acc in enumerate(accounts)
     ]
     return {
         "id": "m1", "mode": "singles", "game": "novuss", "rated": rated, "players": players,
-        "ended": 100.0, "result": {"winner": winner, "cause": "absent"}, "log": [],
+        "ended": 100.0, "result": {"winner": winner, "cause": "absent"},
+        "log": [{"kind": "stroke", "seat": s, "ruling": {}} for s in struck],
     }  # fmt: skip
 
 
@@ -59,3 +63,15 @@ def test_an_abandoned_rated_match_is_a_loss_and_a_guest_match_is_never_rated():
     assert not is_rated(_record(True, 1, ("u0", None)))
     assert not is_rated(_record(False, 1, ("u0", "u1")))
     assert summarise(_record(False, 1, ("u0", "u1")), {}).ratings == {}
+
+
+def test_a_match_one_side_never_struck_is_a_result_but_moves_no_rating():
+    # issue 37: resigning (or staying away) before one's first stroke rates nobody, as
+    # lichess voids a game aborted before both sides moved; the loss still counts
+    for struck in ((), (0,), (1,)):
+        record = _record(True, 1, ("u0", "u1"), struck)
+        assert not is_rated(record), struck
+        plan = summarise(record, {})
+        assert plan.ratings == {} and plan.shown == {}
+        assert plan.counters["u0"]["singles:loss"] == 1
+    assert is_rated(_record(True, 1, ("u0", "u1"), (1, 0)))

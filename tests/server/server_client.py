@@ -141,8 +141,6 @@ class Client:
         elif t == "stroke":
             self.phase = "motion"
             self.strokes_seen.append(msg["stroke"])
-        elif t == "frame":
-            self.discs = msg["discs"]
         elif t == "ruling":
             self.discs, self.turn, self.sides = msg["discs"], msg["turn"], msg["sides"]
             self.phase = "play" if msg["turn"] is not None else "over"

@@ -17,7 +17,7 @@ from server.net import protocol
 from tests.server.server_client import Client, close_all, connected
 from tests.server.test_crokinole_e2e import shot_for
 
-SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+SETTINGS = Settings(speed_factor=10.0)
 
 
 def create(**fields: object) -> protocol.Create:

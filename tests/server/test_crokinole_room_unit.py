@@ -10,7 +10,7 @@ from server.games.novuss.sim import Shot
 from server.lobby.room import Room
 from tests.server.test_crokinole_e2e import shot_for
 
-SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+SETTINGS = Settings(speed_factor=10.0)
 
 
 def started(mode: str = "singles", grace: float = 120.0) -> Room:
@@ -73,3 +73,20 @@ def test_doubles_partners_opposite_share_a_colour_and_shoot_clockwise() -> None:
     room.strike(f"s{first}", Shot(**shot_for(first, 0, players=4)), 1.0)
     room.finish_motion(10.0)
     assert game_of(room).turn == (first + 1) % 4  # 002 2 a
+
+
+def test_a_resignation_mid_shot_survives_a_reload_and_follows_the_shots_ruling() -> None:
+    """Issue 36: a resignation while the discs move is kept by the room (in its checkpoint)
+    and taken when the motion ends, here the reload's, after the shot's ruling."""
+    room = started()
+    seat = shooter(room)
+    room.strike(f"s{seat}", Shot(**shot_for(seat, 0)), 1.0)
+    assert room.resign(f"s{1 - seat}", 1.05).out == []  # nothing yet: the discs move
+    data = msgpack.unpackb(msgpack.packb(room.to_dict(1.1)), raw=False)
+    back = Room.from_dict(data, list(room.events), SETTINGS, 120.0, 256)
+    back.reloaded(2.0)
+    kinds = [e.message["t"] for e in back.events if e.seq > room.seq]
+    assert kinds.index("ruling") < kinds.index("result"), kinds
+    result = next(e.message for e in back.events if e.message["t"] == "result")
+    assert result["winner"] == seat and result["result"]["cause"] == "resign"
+    assert back.resigning is None and back.status == "over"

@@ -22,7 +22,7 @@ from tests.server.server_bot import choose_shot
 
 TICK = 0.1  # the server's default --tick-seconds
 TICKS = 130  # 13 s: clock repeats (every 5 s), clocks and absences running out
-SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+SETTINGS = Settings(speed_factor=10.0)
 TABLE = NOVUSS.table_view()
 KINDS = ("aim", "aim", "aim", "drop", "back", "pass", "strike")
 MOTION_TICKS = 3  # a stroke's motion ends this many ticks after it

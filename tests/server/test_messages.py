@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from server.accounts.errors import ACCOUNT_ERRORS
 from server.games.novuss.rules import MatchConfig, judge_absent, judge_pass, judge_resign, new_match
 from server.games.novuss.rules.lines import TEMPLATES, WORDS, Line, render
 from server.games.novuss.rules.state import Mode
@@ -45,6 +46,19 @@ def test_every_error_code_and_refusal_the_server_raises_is_listed():
     assert raised <= set(ERROR_CODES), raised - set(ERROR_CODES)
     refused = {m[1] for m in REFUSES.findall(source)} - OPTION_CODES
     assert refused <= set(REFUSAL_REASONS), refused - set(REFUSAL_REASONS)
+
+
+def test_every_refusal_of_the_account_api_is_listed_with_its_reasons():
+    """The account page words each refusal by its code and reason (issue 36: they were
+    shown in English whatever the page's language): none is raised that is not listed."""
+    source = "\n".join(p.read_text() for p in (ROOT / "server").rglob("*.py"))
+    raised = set(re.findall(r'AccountError\(\s*"([a-z_]+)"', source))
+    raised |= set(re.findall(r'"error": "([a-z_]+)"', (ROOT / "server/edge/origin.py").read_text()))
+    assert raised == set(ACCOUNT_ERRORS)
+    for code in ("bad_username", "weak_password"):
+        for block in re.findall(rf'AccountError\(\s*"{code}".*?\)', source, re.S):
+            reason = re.search(r'reason="([a-z_]+)"', block)
+            assert reason and reason[1] in ACCOUNT_ERRORS[code], block
 
 
 def test_every_code_is_documented_in_the_protocol():

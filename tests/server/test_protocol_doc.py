@@ -100,7 +100,7 @@ async def a_session_of_everything(srv: GameServer) -> list[Msg]:
     await lobby.expect("lobby")
     await watcher.send("watch", room=rid)
     await watcher.expect("room")
-    # a few strokes, with their frames and rulings
+    # a few strokes, with their motions and rulings
     await asyncio.gather(a.play("singles", strokes=4), b.play("singles", strokes=4))
     for c in (a, b):
         while c.phase != "play":
@@ -160,7 +160,7 @@ async def test_every_field_the_server_sends_is_documented(game_server):
     messages = await a_session_of_everything(srv)
     parts = sections()
     # what every message shares: discs and the table, the referee's data
-    referee = parts["The referee's data"] + parts["Discs, frames and the table"]
+    referee = parts["The referee's data"] + parts["Discs, motion and the table"]
     missing: set[str] = set()
     kinds = {m["t"] for m in messages}
     for msg in messages:
@@ -181,7 +181,7 @@ async def test_every_field_the_server_sends_is_documented(game_server):
             "welcome",
             "room",
             "stroke",
-            "frame",
+            "motion",
             "ruling",
             "clock",
             "chat",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from server.games.core.play import Out, Settings
 from server.lobby.room import EVENT_BYTES, Room
 
-SETTINGS = Settings(frame_rate=30.0, speed_factor=20.0)
+SETTINGS = Settings(speed_factor=20.0)
 
 
 def test_the_event_buffer_is_bounded_in_bytes():

@@ -111,7 +111,7 @@ async def _raw_hello(srv: GameServer, token: str) -> Msg:
 
 async def test_private_room_needs_its_invite(game_server):
     srv = game_server()
-    a, b, c = await connected(srv.ws_url, "Host", "Friend", "Stranger")
+    a, b, c = await connected(srv.ws_url, "Host", "Pal", "Stranger")
     await a.send("lobby")
     await a.expect("lobby")
     await a.send("create", mode="singles", sets=1, clock=30, private=True)

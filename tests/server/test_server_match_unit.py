@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from server.games.core.play import MatchRefused, Settings, disc_view, frame_count
+from server.games.core.paths import disc_view
+from server.games.core.play import MatchRefused, Motion, Settings
 from server.games.novuss.game import NOVUSS
-from server.games.novuss.match import Match, StrokeMotion
+from server.games.novuss.match import Match
 from server.games.novuss.rules import MatchConfig
 from server.games.novuss.rules.state import Mode
 from server.games.novuss.sim import COMPETITION, Shot, simulate
@@ -18,7 +19,7 @@ from server.lobby.room import Event, LobbyError, Room
 from tests.server.server_bot import choose_shot
 from tools.scenarios import mixed_strokes
 
-SETTINGS = Settings(frame_rate=30.0, speed_factor=10.0)
+SETTINGS = Settings(speed_factor=10.0)
 TABLE = NOVUSS.table_view()
 
 
@@ -55,14 +56,14 @@ def test_a_whole_match_runs_through_strike_motion_and_ruling():
             m.strike(seat, bot_shot_from(m, seat), now)
         assert e.value.code == "not_now", "no strike during motion"
         motion = step.motion
-        assert motion.frames == math.ceil(motion.duration * 30 / 10 - 1e-9) + 1
-        last = motion.frame(motion.frames - 1, SETTINGS)
-        assert last["time"] == pytest.approx(motion.duration, abs=1e-4)
+        assert step.out[0].data["paths"] == motion.start_view()["paths"], "sent with the stroke"
+        assert motion.ends(SETTINGS) == pytest.approx(now + motion.duration / 10)
+        assert motion.time_at(motion.ends(SETTINGS) + 1, SETTINGS) == motion.duration
         now = motion.ends(SETTINGS)
         done = m.finish_motion(now)
         kinds = [o.kind for o in done.out]
         assert kinds[0] == "ruling"
-        assert 0 in {d["id"] for d in motion.frame(0, SETTINGS)["discs"]}, "the striker moves"
+        assert 0 in {d["id"] for d in motion.discs_at(0.0)}, "the striker moves"
         assert m.strokes < 300
     assert kinds == ["ruling", "result"]
     assert logged[-1]["kind"] == "end" and m.ended is not None
@@ -217,14 +218,16 @@ def test_a_resync_shows_the_last_ruling_once_its_motion_has_ended():
     assert again.view(0.0)["last_ruling"] == ruling, "a checkpoint keeps it across a restart"
 
 
-def test_frames_show_every_disc_where_its_trajectory_has_it():
-    """The frame sampler's shortcut (a disc at rest is looked up) shows what sampling the
-    trajectory shows, at every frame of breaks and mid-game strokes."""
+def test_the_paths_show_every_disc_where_its_trajectory_has_it():
+    """The wire's paths, evaluated as a client evaluates them (server/games/core/paths.py),
+    show what the physics' own trajectory shows, at every 1/120 s of breaks and mid-game
+    strokes and at their end."""
     for discs, shot in mixed_strokes(7, 200):
         result = simulate(COMPETITION, discs, shot)
-        motion = StrokeMotion(1, 0, shot, result.duration, 0, 0.0, [], result)
-        for k in range(frame_count(result.duration, SETTINGS)):
-            t = motion.frame_time(k, SETTINGS)
+        track = result.trajectory.track(0)
+        motion = Motion(1, 0, shot, result.duration, 0.0, [], track)
+        steps = int(result.duration * 120) + 1
+        for t in [k / 120 for k in range(steps)] + [result.duration]:
             expected = [
                 disc_view(d.id, 0 if d.id == 0 else d.owner, d.x, d.y)  # striker: who struck
                 for d in result.trajectory.sample(t)

@@ -19,7 +19,7 @@ def assert_shows_the_state_before_the_stroke(room: Msg, striker: int, on_table: 
     assert match["clock"]["seat"] == striker and match["clock"]["running"] is False
     assert match["rules"]["turn_seat"] == striker
     shown = {pid for pid, _owner, _x, _y, where in match["rules"]["pucks"] if where == "table"}
-    assert shown == on_table, "no puck counted in before the frames show it"
+    assert shown == on_table, "no puck counted in before the motion shows it"
     assert match["result"] is None
     striker_disc = [d for d in room["discs"] if d["id"] == 0]
     assert not striker_disc or striker_disc[0]["owner"] == striker, "the striker: the seat's"
@@ -57,12 +57,32 @@ async def test_a_watcher_joining_mid_motion_sees_the_match_as_before_the_stroke(
     await close_all(a, b)
 
 
-async def test_frames_show_the_striker_as_the_seat_that_struck(game_server):
+async def test_the_paths_show_the_striker_as_the_seat_that_struck(game_server):
     srv = game_server(speed_factor=2)
     a, b, _rid = await seat_singles(srv)
     striker = a if a.my_turn() else b
     stroke = await striker.strike_once("singles")
-    frame = await striker.expect("frame", stroke=stroke["stroke"])
-    (disc,) = [d for d in frame["discs"] if d["id"] == 0]
-    assert disc["owner"] == striker.seat
+    (row,) = [row for row in stroke["paths"] if row[0] == 0]
+    assert row[1] == 0 and row[2] == striker.seat, "kind 0 (the striker), owned by the seat"
+    await close_all(a, b)
+
+
+async def test_a_resignation_while_the_discs_move_ends_the_match_once_they_rest(game_server):
+    """Issue 36: resign was refused during a motion ("Mitte praegu."), and against the
+    computer the discs move every few seconds. Now it is taken, and takes effect when the
+    motion ends: the stroke's ruling first, then the resignation's, then the result."""
+    srv = game_server(speed_factor=0.5)  # a motion lasts long enough to resign during it
+    a, b, _rid = await seat_singles(srv)
+    striker, other = (a, b) if a.my_turn() else (b, a)
+    stroke = await striker.strike_once("singles")
+    assert stroke["duration"] / 0.5 > 0.5, "the stroke's motion outlasts the resignation's trip"
+    await other.send("resign")
+    rulings = [await other.expect("ruling"), await other.expect("ruling")]
+    assert [r["cause"] for r in rulings] == ["stroke", "resign"]
+    assert rulings[0]["stroke"] == stroke["stroke"] and rulings[1]["seat"] == other.seat
+    result = await other.expect("result")
+    assert result["winner"] == striker.own_seat % 2 and result["result"]["reason"] == "resign"
+    assert (await striker.expect("result"))["winner"] == striker.own_seat % 2
+    await other.sync()
+    assert not [m for m in other.seen if m["t"] == "error"], "the resignation was not refused"
     await close_all(a, b)

@@ -71,6 +71,13 @@ def old_deployment(r: redis.Redis) -> dict[str, Any]:
     r.zadd(P + "lb:singles", {"uA": 27.5 - 3 * 7.1})
     r.rpush(P + "rh:{uA}:singles", packed([1000.0, 1530, "mn1"]), packed([1001.0, 1560, "mc1"]))
     r.sadd(P + "sids:{uA}", "sOld")
+    # two tournaments: Aili's, being played, with a table's room; one of an account not there
+    club = {"id": "tclub", "name": "Club", "organiser": "uA", "created": 900.0, "round": 1}
+    r.hset(P + "tour:{tclub}", mapping={"v": 7, "doc": packed(club)})
+    r.hset(P + "tour:{tlost}", mapping={"v": 1, "doc": packed({**club, "organiser": "uX"})})
+    r.zadd(P + "tours", {"tclub": 900.0, "tlost": 901.0})
+    r.sadd(P + "tours:live", "tclub")
+    r.hset(P + "tour:rooms", mapping={"rclub1": "tclub", "rlost1": "tlost"})
     return {"records": records, "now": now}
 
 
@@ -95,8 +102,9 @@ async def test_a_deployment_moves_to_postgres_verified_by_its_replays(
     last = done.stdout.strip().splitlines()[-1]
     assert last == (
         "accounts=2 logins=1 matches=3 verified=2 failed=1 unverifiable=0 listed=6 ratings=1"
-        " rating_points=2"
+        " rating_points=2 tournaments=1 tournaments_left=1"
     ), done.stdout
+    assert "tournament left in Redis (its organiser has no account): tlost" in done.stdout
     assert "not verified (its replay differs from its record): mbad" in done.stdout
     accounts = {x["uid"]: dict(x) for x in await rows(url, "SELECT * FROM accounts")}
     assert accounts["uA"]["name"] == "Aili" and accounts["uA"]["hash"] == "$argon2id$a"
@@ -114,6 +122,15 @@ async def test_a_deployment_moves_to_postgres_verified_by_its_replays(
         27.5, 7.1, 3, True,
     )  # fmt: skip
     assert [x["sid"] for x in await rows(url, "SELECT sid FROM merged_sessions")] == ["sOld"]
+    (tour,) = await rows(url, "SELECT tid, created, organiser, version, live, doc FROM tournaments")
+    assert (tour["tid"], tour["created"], tour["organiser"], tour["version"], tour["live"]) == (
+        "tclub", 900.0, "uA", 7, True,
+    )  # fmt: skip
+    assert msgpack.unpackb(tour["doc"]) == {"id": "tclub", "name": "Club", "organiser": "uA",
+                                            "created": 900.0, "round": 1}  # fmt: skip
+    assert [tuple(x) for x in await rows(url, "SELECT rid, tid FROM tournament_rooms")] == [
+        ("rclub1", "tclub"),
+    ]  # fmt: skip
     # what was archived replays from PostgreSQL, hash by hash and ruling by ruling
     db = Database(url)
     await db.open()

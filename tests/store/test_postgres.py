@@ -131,11 +131,13 @@ def record(mid: str, ended: float, a: str = "ua", b: str = "ub") -> dict[str, An
     stroke = {"kind": "stroke", "at": ended - 4, "stroke": 1, "seat": 0, "own": 1,
               "shot": {"x": 0.1, "y": 0.2, "angle": 1.0, "speed": 2.0}, "hash": "ab" * 32,
               "ruling": {"seat": 0, "penalty": False, "pocketed": [3]}}  # fmt: skip
+    reply = {**stroke, "at": ended - 3, "stroke": 2, "seat": 1, "own": 0,
+             "ruling": {"seat": 1, "penalty": False, "pocketed": []}}  # fmt: skip
     return {
         "id": mid, "room": "r1", "game": "novuss", "mode": "singles", "sets": 1, "clock": 30.0,
-        "players": players, "rated": True, "started": ended - 5, "ended": ended, "strokes": 1,
+        "players": players, "rated": True, "started": ended - 5, "ended": ended, "strokes": 2,
         "score": [1, 0], "result": {"winner": 0, "reason": "rounds"}, "private": False,
-        "log": [start, stroke, {"kind": "end", "at": ended, "result": {"winner": 0}}],
+        "log": [start, stroke, reply, {"kind": "end", "at": ended, "result": {"winner": 0}}],
     }  # fmt: skip
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.competitions.table import NoPairing, Settings, Tournament
-from server.competitions.table.swiss import pair_swiss
+from server.competitions.table import Finished, NoPairing, Settings, Tournament
+from server.competitions.table.swiss import pair_swiss, sure_rounds
 
 from .helpers import by_names, play_round, players, started
 
@@ -87,6 +87,49 @@ def test_no_pairing_without_a_rematch_is_refused_not_forced():
     with pytest.raises(NoPairing) as refused:
         pair_swiss(list("ABCD"), {}, met, set())
     assert refused.value.code == "no_pairing"
+
+
+def test_a_swiss_whose_next_round_cannot_be_paired_ends_with_its_standings():
+    """Issue 36: five entrants, four rounds, one withdraws after the first (his results struck
+    out): the four left have met each other by round 3, so round 4 cannot be paired. It stalled
+    for ever (NoPairing, never finished); now the competition ends there, its standings final,
+    and says so (`unpaired`)."""
+    t = started(Settings(system="swiss", rounds=4, sets=1), players("ABCDE", [5, 4, 3, 2, 1]))
+    t = play_round(t, lambda p: (1, 0)).withdraw("E")
+    for _ in range(2):
+        t = play_round(t, lambda p: (1, 0))
+    assert t.round == 3 and not t.finished
+    standings = t.standings()
+    ended = t.pair_next_round()
+    assert ended.finished and ended.unpaired and ended.round == 3
+    assert ended.standings() == standings
+    assert Tournament.from_dict(ended.to_dict()) == ended
+    for change in (ended.pair_next_round, lambda: ended.withdraw("A")):
+        with pytest.raises(Finished):
+            change()
+
+
+@pytest.mark.parametrize("n", range(2, 13))
+def test_the_rounds_sure_to_be_paired_are_paired_whatever_the_results(n):
+    """sure_rounds(n) rounds pair, in the worst case met so far: every seed of random results
+    and every rematch-free history the pairings made (the bound is Dirac's, swiss.py)."""
+    import random
+
+    from server.competitions.table import Result
+
+    rounds = sure_rounds(n)
+    assert rounds == (n + 1) // 2
+    for seed in range(20):
+        rng = random.Random(seed)
+        t = started(Settings(system="swiss", rounds=rounds, sets=1), players(
+            [f"p{i:02}" for i in range(n)]), seed=seed)  # fmt: skip
+        while not t.finished:
+            t = t.pair_next_round()
+            assert not t.unpaired
+            for p in t.pending():
+                assert p.b is not None
+                t = t.record(Result(p.round, p.a, p.b, *rng.choice(((1, 0), (0, 1)))))
+        assert t.round == rounds
 
 
 def test_a_floater_goes_to_the_nearest_score_group():

@@ -45,6 +45,8 @@ def test_a_crokinole_room_in_the_browser(web_server, new_page, artifacts):
                 f"document.querySelector('{ruled} && window.crokinole.turn !== {turn}",
                 timeout=20_000,
             )
+    for page in (host, guest):  # each shot drawn from its paths, frame after frame
+        assert page.evaluate("window.crokinole.motionDraws") > 4
     text = host.inner_text("#ruling")
     assert "(3 " in text  # the paragraph of seed 002's valid-shot rule
     assert host.inner_text("#score").startswith("Game 0 to 0 · twenties")

@@ -101,13 +101,17 @@ def test_singles_through_the_interface(web_server, new_page, artifacts):
         for page in (maret, jaan, watcher):
             s = wait_state(page, f"!s.moving && s.ruling?.stroke === {stroke + 1}")
             assert s["ruling"]["lines"], s["ruling"]
-            assert s["framesSeen"] > 5, "the motion was played from the server's frames"
+            assert s["motionDraws"] > 5, "the motion was drawn from its paths, frame by frame"
         # The opponent and a watcher read the ruling alike; the striker reads his own
         # stroke in the second person (issue 36), line for line the same ruling.
         other = jaan if shooter is maret else maret
         text = other.inner_text("#ruling")
         assert text == watcher.inner_text("#ruling")
         mine = shooter.inner_text("#ruling")
+        # whose stroke it was, beside "Last ruling" (issue 36)
+        name = state(shooter)["room"]["seats"][turn]["name"]
+        for page in (maret, jaan, watcher):
+            assert page.inner_text("#ruling-who") == f"Stroke {stroke + 1} · {name}"
         assert mine.count("\n") == text.count("\n") and re.search(r"\byour?\b", mine), mine
         # Players by name, not by compass side; no puck numbers; neutral words.
         assert not re.search(r"\b(South|North|East|West|he|his|him)\b|#\d", text), text

@@ -15,10 +15,11 @@ from tests.web.webtools import wait_state
 
 
 def to_the_table(page: Page, name: str) -> None:
-    """The page went to /?join=<room>: give the table's client a name; it takes the seat."""
-    page.wait_for_url(re.compile(r"/\?join="), timeout=20_000)
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
+    """The page went to /?join=<room>: the table's client takes the seat under the player's
+    account, asking no name (issue 36: an empty name form met him there)."""
+    page.wait_for_url(re.compile(r"/\?(join|room)="), timeout=20_000)  # ?room= once seated
+    wait_state(page, "s.screen === 'screen-room' || s.screen === 'screen-match'", timeout=30_000)
+    assert page.inner_text("#me-name") == name
 
 
 def test_organiser_creates_players_join_play_and_the_standings_update(web_server, new_page):

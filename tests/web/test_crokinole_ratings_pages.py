@@ -9,8 +9,15 @@ import asyncio
 import concurrent.futures
 from typing import Any
 
-from tests.accounts.account_client import browsers, resign_match, seat_pair, until
+from tests.accounts.account_client import (
+    browsers,
+    each_side_strikes,
+    resign_match,
+    seat_pair,
+    until,
+)
 from tests.server.server_client import close_all
+from tests.server.test_crokinole_e2e import flick
 
 TIMEOUT_MS = 30_000
 
@@ -23,6 +30,7 @@ def rated_crokinole_match(url: str, ws_url: str) -> None:
         ha, hb = await browsers(url, "Ada", "Ben")
         a, b = await ha.player(ws_url), await hb.player(ws_url)
         await seat_pair(ws_url, a, b, rated=True, game="crokinole")
+        await each_side_strikes(a, b, strike=flick)
         await resign_match(b, a)
 
         async def rated() -> Any:

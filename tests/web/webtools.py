@@ -54,10 +54,13 @@ def wait_state(page: Page, condition: str, timeout: float = TIMEOUT_MS) -> dict[
 
 
 def enter(page: Page, base: str, name: str, path: str = "/") -> None:
-    """Open the client and give a name."""
+    """Open the client and give a name: a guest is asked for one; a logged-in player is
+    asked none (he plays under his account's name, shown at once in the header)."""
     page.goto(base + path)
-    page.fill("#name-input", name)
-    page.click("#name-form button[type=submit]")
+    page.wait_for_selector("#screen-name:not([hidden]), #me-name:not(:empty)")
+    if page.is_visible("#screen-name"):
+        page.fill("#name-input", name)
+        page.click("#name-form button[type=submit]")
 
 
 def to_world(side: str, u: float, v: float) -> tuple[float, float]:
@@ -115,6 +118,26 @@ def strike(page: Page, toward: tuple[float, float], pull_mm: float) -> None:
     press = (a["x"] - ux * back, a["y"] - uy * back)
     release = (a["x"] - ux * (back + pull_mm), a["y"] - uy * (back + pull_mm))
     drag(page, press, release, steps=15)
+
+
+def each_side_strikes(*pages: Page) -> None:
+    """Whoever holds the turn places the striker on a free spot of his zone and strikes up
+    the table, until each page's player has struck once, each stroke's ruling seen by all: a
+    rated match moves ratings only if every side struck (server/history/summary.py)."""
+    by_seat = {state(p)["room"]["you"]["seat"]: p for p in pages}
+    struck: set[int] = set()
+    while struck != set(by_seat):
+        s = wait_state(pages[0], "s.phase === 'play' && !s.moving && s.held === 0")
+        turn, done = s["turn"], (s.get("ruling") or {}).get("stroke") or 0
+        shooter = by_seat[turn]
+        side = wait_state(shooter, "s.aim !== null")["side"]
+        for u in (400.0, 300.0, 700.0, 200.0, 800.0):
+            if place_striker(shooter, u, 60.0)["legal"]:
+                break
+        strike(shooter, to_world(side, 540.0, 1000.0), pull_mm=140.0)
+        for page in pages:
+            wait_state(page, f"!s.moving && s.ruling?.stroke === {done + 1}")
+        struck.add(turn)
 
 
 def server_room(base: str, room: str) -> dict[str, Any]:

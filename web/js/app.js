@@ -7,7 +7,7 @@ import { $, showScreen, toast } from "./dom.js";
 import { MatchHud } from "./hud.js";
 import { initLanguage, languageMenu, onLanguage, t, translatePage } from "./i18n.js";
 import { LobbyView, lookingFor, RoomView } from "./lobby.js";
-import { createMessages } from "./messages.js";
+import { createMessages, showAccount } from "./messages.js";
 import { Connection, socketUrl } from "./net.js";
 import { Playback } from "./playback.js";
 import { showRecord } from "./record.js";
@@ -81,7 +81,10 @@ const roomView = new RoomView({
 
 const hud = new MatchHud({
   pass: () => send({ t: "pass" }),
-  resign: () => send({ t: "resign" }),
+  resign: () => {
+    // during a motion the server keeps it until the discs rest (docs/protocol.md, resign)
+    if (send({ t: "resign" }) && state.phase === "motion") toast(t("hud.resign_after_motion"));
+  },
   leave,
   rematch: () => send({ t: "rematch" }),
   lobby: leave,
@@ -105,8 +108,25 @@ $("name-form").addEventListener("submit", (e) => {
   if (!name) return;
   state.name = name;
   localStorage.setItem(STORE.name, name);
+  $("name-error").hidden = true;
+  $("name-input").removeAttribute("aria-invalid");
   start(); // the lobby shows once the server has welcomed us: its buttons need the link
 });
+
+/** The server refused the name (a registered player's, or one that reads as it): the name
+ * form again, the reason under the field, nothing of the refused session kept. */
+function askNameAgain(reason) {
+  link.conn?.close();
+  link.conn = null;
+  localStorage.removeItem(STORE.token);
+  localStorage.removeItem(STORE.name);
+  $("name-input").value = state.name;
+  $("name-error").textContent = reason;
+  $("name-error").hidden = false;
+  $("name-input").setAttribute("aria-invalid", "true");
+  showScreen("screen-name");
+  $("name-input").focus();
+}
 
 // A new name is a new session: the server keeps a session's name.
 $("rename").addEventListener("click", () => {
@@ -120,7 +140,7 @@ $("rename").addEventListener("click", () => {
 
 function showLobby() {
   showScreen("screen-lobby");
-  $("rename").hidden = false;
+  $("rename").hidden = !!state.account; // an account plays under its own name
   send({ t: "lobby", on: true });
   if (location.pathname !== "/" || location.search) history.replaceState(null, "", "/");
 }
@@ -166,14 +186,14 @@ function renderHud() {
   // Earlier rulings are kept as the server sent them and worded now: a change of language
   // rewords them too.
   const history = state.history.map((r) => ({ title: rulingTitle(r), lines: readRuling(r), legal: r.legal }));
-  hud.renderRuling(readRuling(state.ruling), state.ruling?.legal, history);
+  hud.renderRuling(readRuling(state.ruling), state.ruling?.legal, history, state.ruling ? rulingTitle(state.ruling) : "");
   hud.renderResult(state.result, r, mySeat(), r.rematch, state.ratingChange);
 }
 
 // ---- the table and the protocol ---------------------------------------------------
 
 const table = createTableView({ playback, sounds, contacts, hud, computerView, releaseHeld: () => messages.releaseHeld() });
-const messages = createMessages({ playback, chat, lobbyView, hud, table, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition });
+const messages = createMessages({ playback, chat, lobbyView, hud, table, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition, askNameAgain });
 
 function setConnState(s) {
   const c = $("conn");
@@ -230,7 +250,9 @@ window.__novuss = Object.freeze({
       turn: state.turn,
       phase: state.phase,
       moving: playback.active,
-      framesSeen: state.framesSeen,
+      motionDraws: state.motionDraws,
+      motion: playback.motion, // the stroke in flight, its paths; and how far it has played
+      played: playback.active ? playback.clock(performance.now()) : null,
       held: state.held.length,
       score: state.score,
       debts: state.debts,
@@ -268,8 +290,29 @@ if (recordId) {
   showScreen("screen-record");
   setConnState("idle");
   showRecord(recordId, new URLSearchParams(location.search).get("invite"));
+  loggedIn().then(showAccount);
 } else if (state.name) start();
-else {
+else enterOrAskName();
+
+/** The login cookie's account (GET /api/account), or null: a guest, or no answer. */
+async function loggedIn() {
+  try {
+    const r = await fetch("/api/account", { credentials: "same-origin" });
+    return r.ok ? ((await r.json()).username ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A logged-in player plays under the account's name (the server takes it from the cookie
+ * whatever is typed), so is asked none: a competition's player sent to his table goes
+ * straight to it. A guest gives a name first. */
+async function enterOrAskName() {
+  const account = await loggedIn();
+  if (account) {
+    state.name = account;
+    return start();
+  }
   showScreen("screen-name");
   setConnState("idle"); // nothing tried yet: no red "offline" for a newcomer
   if (state.pendingIntent?.t === "join") {

@@ -8,6 +8,7 @@ import { Connection, socketUrl } from "./net.js";
 import { figures, flick, quadrantOf, roundWords, rulingWords, startSpot } from "./crokinole-board.js";
 import { circle, drawBoard, toPx, toWorld } from "./crokinole-draw.js";
 import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
+import { Playback } from "./playback.js";
 
 const STORE = { name: "novuss.name", token: "novuss.token" }; // the lobby's (web/js/app.js)
 const RETRY_AS_WATCHER = ["room_full", "seat_taken", "not_now"];
@@ -38,7 +39,11 @@ onLanguage(() => {
 });
 const canvas = $("board");
 const ctx = canvas.getContext("2d");
-const st = { session: null, room: null, seat: null, board: null, discs: [], turn: null, turns: [], phase: null, round: null, aim: null, frames: null, leaving: false };
+const st = { session: null, room: null, seat: null, board: null, discs: [], turn: null, turns: [], phase: null, round: null, aim: null, leaving: false };
+// A shot's motion, drawn from its paths at the display's rate; what follows it (its ruling,
+// the round, the result) is held until it has played.
+const playback = new Playback();
+let held = [];
 const query = new URLSearchParams(location.search);
 let joinRef = null;
 
@@ -56,6 +61,18 @@ const conn = new Connection(socketUrl("/ws"), {
   },
 });
 
+/** Now, or once the motion being drawn has played. */
+function afterMotion(fn) {
+  if (playback.active) held.push(fn);
+  else fn();
+}
+
+function releaseHeld() {
+  const fns = held;
+  held = [];
+  for (const fn of fns) fn();
+}
+
 /** Who may shoot now: one seat, or either opponent with 002 7 c. */
 function setTurns(turns, over) {
   st.turns = turns ?? [];
@@ -66,6 +83,7 @@ function setTurns(turns, over) {
 const HANDLERS = {
   welcome(m) {
     st.session = m.session;
+    playback.rate = m.speed_factor > 0 ? m.speed_factor : 1;
     localStorage.setItem(STORE.token, m.token);
     const [room, invite] = [query.get("room"), query.get("invite")];
     if (m.seat) conn.send({ t: "resume", room: m.seat.room, since: 0 });
@@ -78,6 +96,10 @@ const HANDLERS = {
     st.room = { ...st.room, ...m };
     if (m.table?.game === "crokinole") st.board = m.table;
     st.discs = m.discs ?? st.discs;
+    held = [];
+    playback.clear();
+    // Joined mid-shot: the rest of it, from where the server had it when it sent this.
+    if (m.motion?.paths) playback.start(m.motion, m.motion.time, performance.now());
     st.round = m.match?.round ?? null;
     setTurns(m.match?.round.turn, m.match?.phase === "over");
     st.phase = m.match ? (m.match.phase === "motion" ? "motion" : st.phase) : null;
@@ -90,28 +112,37 @@ const HANDLERS = {
     const watching = st.seat === null ? `&watch=1${invite ? `&invite=${encodeURIComponent(invite)}` : ""}` : "";
     history.replaceState(null, "", `/crokinole/?room=${encodeURIComponent(m.id)}${watching}`);
   },
-  stroke() {
+  stroke(m) {
+    if (playback.active) releaseHeld(); // the last shot still played here: its end at once
     st.phase = "motion";
     st.aim = null;
+    playback.start(m, 0, performance.now()); // the whole motion: it plays from now
   },
-  frame(m) {
-    st.discs = m.discs;
+  motion(m) {
+    // A resume's missed shot: how far it has played (all of it: its end at once).
+    if (playback.active && m.stroke === playback.motion.stroke) playback.seek(m.time, performance.now());
   },
   ruling(m) {
-    st.discs = m.discs;
-    st.round = m.round ?? st.round;
-    setTurns(m.round?.turn ?? (m.turn === null ? [] : [m.turn]), false);
-    say("ruling", () => TEXT.ruling(m.seat, m.ruling));
-    showScore(m.score, m.round);
+    afterMotion(() => {
+      st.discs = m.discs;
+      st.round = m.round ?? st.round;
+      setTurns(m.round?.turn ?? (m.turn === null ? [] : [m.turn]), false);
+      say("ruling", () => TEXT.ruling(m.seat, m.ruling));
+      showScore(m.score, m.round);
+    });
   },
   round(m) {
-    say("round", () => roundWords(m));
-    st.discs = [];
+    afterMotion(() => {
+      say("round", () => roundWords(m));
+      st.discs = [];
+    });
   },
   result(m) {
-    st.phase = "over";
-    const before = shown.get("round");
-    say("round", () => [before?.(), TEXT.over(m.winner)].filter(Boolean).join(" · "));
+    afterMotion(() => {
+      st.phase = "over";
+      const before = shown.get("round");
+      say("round", () => [before?.(), TEXT.over(m.winner)].filter(Boolean).join(" · "));
+    });
   },
   left() {
     if (st.leaving) location.assign("/");
@@ -150,15 +181,20 @@ $("lobby").onclick = () => {
 
 // ---- drawing: world mm to canvas px, north up (js/crokinole-draw.js) ---------------
 
-function draw() {
+function draw(now) {
   requestAnimationFrame(draw);
+  if (playback.active && playback.finished(now)) {
+    playback.clear();
+    releaseHeld();
+  }
   const b = st.board;
   if (!b) {
     ctx.fillStyle = "#1d2a24";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     return;
   }
-  drawBoard(ctx, b, st.discs);
+  if (playback.active) st.motionDraws = (st.motionDraws ?? 0) + 1;
+  drawBoard(ctx, b, playback.active ? playback.sample(now) : st.discs);
   if (st.aim) {
     circle(ctx, b, st.aim.x, st.aim.y, b.disc_radius, "rgba(255,255,255,0.5)", "#fff");
     if (st.aim.flick) {

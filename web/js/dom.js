@@ -15,10 +15,18 @@ export function el(tag, opts = {}, ...children) {
   return node;
 }
 
-/** Show one screen (a <section class="screen">) and hide the others. */
+/** Show one screen (a <section class="screen">) and hide the others. A screen newly shown
+ * takes the keyboard's focus: its [data-focus] (the table, whose keys aim) or its heading, so
+ * that the keyboard and a screen reader start there, not on a button just hidden (issue 36). */
 export function showScreen(id) {
+  const changed = document.body.dataset.screen !== id;
   for (const s of document.querySelectorAll(".screen")) s.hidden = s.id !== id;
   document.body.dataset.screen = id;
+  const screen = changed ? document.getElementById(id) : null;
+  const target = screen?.querySelector("[data-focus]") ?? screen?.querySelector("h1, h2");
+  if (!target) return;
+  if (!target.hasAttribute("tabindex")) target.tabIndex = -1; // focusable, not in the Tab order
+  target.focus({ preventScroll: true });
 }
 
 let toastTimer = null;

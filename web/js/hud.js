@@ -186,9 +186,10 @@ export class MatchHud {
   /**
    * The last ruling, one short line a fact (the rules' paragraphs on demand), and the
    * earlier ones in a history the player can open. lines: [{text, cite, penalty}];
-   * history: [{stroke, lines, legal}] oldest first.
+   * history: [{stroke, lines, legal}] oldest first; title: whose stroke the last one was.
    */
-  renderRuling(lines, legal, history = []) {
+  renderRuling(lines, legal, history = [], title = "") {
+    $("ruling-who").textContent = title;
     // Each line's paragraph is a link to its text (shown with "§ rules"), and its "why"
     // opens the paragraph's words.
     const citeLink = (cite) =>

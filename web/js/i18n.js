@@ -28,6 +28,12 @@ export function pickLanguage(preferred) {
 /** The language in use. */
 export const language = () => current;
 
+/** The locale dates are written in: the browser's own variant of the page's language (en-GB's
+ * day first, not en's US month first), else the language itself. */
+export function locale(lang = current, preferred = globalThis.navigator?.languages ?? []) {
+  return preferred.find((tag) => String(tag).toLowerCase().split(/[-_]/)[0] === lang) ?? lang;
+}
+
 function storage() {
   try {
     return globalThis.localStorage ?? null;

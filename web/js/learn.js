@@ -29,7 +29,7 @@ const state = {
   busy: false,
   done: new Set(JSON.parse(localStorage.getItem(DONE_KEY) || "[]")),
 };
-const playback = new Playback(0);
+const playback = new Playback();
 const sounds = new Sounds();
 const contacts = new ContactSounds(COMPETITION);
 const canvas = $("table");
@@ -73,10 +73,7 @@ async function strike(shot) {
     return;
   }
   state.shots = shots;
-  const now = performance.now();
-  playback.clear();
-  for (const [time, discs] of body.frames) playback.push(time, discs, now);
-  playback.complete = true;
+  playback.start(body.motion, 0, performance.now());
   state.pending = body;
 }
 

@@ -5,6 +5,7 @@ import { nameComputers } from "./computer.js";
 import { $, toast } from "./dom.js";
 import { refusalText, t } from "./i18n.js";
 import { roomPage, waitingFor } from "./lobby.js";
+import { restingPlaces } from "./replay-motion.js";
 import { ownerOfPuck, whosePucks } from "./rulings.js";
 import { joinByInvite, link, mySeat, send, state, STORE } from "./state.js";
 import { pocketCentres, tableFrom } from "./table.js";
@@ -43,6 +44,16 @@ async function ratingChangeOf(name, mode, mid) {
   }
 }
 
+/** The header as an account (the login cookie's username) or a guest (null) sees it: the
+ * link to the profile, else to the log-in page. */
+export function showAccount(account) {
+  state.account = account ?? null;
+  const a = $("account-link");
+  a.dataset.i18n = account ? "ui.profile" : "ui.log_in";
+  a.textContent = t(a.dataset.i18n);
+  a.href = account ? `/u/${encodeURIComponent(account)}` : "/account";
+}
+
 /**
  * What a player (`seat`, or null for a watcher) is told when the table's result was decided
  * outside the room: `m.sets` by team (team = seat % 2), `m.forfeit` the team that lost by
@@ -72,7 +83,7 @@ export function decidedText(m, seat) {
  */
 export function createMessages(ctx) {
   let leavingFor = null; // the page a Crokinole room sent this one to
-  const { playback, chat, lobbyView, hud, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition } = ctx;
+  const { playback, chat, lobbyView, hud, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition, askNameAgain } = ctx;
   const { aimer, updateAimer } = ctx.table;
 
   function onMessage(msg) {
@@ -125,6 +136,13 @@ export function createMessages(ctx) {
     if (state.room) showRoomScreen();
   }
 
+  /** Play a motion `time` s into it, noting where each puck that leaves the table leaves
+   * it (the ruling marks its pocket). */
+  function play(motion, time) {
+    playback.start(motion, time, performance.now());
+    for (const p of restingPlaces(motion)) if (p.where !== "table") state.lastSeen.set(p.id, [p.x, p.y]);
+  }
+
   function setDropped(seat, name, seconds, now = performance.now()) {
     if (seconds === null || seconds === undefined) state.dropped.delete(seat);
     else state.dropped.set(seat, { seat, name, until: now + seconds * 1000 });
@@ -151,15 +169,14 @@ export function createMessages(ctx) {
       playback.rate = m.speed_factor > 0 ? m.speed_factor : 1;
       localStorage.setItem(STORE.token, m.token);
       $("me-name").textContent = m.name;
-      state.account = m.account ?? null;
-      // logged in (the login cookie): the header links to the profile, else to the log-in page
-      $("account-link").dataset.i18n = m.account ? "ui.profile" : "ui.log_in";
-      $("account-link").textContent = t($("account-link").dataset.i18n);
-      $("account-link").href = m.account ? `/u/${encodeURIComponent(m.account)}` : "/account";
+      showAccount(m.account);
       if (m.seat) {
         // Still seated somewhere: pick up where we were (a fresh page has seen nothing).
         const since = state.room?.id === m.seat.room ? state.last : 0;
         if (since === 0) state.room = null;
+        // opened at "/" (a reload keeps its room's address): a match still played is resumed,
+        // one over is left for the lobby rather than its old result shown (issue 36)
+        state.leaveIfOver = since === 0 && !state.pendingIntent && location.pathname === "/" && !location.search;
         send({ t: "resume", room: m.seat.room, since });
       } else if (state.room && state.room.you?.role === "watcher") {
         askSince(state.last);
@@ -188,6 +205,10 @@ export function createMessages(ctx) {
     },
 
     room(m) {
+      if (state.leaveIfOver) {
+        state.leaveIfOver = false;
+        if (m.match?.phase === "over") return (state.leaving = send({ t: "leave" }));
+      }
       // A Crokinole room is played on its own page, which resumes the seat or watches.
       const page = roomPage(m.game, m.id, m.you?.role === "watcher", state.invite?.code);
       if (page) {
@@ -213,6 +234,8 @@ export function createMessages(ctx) {
       state.table = tableFrom(m.table);
       state.held = [];
       playback.clear();
+      // Joined mid-motion: the rest of it, from where the server had it when it sent this.
+      if (m.motion?.paths) play(m.motion, m.motion.time);
       const match = m.match;
       state.discs = m.discs || [];
       state.turn = match ? match.turn : null;
@@ -243,8 +266,9 @@ export function createMessages(ctx) {
         releaseHeld();
       }
       state.motionStroke = m.stroke;
+      play(m, 0); // the whole motion: it plays from now
       state.hint = null;
-      state.framesSeen = 0;
+      state.motionDraws = 0;
       state.phase = "motion";
       state.ghost = null;
       state.clock = state.clock ? { ...state.clock, running: false } : null;
@@ -252,17 +276,12 @@ export function createMessages(ctx) {
       renderHud();
     },
 
-    frame(m) {
-      if (m.stroke !== state.motionStroke) return;
-      playback.push(m.time, m.discs, performance.now());
-      for (const d of m.discs || []) if (Array.isArray(d)) state.lastSeen.set(d[0], [d[1], d[2]]);
-      for (const d of m.discs || []) if (d && !Array.isArray(d) && d.id !== undefined) state.lastSeen.set(d.id, [d.x, d.y]);
-      state.framesSeen += 1;
-      if (m.k === m.n - 1) playback.complete = true;
+    motion(m) {
+      // A resume's missed stroke: how far it has played (all of it: its end at once).
+      if (playback.active && m.stroke === state.motionStroke) playback.seek(m.time, performance.now());
     },
 
     ruling(m) {
-      playback.complete = true; // frames end before the ruling (some may have been dropped)
       applyOrHold(() => {
         const now = performance.now();
         state.discs = (m.discs || []).filter((d) => d.id !== 0);
@@ -407,6 +426,11 @@ export function createMessages(ctx) {
         // The login this socket was opened with ended (here or on another device): the server
         // closes it, and the reconnect that follows is a guest's unless logged in again.
         toast(refusalText(m), 10000);
+        return;
+      }
+      if (m.code === "name_taken") {
+        // a guest's name that is (or reads as) a member's: asked again, the reason under it
+        askNameAgain(refusalText(m));
         return;
       }
       if (m.code === "bad_token") {

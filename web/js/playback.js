@@ -1,36 +1,34 @@
-// Plays a stroke's motion from the server's snapshots at the display's refresh rate:
-// a short buffer behind the newest snapshot, positions interpolated between the two
-// snapshots around the play clock. Pure: the caller passes the time in.
-
-export const BUFFER_MS = 120; // one or two snapshots of slack against network jitter
+// Plays a stroke's motion from its exact paths (docs/protocol.md, "Discs, motion and the
+// table") at the display's own rate: every drawn frame samples the paths at the stroke's time
+// now, with the server's own arithmetic (replay-motion.js), so nothing is interpolated and
+// nothing waits for the network while the discs move. Pure: the caller passes the time in.
+import { discsAt } from "./replay-motion.js";
 
 export class Playback {
-  constructor(bufferMs = BUFFER_MS) {
-    this.bufferMs = bufferMs;
+  constructor() {
     this.rate = 1; // simulated seconds per wall second: the server's speed_factor
-    this.frames = []; // [{time (s of the stroke), discs: Map id -> {id, x, y, where, ...}}]
+    this.motion = null; // {stroke, duration, decel, paths, origin?, wheres?}
     this.origin = null; // local ms at which stroke time 0 plays
-    this.complete = false; // no more snapshots will come: the last one is the end
   }
 
   get active() {
-    return this.frames.length > 0;
+    return this.motion !== null;
   }
 
   clear() {
-    this.frames = [];
+    this.motion = null;
     this.origin = null;
-    this.complete = false;
   }
 
-  /** Add a snapshot: time in stroke seconds, discs an array of {id, x, y, ...}. */
-  push(time, discs, now) {
-    const last = this.frames[this.frames.length - 1];
-    if (last && time <= last.time) return; // a duplicate after a resync
-    this.frames.push({ time, discs: new Map(discs.map((d) => [d.id, d])) });
-    const playAt = this.origin === null ? null : this.clock(now);
-    // Start (or catch up after a stall) a buffer's length behind the newest snapshot.
-    if (playAt === null || playAt > time) this.origin = now + this.bufferMs - (time * 1000) / this.rate;
+  /** Play `motion` (a `stroke`, or `room.motion`) as `time` s into it at local time `now`. */
+  start(motion, time, now) {
+    this.motion = motion;
+    this.seek(time, now);
+  }
+
+  /** The motion has played `time` s at local time `now` (a resume's `motion` message). */
+  seek(time, now) {
+    this.origin = now - (time * 1000) / this.rate;
   }
 
   /** The stroke time shown at local time `now`. */
@@ -38,32 +36,13 @@ export class Playback {
     return ((now - this.origin) / 1000) * this.rate;
   }
 
-  /** Has the play clock passed the last snapshot, and is it the last there will be?
-   * (A late snapshot only pauses the motion: it does not end it.) */
+  /** Has the motion played to its end by local time `now`? */
   finished(now) {
-    if (!this.active) return true;
-    return this.complete && this.clock(now) >= this.frames[this.frames.length - 1].time;
+    return !this.active || this.clock(now) >= this.motion.duration;
   }
 
-  /** Discs at local time `now`: an array of {id, x, y, ...} interpolated. */
+  /** The discs in play at local time `now`: {id, owner, x, y, striker}. */
   sample(now) {
-    const f = this.frames;
-    if (!f.length) return [];
-    const at = this.clock(now);
-    if (at <= f[0].time) return [...f[0].discs.values()];
-    let i = f.length - 1;
-    if (at >= f[i].time) return [...f[i].discs.values()];
-    while (f[i].time > at) i--;
-    const a = f[i];
-    const b = f[i + 1];
-    const k = (at - a.time) / (b.time - a.time);
-    const out = [];
-    for (const [id, da] of a.discs) {
-      const db = b.discs.get(id);
-      // A disc gone by the next snapshot (pocketed, off) stays where it was seen last.
-      if (!db) out.push(da);
-      else out.push({ ...db, x: da.x + (db.x - da.x) * k, y: da.y + (db.y - da.y) * k });
-    }
-    return out;
+    return this.active ? discsAt(this.motion, this.clock(now)) : [];
   }
 }

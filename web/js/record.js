@@ -1,10 +1,10 @@
 // The match record as a page a player reads: who played, the result, and every stroke
 // with its ruling in words (GET /api/matches/<id>, docs/protocol.md).
 import { $, el } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { locale, t } from "./i18n.js";
 import { humanize } from "./rulings.js";
 
-const when = (s) => (typeof s === "number" ? new Date(s * 1000).toLocaleString(language()) : "");
+const when = (s) => (typeof s === "number" ? new Date(s * 1000).toLocaleString(locale()) : "");
 
 export async function showRecord(id, invite = null) {
   const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";

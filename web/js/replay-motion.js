@@ -1,9 +1,11 @@
-// A stroke's motion as the server's core computed it (GET /api/matches/<id>/replay/<n>,
-// docs/notation.md "The replay viewer"): every disc's exact piecewise path, sampled at any
-// instant with the same arithmetic as server/games/novuss/sim/result.py (DiscPath.position), so a replay
-// shows what the referee judged, not an interpolation of frames. Either game: a motion may
-// name its places (`wheres`, the first one in play: Crokinole's board, hole, ditch) and the
-// origin of its paths (`origin`: Crokinole's paths are from the board's centre). Pure: no DOM.
+// A stroke's motion as the server's core computed it: every disc's exact piecewise path
+// (docs/protocol.md, "Discs, motion and the table"), sampled at any instant with the same
+// arithmetic as server/games/core/paths.py and server/games/novuss/sim/result.py
+// (DiscPath.position), so live play (js/playback.js), a lesson and a replay (GET
+// /api/matches/<id>/replay/<n>) all show what the referee judged, not an interpolation of
+// frames. Either game: a motion may name its places (`wheres`, the first one in play:
+// Crokinole's board, hole, ditch) and the origin of its paths (`origin`: Crokinole's paths are
+// from the board's centre). Pure: no DOM.
 
 const WHERE = ["table", "pocket", "off"];
 

@@ -25,13 +25,13 @@ export const state = {
   dropped: new Map(), // seat -> {seat, name, until}
   ruling: null, // {lines, legal, seat, ...}
   history: [], // earlier rulings as the server sent them (worded when drawn)
-  lastSeen: new Map(), // puck id -> where the motion last showed it (for "in the hole" marks)
+  lastSeen: new Map(), // puck id -> where the motion takes it off the table (for "in the hole" marks)
   result: null,
   ghost: null, // the striking player's live aim, seen by everybody else
   highlights: [],
   held: [], // events that wait until the motion has played out
   motionStroke: null,
-  framesSeen: 0, // frames of the last stroke that reached this page
+  motionDraws: 0, // display frames drawn while the last stroke's motion played
   pendingIntent: intentFromUrl(),
   joinedByLink: false, // the room was reached by an invite or a shared link
   invite: null, // {code, ref} of the last invite used: a full room is watched with it
@@ -39,6 +39,7 @@ export const state = {
   hint: null, // practice: the computer's suggestion for this player's stroke
   leaving: false, // the player asked to leave: the `left` that follows is no news
   returnTo: null, // the competition's page to go back to after leaving its table
+  leaveIfOver: false, // resuming a seat from "/": a match over is left, not shown
   account: null, // the logged-in account's username (welcome), or null for a guest
   ratingChange: null, // after a rated match: {rating, change, mode} of this player, once archived
 };

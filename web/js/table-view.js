@@ -139,6 +139,7 @@ export function createTableView(ctx) {
     if (document.body.dataset.screen !== "screen-match") return;
     if (playback.active) sounds.play(contacts.step(playback.sample(now), now));
     else contacts.reset();
+    if (playback.active) state.motionDraws += 1;
     renderer.draw(scene(now));
     if (!playback.active && state.phase === "play") drawHint(renderer.ctx, renderer.view, renderer.dpr, state.hint, state.discs, state.table);
     const names = state.room ? state.room.seats.map((s) => s?.name) : [];

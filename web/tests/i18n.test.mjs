@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { CATALOGS, format, inspect, pickLanguage, refusalText, setLanguage } from "../js/i18n.js";
+import { CATALOGS, format, inspect, locale, pickLanguage, refusalText, setLanguage } from "../js/i18n.js";
+import { accountRefusal } from "../js/pages/api.js";
 
 const codes = JSON.parse(readFileSync(new URL("../js/i18n/codes.json", import.meta.url)));
 const LANGS = ["en", "et", "lv"];
@@ -31,6 +32,33 @@ test("every error code and refusal reason has a rendering in each language", () 
     for (const code of codes.errors) assert.ok(CATALOGS[lang][`error.${code}`], `${lang}: error ${code}`);
     for (const code of codes.reasons) assert.ok(CATALOGS[lang][`reason.${code}`], `${lang}: reason ${code}`);
   }
+});
+
+test("every refusal of the account API and its reasons have a rendering in each language", () => {
+  for (const lang of LANGS) {
+    for (const [code, reasons] of Object.entries(codes.accounts)) {
+      assert.ok(CATALOGS[lang][`acct.err.${code}`], `${lang}: account error ${code}`);
+      for (const r of reasons) assert.ok(CATALOGS[lang][`acct.err.${code}.${r}`], `${lang}: account error ${code}.${r}`);
+    }
+  }
+});
+
+test("an account refusal is worded in the page's language with its parameters and the wait", () => {
+  setLanguage("et");
+  const short = { error: "weak_password", reason: "too_short", params: { min: 10 }, message: "A password has at least 10 characters." };
+  assert.equal(accountRefusal(400, short), "Paroolis on vähemalt 10 märki.");
+  // issue 36: the eleventh registration from one address was told no wait
+  const throttled = { error: "throttled", message: "Too many attempts; try again later.", params: { retry_after: 841 } };
+  assert.equal(accountRefusal(429, throttled), "Siit on tehtud liiga palju katseid. Proovi uuesti 15 minuti pärast.");
+  setLanguage("lv");
+  assert.equal(accountRefusal(429, { ...throttled, params: { retry_after: 20 } }), "No šejienes ir bijis pārāk daudz mēģinājumu. Mēģini vēlreiz pēc 1 minūtes.");
+  assert.equal(accountRefusal(401, { error: "bad_login" }, true), "Nepareiza parole.");
+  setLanguage("en");
+  assert.equal(accountRefusal(400, { error: "bad_username", reason: "length", params: { min: 3, max: 20 } }), "A username has 3 to 20 characters.");
+  assert.equal(accountRefusal(429, { ...throttled, params: { retry_after: 600 } }), "Too many attempts from here. Try again in 10 minutes.");
+  // a code newer than this page: the server's English; no body at all: the status
+  assert.equal(accountRefusal(418, { error: "new_code", message: "Something new." }), "Something new.");
+  assert.equal(accountRefusal(502, null), "Refused (502).");
 });
 
 test("no catalog has a line the server does not emit, nor misses a key another has", () => {
@@ -83,6 +111,13 @@ test("plural forms follow the language: Latvian zero for 10, one for 21", () => 
   assert.equal(format(CATALOGS.et["record.strokes"], { n: 1 }, "et"), "1 löök");
   assert.equal(format(CATALOGS.et["record.strokes"], { n: 1200 }, "et"), "1200 lööki");
   assert.equal(format(CATALOGS.en["record.strokes"], { n: 1200 }, "en"), "1,200 strokes");
+});
+
+test("dates follow the browser's variant of the page's language (issue 36: US forms under en-GB)", () => {
+  assert.equal(locale("en", ["en-GB", "et"]), "en-GB");
+  assert.equal(locale("et", ["en-GB", "et-EE"]), "et-EE");
+  assert.equal(locale("lv", ["en-GB"]), "lv"); // the menu's choice, not the browser's
+  assert.equal(locale("en", []), "en");
 });
 
 test("the language comes from the browser's list, English when none is ours", () => {

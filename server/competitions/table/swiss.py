@@ -37,6 +37,16 @@ def _quarters(points: float) -> int:
     return round(points * 4)
 
 
+def sure_rounds(entrants: int) -> int:
+    """The most rounds a Swiss of `entrants` is sure to pair without a rematch, whatever the
+    results: ceil(n / 2). Before round r every entrant has met at most r - 1 others, so in the
+    graph of pairs not yet met (with the bye's node, joined to all, when n is odd) each node
+    keeps at least half the others; by Dirac's theorem that graph has a Hamiltonian cycle,
+    hence a perfect matching, while r <= ceil(n / 2). Past it a round may have none (then the
+    competition ends early: Tournament.pair_next_round)."""
+    return (entrants + 1) // 2
+
+
 def pair_swiss(
     table: Sequence[str],
     points: Mapping[str, float],

@@ -16,6 +16,7 @@ from .errors import (
     DuplicateEntrant,
     Finished,
     LateResult,
+    NoPairing,
     NotPaired,
     NotStarted,
     ResultTwice,
@@ -33,7 +34,8 @@ from .standings import Crosstable, PlayerStanding, crosstable, player_standings,
 class Tournament:
     """A competition's table. `entrants` are in registration order until start() draws the
     table order; `rounds[-1]` holds the pairings of the round in play; `results` are oriented
-    as their pairings (a is the pairing's a)."""
+    as their pairings (a is the pairing's a); `unpaired`: a Swiss ended because its next round
+    could not be paired without a rematch."""
 
     settings: Settings
     entrants: tuple[Entrant, ...]
@@ -42,6 +44,7 @@ class Tournament:
     rounds: tuple[tuple[Pairing, ...], ...] = ()
     results: tuple[Result, ...] = ()
     withdrawals: tuple[Withdrawal, ...] = ()
+    unpaired: bool = False
 
     @classmethod
     def new(cls, settings: Settings, entrants: Sequence[Entrant], seed: int) -> Tournament:
@@ -119,11 +122,13 @@ class Tournament:
 
     @property
     def finished(self) -> bool:
-        """Whether the last round is paired and complete (or no one is left to pair)."""
+        """Whether the last round is paired and complete (or no one is left to pair, or a
+        Swiss could pair no further round)."""
         if not self.started or not self.round_complete:
             return False
         active = len(self.entrants) - len(self.withdrawn)
-        return self.round >= self.total_rounds or (self.settings.system == "swiss" and active < 2)
+        swiss = self.settings.system == "swiss"
+        return self.round >= self.total_rounds or (swiss and active < 2) or self.unpaired
 
     def entrant(self, entrant_id: str) -> Entrant:
         """The entrant with that id."""
@@ -142,14 +147,19 @@ class Tournament:
     def pair_next_round(self) -> Tournament:
         """Pair the next round; its pairings are in `rounds[-1]`. A round-robin encounter with
         a withdrawn entrant whose results stay is scored at once as a minus and a plus
-        (004 § 32 (3) 1))."""
+        (004 § 32 (3) 1)). A Swiss whose next round cannot be paired without a rematch ends
+        instead (`unpaired`, finished) with the standings it has: nothing else could end it
+        (issue 36: it stalled for ever); `sure_rounds` says beforehand how far is certain."""
         if not self.started:
             raise NotStarted("start the tournament first")
         if self.finished:
             raise Finished("all rounds have been played")
         if not self.round_complete:
             raise RoundNotComplete(f"round {self.round} still has encounters without a result")
-        pairings = rounds.next_round(self)
+        try:
+            pairings = rounds.next_round(self)
+        except NoPairing:
+            return replace(self, unpaired=True)
         minuses = rounds.minuses(self, pairings)
         return replace(self, rounds=(*self.rounds, pairings), results=self.results + minuses)
 
@@ -265,6 +275,7 @@ class Tournament:
             rounds=tuple(tuple(codec.pairing_from(p) for p in rnd) for rnd in d["rounds"]),
             results=tuple(codec.result_from(r) for r in d["results"]),
             withdrawals=tuple(codec.withdrawal_from(w) for w in d["withdrawals"]),
+            unpaired=bool(d.get("unpaired", False)),  # older tables have none
         )
 
 

@@ -6,9 +6,10 @@ computer's decision (`Choice`). Pure data, no I/O.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
+
+from server.games.core.paths import discs_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +59,9 @@ class MatchRefused(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """How motion is played out and how often previews go through."""
+    """How fast motion plays (simulated seconds per wall second) and how often previews go
+    through."""
 
-    frame_rate: float = 30.0
     speed_factor: float = 1.0
     aim_rate: float = 15.0
 
@@ -94,64 +95,42 @@ class Step:
         return self
 
 
-def disc_view(id_: int, owner: int, x: float, y: float) -> dict[str, Any]:
-    """A disc as the protocol shows it."""
-    return {"id": id_, "owner": owner, "x": round(x, 2), "y": round(y, 2)}
-
-
 @dataclass(slots=True)
 class Motion:
-    """An accepted stroke being played out. `result` is None after a restart (the play-out is
-    then skipped and its ruling delivered at once); `after` holds the ruling's messages."""
+    """An accepted stroke being played out. `track` is its exact paths in the wire's form
+    (server/games/core/paths.py), None after a restart (the play-out is then skipped and its
+    ruling delivered at once); `after` holds the ruling's messages."""
 
     stroke: int
     seat: int
     shot: Shot
     duration: float
-    frames: int
     started: float
     after: list[Out]
-    result: Any = None  # the game's own record of the motion (its paths)
+    track: dict[str, Any] | None = None
     # the referee's state before the stroke: what the room shows until the ruling is
     # delivered (not kept in checkpoints: after a restart the motion is skipped at once)
     before: Any = None
 
-    def frame_time(self, k: int, settings: Settings) -> float:
-        """Simulated time shown by frame k."""
-        return min(k * settings.speed_factor / settings.frame_rate, self.duration)
-
-    def frame(self, k: int, settings: Settings) -> dict[str, Any]:
-        """The `frame` message k (0..frames-1)."""
-        t = self.frame_time(k, settings)
-        return {
-            "t": "frame",
-            "stroke": self.stroke,
-            "k": k,
-            "n": self.frames,
-            "time": round(t, 4),
-            "discs": self.discs_at(t),
-        }
-
-    def discs_at(self, t: float) -> list[dict[str, Any]]:
-        """Discs on the table at simulated time t."""
-        return []  # each game's motion draws its own discs; none after a restart
-
-    def k_at(self, now: float, settings: Settings) -> int:
-        """The frame due at wall time now."""
-        return max(0, min(self.frames - 1, math.floor((now - self.started) * settings.frame_rate)))
+    def time_at(self, now: float, settings: Settings) -> float:
+        """The stroke's simulated time at wall time now."""
+        return min(max(now - self.started, 0.0) * settings.speed_factor, self.duration)
 
     def ends(self, settings: Settings) -> float:
-        """Wall time of the last frame."""
-        return self.started + (self.frames - 1) / settings.frame_rate
+        """Wall time at which the motion has played: its ruling is due."""
+        return self.started + self.duration / settings.speed_factor
+
+    def discs_at(self, t: float) -> list[dict[str, Any]]:
+        """Discs in play at simulated time t (none known after a restart)."""
+        return [] if self.track is None else discs_at(self.track, t)
+
+    def start_view(self) -> dict[str, Any]:
+        """The `stroke` message's data: the stroke and its whole motion."""
+        return {**self.shot_view(), "duration": self.duration, **(self.track or {})}
 
     def view(self, now: float, settings: Settings) -> dict[str, Any]:
-        """The stroke in flight, for a `room` snapshot."""
-        return {
-            **self.shot_view(),
-            "duration": self.duration,
-            "frames": self.frames,
-            "k": self.k_at(now, settings),
-        }
+        """The stroke in flight, for a `room` snapshot: its motion and how far it has played."""
+        return {**self.start_view(), "time": self.time_at(now, settings)}
 
     def shot_view(self) -> dict[str, Any]:
         """The stroke as the `stroke` message names it."""
@@ -166,31 +145,25 @@ class Motion:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        """Checkpoint data (the trajectory is not kept: a restart skips the play-out)."""
+        """Checkpoint data (the paths are not kept: a restart skips the play-out)."""
         return {
             "stroke": self.stroke,
             "seat": self.seat,
             "shot": [self.shot.x, self.shot.y, self.shot.angle, self.shot.speed],
             "duration": self.duration,
-            "frames": self.frames,
             "started": self.started,
             "after": [[o.kind, o.data, o.sequenced, o.audience] for o in self.after],
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Motion:
-        """Inverse of to_dict, without the trajectory."""
+        """Inverse of to_dict, without the paths (a checkpoint of protocol 1's server also
+        names its frame count: not needed)."""
         return cls(
             stroke=d["stroke"],
             seat=d["seat"],
             shot=Shot(*d["shot"]),
             duration=d["duration"],
-            frames=d["frames"],
             started=d["started"],
             after=[Out(k, data, seq, aud) for k, data, seq, aud in d["after"]],
         )
-
-
-def frame_count(duration: float, settings: Settings) -> int:
-    """Frames needed to show `duration` simulated seconds, the first at 0 and the last at rest."""
-    return math.ceil(duration * settings.frame_rate / settings.speed_factor - 1e-9) + 1

@@ -15,19 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from server.games.core.play import (
-    MatchRefused,
-    Motion,
-    Out,
-    Settings,
-    Shot,
-    Step,
-    disc_view,
-    frame_count,
-)
+from server.games.core.paths import disc_view
+from server.games.core.play import MatchRefused, Motion, Out, Settings, Shot, Step
 from server.games.crokinole.board import TOURNAMENT
 from server.games.crokinole.judge import Ruling, close_round, judge_shot, round_over, winners
-from server.games.crokinole.physics import ShotResult
+from server.games.crokinole.physics import WHERES, ShotResult
 from server.games.crokinole.rules import Options, ShotRefused, State, new_game
 
 OFFSET = TOURNAMENT.surface_radius  # protocol (0, 0) is the south-west corner
@@ -82,23 +74,38 @@ def rule_options(seats: int, options: dict[str, Any]) -> Options:
     return Options(players=seats, teams="players" not in options, **chosen)
 
 
-class CrokinoleMotion(Motion):
-    """A shot played out from the Crokinole physics' segments."""
-
-    __slots__ = ("owners", "shot_result")
-    owners: dict[int, int]  # disc id -> the seat whose disc it is
-    shot_result: ShotResult | None
-
-    def discs_at(self, t: float) -> list[dict[str, Any]]:
-        """Discs on the surface at simulated time t (protocol coordinates)."""
-        result: ShotResult | None = getattr(self, "shot_result", None)
-        if result is None:
-            return []
-        spots = result.positions_at(t, TOURNAMENT.decel)
-        return [
-            disc_view(i, self.owners[i], x + OFFSET, y + OFFSET)
-            for i, (x, y) in sorted(spots.items())
-        ]
+def track(result: ShotResult, before: State) -> dict[str, Any]:
+    """A shot's motion as the wire carries it, live and in replays
+    (server/games/core/paths.py): every disc's path as a compact row [id, kind (1: a disc;
+    Crokinole has no striker), owner (its colour), where (WHERES' index), t_end, x_end,
+    y_end, then segments t0, x0, y0, vx, vy ...]: from t_end on the disc is at (x_end,
+    y_end), its final place, exactly (0.0: it never moved). The paths are in the rules'
+    coordinates: `origin` is their (0, 0), the board's centre, in the protocol's."""
+    side = before.options.side_of
+    rows: dict[int, list[Any]] = {}
+    moving: dict[int, bool] = {}
+    for seg in result.segments:
+        rows.setdefault(seg.id, []).extend((seg.t, seg.x, seg.y, seg.vx, seg.vy))
+        moving[seg.id] = seg.vx != 0.0 or seg.vy != 0.0
+    ends: dict[int, float] = {}
+    for e in result.events:
+        if e.kind in ("stop", "hole", "ditch"):
+            ends[e.a] = max(ends.get(e.a, 0.0), e.t)
+    out = []
+    for f in result.finals:
+        segs = rows[f.id]
+        last_t = float(segs[-5])
+        t_end = max(last_t, ends.get(f.id, 0.0))
+        if moving[f.id] and t_end == last_t:  # stopped by nothing (the physics' safety stop)
+            t_end = result.duration
+        out.append([f.id, 1, side(f.id // 10), WHERES.index(f.where), t_end, f.x, f.y, *segs])
+    return {
+        "decel": before.board.decel,
+        "duration": result.duration,
+        "origin": [OFFSET, OFFSET],
+        "wheres": list(WHERES),
+        "paths": out,
+    }
 
 
 class CrokinoleMatch:
@@ -188,9 +195,8 @@ class CrokinoleMatch:
         return [disc_view(d.id, side(d.seat), d.x + OFFSET, d.y + OFFSET) for d in self.game.discs]
 
     def discs(self, now: float) -> list[dict[str, Any]]:
-        if self.motion is not None and getattr(self.motion, "shot_result", None) is not None:
-            k = self.motion.k_at(now, self.settings)
-            return self.motion.discs_at(self.motion.frame_time(k, self.settings))
+        if self.motion is not None and self.motion.track is not None:
+            return self.motion.discs_at(self.motion.time_at(now, self.settings))
         return self.rest_discs()
 
     def clock_view(self, now: float) -> dict[str, Any]:
@@ -266,25 +272,16 @@ class CrokinoleMatch:
             "duration": result.duration, "hash": result.state_hash(),
             "ruling": ruling_dict(ruling),
         }  # fmt: skip
-        start = {
-            **self.motion.shot_view(),
-            "duration": result.duration,
-            "frames": self.motion.frames,
-        }
         log = [entry] + ([self._end_entry(now)] if self.game.over else [])
-        return Step(out=[Out("stroke", start)], log=log, motion=self.motion)
+        return Step(out=[Out("stroke", self.motion.start_view())], log=log, motion=self.motion)
 
     def _motion(
         self, seat: int, shot: Shot, result: ShotResult, outs: list[Out], now: float, before: State
     ) -> Motion:
-        motion = CrokinoleMotion(
-            stroke=self.strokes, seat=seat, shot=shot, duration=result.duration,
-            frames=frame_count(result.duration, self.settings), started=now, after=outs,
+        return Motion(
+            stroke=self.strokes, seat=seat, shot=shot, duration=result.duration, started=now,
+            after=outs, track=track(result, before),
         )  # fmt: skip
-        motion.shot_result = result
-        side = before.options.side_of
-        motion.owners = {f.id: side(f.id // 10) for f in result.finals}
-        return motion
 
     def _ruling_out(self, ruling: Ruling, at_rest: list[dict[str, Any]]) -> Out:
         """The ruling with the discs the shot left and who shoots next (the next round's

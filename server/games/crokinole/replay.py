@@ -36,8 +36,8 @@ from server.games.core.replaying import (
 )
 from server.games.crokinole.judge import close_round, judge_shot, round_over
 from server.games.crokinole.lines import Line
-from server.games.crokinole.match import OFFSET, result_of, ruling_dict
-from server.games.crokinole.physics import WHERES, ShotResult
+from server.games.crokinole.match import OFFSET, result_of, ruling_dict, track
+from server.games.crokinole.physics import ShotResult
 from server.games.crokinole.rules import ShotRefused, State
 
 FORFEITS = ("resign", "absent")
@@ -196,32 +196,6 @@ def recompute(record: dict[str, Any]) -> Replayed:
     return build_steps(record, checks, _start(record["log"][0]), table_at, before_of)
 
 
-def paths(result: ShotResult, before: State) -> list[list[Any]]:
-    """Every disc's path as the viewer's compact rows (web/js/replay-motion.js): [id, kind
-    (1: a disc; Crokinole has no striker), owner (its colour), where (WHERES' index), t_end,
-    x_end, y_end, then segments t0, x0, y0, vx, vy ...]: from t_end on the disc is at
-    (x_end, y_end), its final place, exactly (0.0: it never moved)."""
-    side = before.options.side_of
-    rows: dict[int, list[Any]] = {}
-    moving: dict[int, bool] = {}
-    for seg in result.segments:
-        rows.setdefault(seg.id, []).extend((seg.t, seg.x, seg.y, seg.vx, seg.vy))
-        moving[seg.id] = seg.vx != 0.0 or seg.vy != 0.0
-    ends: dict[int, float] = {}
-    for e in result.events:
-        if e.kind in ("stop", "hole", "ditch"):
-            ends[e.a] = max(ends.get(e.a, 0.0), e.t)
-    out = []
-    for f in result.finals:
-        segs = rows[f.id]
-        last_t = float(segs[-5])
-        t_end = max(last_t, ends.get(f.id, 0.0))
-        if moving[f.id] and t_end == last_t:  # stopped by nothing (the physics' safety stop)
-            t_end = result.duration
-        out.append([f.id, 1, side(f.id // 10), WHERES.index(f.where), t_end, f.x, f.y, *segs])
-    return out
-
-
 def stroke_motion(replayed: Replayed, stroke: int) -> dict[str, Any]:
     """Shot `stroke`'s motion simulated again from the recomputed state before it."""
     step = stroke_step(replayed, stroke)
@@ -233,11 +207,7 @@ def stroke_motion(replayed: Replayed, stroke: int) -> dict[str, Any]:
         "stroke": stroke,
         "seat": seat,
         "shot": dict(shot),
-        "decel": before.board.decel,
-        "duration": result.duration,
-        "origin": [OFFSET, OFFSET],  # the paths' (0, 0), the board's centre
-        "wheres": list(WHERES),
-        "paths": paths(result, before),
+        **track(result, before),
         "hash": result.state_hash(),
         "hash_ok": step["hash_ok"],
     }

@@ -16,15 +16,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from server.games.core.play import (
-    MatchRefused,
-    Motion,
-    Out,
-    Settings,
-    Step,
-    disc_view,
-    frame_count,
-)
+from server.games.core.paths import disc_view
+from server.games.core.play import MatchRefused, Motion, Out, Settings, Step
 from server.games.novuss.rules import (
     MatchConfig,
     MatchState,
@@ -40,7 +33,7 @@ from server.games.novuss.rules import (
     sim_discs,
 )
 from server.games.novuss.rules.state import team_of
-from server.games.novuss.sim import COMPETITION, Shot, SimInputError, StrokeResult, simulate
+from server.games.novuss.sim import COMPETITION, Shot, SimInputError, simulate
 from server.games.novuss.sim.types import Side
 
 CLOCK_REPEAT = 5.0  # seconds between clock messages while it runs (clients count down between)
@@ -48,54 +41,6 @@ DUE_EARLY = 1e-6
 """next_due() names a waited-for time this much early (s): what tick() compares is a
 difference, which rounds otherwise than the sum; a visit a hair early finds nothing and
 the room is simply due again."""
-
-
-class FrameSampler:
-    """A trajectory shown frame after frame. In most strokes only the striker and a few
-    pucks move, so a disc past its last moment of motion is looked up, not recomputed: this
-    runs 30 times a second for every table in play (docs/performance.md)."""
-
-    def __init__(self, result: StrokeResult, striker_owner: int):
-        traj = result.trajectory
-        self.decel = traj.decel
-        # (path, owner as shown, when it settles, its view once settled)
-        self.discs: list[tuple[Any, int, float, dict[str, Any] | None]] = []
-        for path in traj.paths:
-            # the physics owns the striker to nobody (-1); the protocol: the seat that struck
-            owner = striker_owner if path.id == 0 else path.owner
-            t0, _x, _y, vx, vy = path.segments[-5:]
-            settled = path.t_end if path.where != "table" else t0 + math.hypot(vx, vy) / self.decel
-            x, y, where = path.position(traj.duration, self.decel)
-            final = disc_view(path.id, owner, x, y) if where == "table" else None
-            self.discs.append((path, owner, settled, final))
-
-    def views(self, t: float) -> list[dict[str, Any]]:
-        """The discs on the table at simulated time t, as the protocol shows them."""
-        out = []
-        for path, owner, settled, final in self.discs:
-            if t > settled:
-                if final is not None:
-                    out.append(final)
-                continue
-            x, y, where = path.position(t, self.decel)
-            if where == "table":
-                out.append(disc_view(path.id, owner, x, y))
-        return out
-
-
-class StrokeMotion(Motion):
-    """A Novuss stroke played out from its exact trajectory, sampled frame by frame."""
-
-    __slots__ = ("sampler",)
-    sampler: FrameSampler
-
-    def discs_at(self, t: float) -> list[dict[str, Any]]:
-        """Discs on the table at simulated time t."""
-        if self.result is None:
-            return []
-        if not hasattr(self, "sampler"):  # made on the first frame
-            self.sampler = FrameSampler(self.result, self.seat)
-        return self.sampler.views(t)
 
 
 class Match:
@@ -199,10 +144,9 @@ class Match:
         return [disc_view(p.id, p.owner, p.x, p.y) for p in self.state.pucks if p.where == "table"]
 
     def discs(self, now: float) -> list[dict[str, Any]]:
-        """The discs as a viewer should see them now (mid-motion: the current frame)."""
-        if self.motion is not None and self.motion.result is not None:
-            k = self.motion.k_at(now, self.settings)
-            return self.motion.discs_at(self.motion.frame_time(k, self.settings))
+        """The discs as a viewer should see them now (mid-motion: where the motion has them)."""
+        if self.motion is not None and self.motion.track is not None:
+            return self.motion.discs_at(self.motion.time_at(now, self.settings))
         return self.rest_discs()
 
     def clock_view(self, now: float) -> dict[str, Any]:
@@ -271,15 +215,14 @@ class Match:
         self.state = ruling.state
         self._stop_clock(now)
         after = self._ruling_outs(ruling, "stroke", self.strokes)
-        self.motion = StrokeMotion(
+        self.motion = Motion(
             stroke=self.strokes,
             seat=seat,
             shot=shot,
             duration=result.duration,
-            frames=frame_count(result.duration, self.settings),
             started=now,
             after=after,
-            result=result,
+            track=result.trajectory.track(seat),
             before=before,
         )
         self.pending_aim = None
@@ -295,13 +238,10 @@ class Match:
             # for the players' figures (server/history): the log holds no owners otherwise
             "own": sum(team_of(before.puck(pid).owner) == team_of(seat) for pid in ruling.pocketed),
         }
-        start = {
-            **self.motion.shot_view(),
-            "duration": result.duration,
-            "frames": self.motion.frames,
-        }
         return Step(
-            out=[Out("stroke", start)], log=[entry, *self._end_entry(now)], motion=self.motion
+            out=[Out("stroke", self.motion.start_view())],
+            log=[entry, *self._end_entry(now)],
+            motion=self.motion,
         )
 
     def finish_motion(self, now: float) -> Step:

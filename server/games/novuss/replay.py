@@ -180,20 +180,16 @@ def recompute(record: dict[str, Any], table: Table = COMPETITION) -> Replayed:
 def stroke_motion(replayed: Replayed, stroke: int, table: Table = COMPETITION) -> dict[str, Any]:
     """Stroke `stroke`'s motion, simulated again from the recomputed state before it: the
     core's exact paths (`paths`: per disc [id, kind, owner, where, t_end, x_end, y_end, then
-    segments t0, x0, y0, vx, vy ...], as `Trajectory.to_compact`), its deceleration and
-    duration, the striker shown as the striking seat's (the physics owns it to nobody)."""
+    segments t0, x0, y0, vx, vy ...], as a live `stroke` carries them: `Trajectory.track`),
+    its deceleration and duration, the striker shown as the striking seat's."""
     step = stroke_step(replayed, stroke)
     state, seat, shot = replayed.before[stroke]
     result = simulate(table, sim_discs(state), shot)
-    compact = result.trajectory.to_compact()
-    paths = [[d[0], d[1], seat if d[0] == 0 else d[2], *d[3:]] for d in compact["discs"]]
     return {
         "stroke": stroke,
         "seat": seat,
         "shot": {"x": shot.x, "y": shot.y, "angle": shot.angle, "speed": shot.speed},
-        "decel": compact["decel"],
-        "duration": compact["duration"],
-        "paths": paths,
+        **result.trajectory.track(seat),
         "hash": result.state_hash(),
         "hash_ok": step["hash_ok"],
     }

@@ -1,22 +1,53 @@
 // The account page (/account): register, log in, log out (here or everywhere), change the
-// password, delete the account. A refusal's message is the server's, in English
-// (docs/accounts.md); the rest is in the page's language.
+// password, delete the account. A refusal is worded from its code in the page's language
+// (docs/accounts.md, "Errors") and shown under the button that was pressed, the field it is
+// about focused; what went well is said at the top of the page.
 import { t } from "../i18n.js";
-import { getJSON, postJSON, setUpPage } from "./api.js";
+import { accountRefusal, getJSON, postJSON, setUpPage } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 
-let said = null; // the last message as a function, reworded on a change of language
+// Every message shown, as a function, so a change of language rewords it: element -> fn.
+const shown = new Map();
 
-function say(text, ok = false) {
-  const m = $("message");
-  said = typeof text === "function" ? text : null;
-  m.textContent = said ? said() : text;
-  m.dataset.ok = ok ? "1" : "";
-  m.hidden = !text;
+function show(box, text, ok = false) {
+  if (text) shown.set(box, text);
+  else shown.delete(box);
+  box.textContent = text ? text() : "";
+  box.dataset.ok = ok ? "1" : "";
+  box.hidden = !text;
 }
 
-async function show() {
+function clearAll() {
+  for (const box of [...shown.keys()]) show(box, null);
+  for (const f of document.querySelectorAll("[aria-invalid]")) f.removeAttribute("aria-invalid");
+}
+
+/** The field a refusal is about, if any: it gets the focus and the message as its description. */
+function fieldOf(form, body) {
+  const code = body?.error;
+  if (code === "bad_username" || code === "name_taken") return form.elements.username;
+  if (code === "weak_password" || (code === "bad_login" && !form.elements.username)) return form.elements.password;
+  return null;
+}
+
+function refused(box, status, body, form = null) {
+  show(box, () => accountRefusal(status, body, form !== null && !form.elements.username));
+  const field = form && fieldOf(form, body);
+  if (field) {
+    field.setAttribute("aria-invalid", "true");
+    field.setAttribute("aria-describedby", box.id);
+    field.focus();
+  }
+  box.scrollIntoView({ block: "nearest" });
+}
+
+function said(text) {
+  show($("message"), text, true);
+  $("message").focus();
+}
+
+async function showAccount() {
   const { body } = await getJSON("/api/account");
   const name = body && body.username;
   $("guest").hidden = Boolean(name);
@@ -30,15 +61,14 @@ async function show() {
 function form(id, path, done) {
   $(id).addEventListener("submit", async (e) => {
     e.preventDefault();
-    const data = Object.fromEntries(new FormData(e.target).entries());
+    const f = e.target;
+    const data = Object.fromEntries(new FormData(f).entries());
+    clearAll();
     const { status, body } = await postJSON(path, data);
-    if (status !== 200) {
-      say(body.message || t("acct.refused", { status }));
-      return;
-    }
-    e.target.reset();
-    say(done(body), true);
-    await show();
+    if (status !== 200) return refused(f.querySelector(".form-message"), status, body, f);
+    f.reset();
+    await showAccount();
+    said(done(body));
   });
 }
 
@@ -52,13 +82,15 @@ for (const [id, path, key] of [
   ["logout-all", "/api/account/logout-all", "acct.logged_out_all"],
 ]) {
   $(id).addEventListener("click", async () => {
+    clearAll();
     const { status, body } = await postJSON(path);
-    say(status === 200 ? () => t(key) : body.message || t("acct.refused", { status }), status === 200);
-    await show();
+    if (status !== 200) return refused($("logout-message"), status, body);
+    await showAccount();
+    said(() => t(key));
   });
 }
 
 setUpPage(() => {
-  if (said) $("message").textContent = said();
+  for (const [box, text] of shown) box.textContent = text();
 });
-show();
+showAccount();

@@ -1,7 +1,7 @@
 // The accounts' and players' HTTP API (docs/protocol.md, "HTTP") for the pages outside the
 // table's client: account.html, profile.html, leaderboard.html; and their words, from the
 // client's catalogs (js/i18n/) with the same language menu and remembered choice.
-import { initLanguage, language, languageMenu, onLanguage, t, translatePage } from "../i18n.js";
+import { has, initLanguage, languageMenu, locale, onLanguage, t, translatePage } from "../i18n.js";
 
 /** The page in the chosen language, its menu working; redraw() rewords what the script wrote. */
 export function setUpPage(redraw) {
@@ -40,9 +40,23 @@ export async function postJSON(path, data = {}) {
   return { status: r.status, body };
 }
 
-/** A time in seconds since the epoch, in the page's language. */
+/**
+ * A refusal of the account API in the page's language (docs/accounts.md, "Errors"), worded
+ * from its code and reason with its parameters (a wait in whole minutes, rounded up); a code
+ * newer than this page keeps the server's English. `passwordOnly`: the form asked a password
+ * alone, so a `bad_login` is the password's.
+ */
+export function accountRefusal(status, body, passwordOnly = false) {
+  const { error: code, reason, params = {} } = body || {};
+  if (code === "throttled") return t("acct.err.throttled", { n: Math.max(1, Math.ceil((Number(params.retry_after) || 0) / 60)) });
+  if (code === "bad_login" && passwordOnly) return t("acct.err.bad_password");
+  for (const key of [`acct.err.${code}.${reason}`, `acct.err.${code}`]) if (code && has(key)) return t(key, params);
+  return body?.message || t("acct.refused", { status });
+}
+
+/** A time in seconds since the epoch, in the page's language (and the browser's variant of it). */
 export function when(seconds) {
-  const format = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
+  const format = new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" });
   return seconds ? format.format(new Date(seconds * 1000)) : "";
 }
 

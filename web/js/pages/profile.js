@@ -8,6 +8,9 @@ const name = decodeURIComponent(location.pathname.split("/")[2] || "");
 const NOVUSS = ["singles", "doubles"]; // shown always; another game's once rated in it
 const modeName = (mode) => t("prof.mode_name", { mode });
 let page = 0;
+/** @type {(string|null)[]} where each page of matches begins (the first: the newest) */
+const cursors = [null];
+let total = 0;
 
 function cell(text, cls) {
   const td = document.createElement("td");
@@ -108,14 +111,18 @@ async function privateMatches() {
 }
 
 async function matches() {
-  const { status, body } = await getJSON(`/api/players/${encodeURIComponent(name)}/matches?page=${page}`);
+  // by key: the first page says how many, each page where the next begins (`before`)
+  const at = cursors[page] ? `before=${encodeURIComponent(cursors[page])}` : "page=0";
+  const { status, body } = await getJSON(`/api/players/${encodeURIComponent(name)}/matches?${at}`);
   if (status !== 200) return;
+  if (page === 0) total = body.total;
+  cursors[page + 1] = body.next;
   $("matches").tBodies[0].replaceChildren(...body.matches.map(matchRow));
-  $("no-matches").hidden = body.total > 0;
-  const pages = Math.max(1, Math.ceil(body.total / body.per_page));
+  $("no-matches").hidden = total > 0;
+  const pages = Math.max(1, Math.ceil(total / body.per_page));
   $("page-of").textContent = t("pages.page_of", { page: page + 1, pages });
   $("newer").disabled = page === 0;
-  $("older").disabled = page + 1 >= pages;
+  $("older").disabled = page + 1 >= pages || !body.next;
 }
 
 $("newer").addEventListener("click", () => { page = Math.max(0, page - 1); matches(); });

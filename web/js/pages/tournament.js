@@ -47,6 +47,9 @@ function draw() {
   $("facts").textContent = facts.join(" · ");
   $("status").textContent = t(`tour.status_${doc.status}`);
   $("round-of").textContent = doc.total_rounds ? t("tour.round_of", { round: doc.round, total: doc.total_rounds }) : "";
+  // a Swiss that could not pair its next round without a rematch ended there (issue 36)
+  $("ended-unpaired").hidden = !doc.unpaired;
+  if (doc.unpaired) $("ended-unpaired").textContent = t("tour.ended_unpaired", { round: doc.round, total: doc.total_rounds });
   const you = doc.you;
   const individual = s.form === "individual" && s.kind === "singles";
   $("join").hidden = !(doc.status === "registration" && individual && !you.entrant);
@@ -57,6 +60,10 @@ function draw() {
   $("organiser").hidden = !org;
   if (org) {
     $("open").hidden = doc.status !== "draft";
+    const entrants = doc.entries.filter((e) => !e.withdrawn).length;
+    const short = s.system === "swiss" && doc.status !== "finished" && entrants >= 2 && doc.sure_rounds < s.rounds;
+    $("rounds-warning").hidden = !short;
+    if (short) $("rounds-warning").textContent = t("tour.rounds_warning", { entrants, sure: doc.sure_rounds, rounds: s.rounds });
     $("start").hidden = doc.status !== "registration";
     $("next").hidden = !(doc.status === "running" && !s.auto);
     $("pause").hidden = doc.status !== "running";
@@ -81,7 +88,7 @@ function draw() {
   }));
   $("csv-standings").href = `${api}/standings.csv`;
   $("csv-cross").href = `${api}/crosstable.csv`;
-  $("csv-cross").hidden = !doc.crosstable;
+  $("csv-cross-item").hidden = !doc.crosstable; // with its separator: no empty slot
   $("print").href = `/tournaments/${tid}/print`;
   $("rounds").replaceChildren(...doc.rounds.slice().reverse().map((r) => {
     const box = el("div", "", { className: "round" });

@@ -63,5 +63,21 @@ $("create").addEventListener("submit", async (e) => {
   location.assign(`/tournaments/${answer.id}`);
 });
 
-setUpPage(show);
+/** The organiser is told at creation how many entrants a Swiss of the rounds asked is sure to
+ * pair to its end: 2 r - 1 (server/competitions/table/swiss.py, sure_rounds); with fewer it
+ * may end early, after the last round that can be paired without a rematch. */
+function roundsNote() {
+  const f = $("create");
+  const rounds = Number(f.elements.rounds.value);
+  const swiss = f.elements.system.value === "swiss" && Number.isInteger(rounds) && rounds >= 1;
+  $("rounds-note").hidden = !swiss;
+  $("rounds-note").textContent = swiss ? t("tour.rounds_note", { rounds, entrants: 2 * rounds - 1 }) : "";
+}
+for (const name of ["rounds", "system"]) $("create").elements[name].addEventListener("input", roundsNote);
+
+setUpPage(() => {
+  roundsNote();
+  show();
+});
+roundsNote();
 show();

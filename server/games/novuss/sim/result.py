@@ -104,6 +104,14 @@ class Trajectory:
             "discs": discs,
         }
 
+    def track(self, striker_owner: int) -> dict[str, Any]:
+        """The motion as the wire carries it, live, in replays and in lessons
+        (server/games/core/paths.py): the compact paths with the striker owned by the seat
+        that struck (the physics owns it to nobody)."""
+        rows = self.to_compact()["discs"]
+        paths = [[d[0], d[1], striker_owner if d[0] == 0 else d[2], *d[3:]] for d in rows]
+        return {"decel": self.decel, "duration": self.duration, "paths": paths}
+
     @classmethod
     def from_compact(cls, data: dict[str, Any]) -> Trajectory:
         """The inverse of to_compact."""
