@@ -230,6 +230,19 @@ def computer_stats(ws_url: str) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
+def stroke_stats(ws_url: str, since: float) -> dict[str, Any]:
+    """The server's own stroke times (/healthz `stroke_ms`: a strike's arrival to its motion
+    written to the striker's socket and to the room's last) for the strokes since `since`,
+    or {} if it does not answer."""
+    url = ws_url.replace("ws://", "http://", 1).removesuffix("/ws")
+    try:
+        with urlopen(f"{url}/healthz?strokes_since={since}", timeout=5) as r:
+            found = json.loads(r.read()).get("stroke_ms") or {}
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
 def pin_children(server: int, redis: int | None, cpus: set[int]) -> None:
     """The server's computer workers (its child processes, started on the first decision
     and again when one is replaced) free to run on every core, as they would be without
@@ -310,6 +323,7 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
     steal = stolen(machine0, psutil.cpu_times())
     gc1 = gc_stats(url)
     computer = computer_stats(url)
+    own = stroke_stats(url, measure_from)
     results = [queue.get(timeout=end_at - time.time() + 120) for _ in workers]
     for proc in workers:
         proc.join(timeout=30)
@@ -336,6 +350,10 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         f"passes {c.get('passes', 0)}, results {c.get('results_seen', 0)} (all viewers)"
     )
     print(f"strike -> stroke (its motion) at the striker: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+    print(f"the server's own time, strike read -> motion written, for {own.get('strokes')} "
+          f"strokes: to the striker's socket p50 {own.get('striker_p50_ms')} ms, p99 "
+          f"{own.get('striker_p99_ms')} ms; to the room's last socket p50 "
+          f"{own.get('last_p50_ms')} ms, p99 {own.get('last_p99_ms')} ms")  # fmt: skip
     slow = [t["slow"].get(second, 0) for second in range(int(window))]
     print(f"strokes over 50 ms, by second of the window: {' '.join(map(str, slow))}")
     per_motion = t["motion_bytes"] / t["motions"] if t["motions"] else 0.0
@@ -394,6 +412,11 @@ def run(args: argparse.Namespace, url: str, pid: int | None, redis_pid: int | No
         f"steal_pct={steal:.0f}"
         f" bots={c.get('computer_matches', 0)} bot_decisions={computer.get('decisions', 0)}"
         f" bot_decision_p99_ms={computer.get('decision_ms_p99')}"
+    )
+    line += (
+        f" server_p50_ms={own.get('striker_p50_ms')} server_p99_ms={own.get('striker_p99_ms')}"
+        f" server_last_p50_ms={own.get('last_p50_ms')}"
+        f" server_last_p99_ms={own.get('last_p99_ms')}"
     )
     print(line, flush=True)
     return line

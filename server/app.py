@@ -98,7 +98,11 @@ async def database_away(request: web.Request, handler: Handler) -> web.StreamRes
 async def healthz(request: web.Request) -> web.Response:
     """200 with the server's state; 503 when Redis does not answer."""
     hub = request.app[HUB]
-    state = {"ok": True, **hub.health(), "tcp": request.app[DOOR].view()}
+    try:
+        since = float(request.query["strokes_since"]) if "strokes_since" in request.query else None
+    except ValueError:
+        raise web.HTTPBadRequest(text="strokes_since: a time in seconds since the epoch") from None
+    state = {"ok": True, **hub.health(since), "tcp": request.app[DOOR].view()}
     try:
         await request.app[STORE].ping()
         state["redis"] = "ok"

@@ -216,8 +216,9 @@ class Hub:
         """One websocket connection from accept to close."""
         return await self.gateway.serve(request)
 
-    def health(self) -> dict[str, Any]:
-        """The numbers GET /healthz shows."""
+    def health(self, strokes_since: float | None = None) -> dict[str, Any]:
+        """The numbers GET /healthz shows (the strokes' server times since `strokes_since`,
+        wall time, or of the last minute)."""
         rooms = self.lobby.rooms.values()
         return {
             "rooms": len(self.lobby.rooms),
@@ -247,6 +248,7 @@ class Hub:
             "computer": self.computer.view(),
             "lessons": self.lessons.pool.view(),
             "replays": self.replays.workers.view(),
+            "stroke_ms": self.runtime.stroke_times.view(strokes_since),
         }
 
     # -- the cluster loop --------------------------------------------------------------

@@ -8,10 +8,12 @@ players are seated ready, so the match starts at once.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from server.games.core.play import Settings, Step
 from server.games.registry import DEFAULT
+from server.lobby.deadlines import Deadlines
 from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.lobby.seat import Player
 
@@ -30,10 +32,12 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self.invites: dict[str, str] = {}
         self.seated: dict[str, Room] = {}  # session id -> the room it sits in (kept by rooms)
+        self.deadlines = Deadlines()  # room id -> when the clock loop visits it next
 
     def add(self, room: Room) -> Room:
         """Register a room (new or reloaded)."""
         self.rooms[room.id] = room
+        self.deadlines.set(room.id, -math.inf)  # a first visit at once sets its deadline
         if room.invite:
             self.invites[room.invite] = room.id
         room.seat_index = self.seated
@@ -60,10 +64,20 @@ class Lobby:
             rated,
         )  # fmt: skip
 
+    def schedule(self, room: Room, storing: bool = False) -> None:
+        """Set when the clock loop next visits the room: when its clocks are next due, or
+        at once while it has something to store or deliver (`storing`: a commit to retry)
+        or nobody is seated (it closes), as the loop did when it visited every room."""
+        if room.closed:
+            return
+        waiting = storing or room.outbox or room.log or room.records or room.empty
+        self.deadlines.set(room.id, -math.inf if waiting else room.next_due())
+
     def remove(self, room: Room) -> None:
         """Forget a closed room."""
         room.closed = True
         self.rooms.pop(room.id, None)
+        self.deadlines.set(room.id, None)
         if room.invite:
             self.invites.pop(room.invite, None)
         for _, s in room.seated():

@@ -516,6 +516,16 @@ class Room:
                 step.extend(self.apply(ticked))
         return step
 
+    def next_due(self) -> float | None:
+        """The earliest time at which tick() may find something due: an absence running
+        out or the match's clocks (None: nothing here waits for time alone)."""
+        dues = [s.away_until for s in self.seats if s is not None and s.away_until is not None]
+        if self.match is not None:
+            due = self.match.next_due()
+            if due is not None:
+                dues.append(due)
+        return min(dues, default=None)
+
     @property
     def listed(self) -> bool:
         """Shown in the lobby: public, and (unless its match is being played) somebody is at

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,7 @@ class Conn:
     transport: asyncio.Transport | None = None  # to drop a hopelessly slow reader at once
     account: tuple[str, str] | None = None  # (uid, username) its login cookie named at upgrade
     login: str | None = None  # that login's hash (login_hash): its websockets end with it
+    written_at: float = 0.0  # time.perf_counter() of its last write (server/net/stroke_times.py)
 
     def send(self, msg: dict[str, Any] | bytes, droppable: bool = False) -> None:
         """Write a message to the socket now. A reader that falls behind loses previews
@@ -50,6 +52,7 @@ class Conn:
         data = p.encode(msg) if isinstance(msg, dict) else msg
         if not self.wire.send(data, droppable):
             self.shutdown(abort=True)
+        self.written_at = time.perf_counter()
 
     def backlog(self) -> int:
         """Bytes written to the socket and not yet taken by the kernel."""

@@ -82,9 +82,12 @@ class Table:
 
     async def strike(self, conn: Member, shot: Shot) -> None:
         """A strike: judged by the match, stored, then played out."""
+        arrived = time.perf_counter()
         room, sid = self._room(conn)
         before = room.match.position if room.match is not None else None
         step = room.strike(sid, shot, time.time())
+        if step.motion is not None:
+            self.runtime.stroke_times.arrived(room.id, conn, arrived)
         if step.motion is not None and before is not None:
             for told in self.struck:
                 told(room, step.motion.seat, before)

@@ -24,13 +24,17 @@ from server.lobby.lobby import Lobby
 from server.lobby.members import Member
 from server.lobby.room import Event, Room
 from server.net import protocol as p
+from server.net.aims import WatcherAims
 from server.net.conn import Conn, Connections
 from server.net.playout import PlayOut
+from server.net.stroke_times import StrokeTimes
 from server.store.redis_store import Commit, LeaseLost, Store, StoredEvent
 
 log = logging.getLogger("novuss.runtime")
 
 WATCHERS_PUSH = 1.0  # watcher counts are batched about once a second
+AIM_ENDS = frozenset({"stroke", "ruling", "takeback", "result"})
+"""Events after which a preview still waiting for the watchers is stale: the aim is over."""
 
 
 def room_commit(
@@ -94,6 +98,8 @@ class RoomRuntime:
         self.listed: dict[str, dict[str, Any] | None] = {}  # room -> its last committed summary
         self.saved_seq: dict[str, int] = {}  # room -> the seq of its last committed checkpoint
         self.on_forget: list[Callable[[str], None]] = []  # others' per-room state to drop
+        self.stroke_times = StrokeTimes()  # a strike's arrival to its motion written
+        self.watcher_aims = WatcherAims(self._watchers)  # previews to watchers, slower
         self.commits = 0
         self.errors = 0
         self._last_watchers = 0.0
@@ -138,6 +144,9 @@ class RoomRuntime:
         invite = member.room.invite if seat is not None else None
         return {**message, "you": {"role": role, "seat": seat}, "invite": invite}
 
+    def _watchers(self, rid: str) -> list[Member]:
+        return [m for m in self.audience.get(rid, ()) if m.watching]
+
     def _team(self, member: Member, room: Room) -> int | None:
         if member.session is None:
             return None
@@ -177,6 +186,7 @@ class RoomRuntime:
             finally:
                 del self.flushing[room.id]
                 done.set_result(None)
+                self.schedule(room)
 
     async def _flush(self, room: Room) -> None:
         if room.empty and not room.closed and not self._busy(room):
@@ -209,6 +219,9 @@ class RoomRuntime:
         if motion is not None and not room.closed:
             play = self.playing[room.id] = self._play_out(room, motion)
             play.start()
+            # The motion went to every socket of the room above, in its `stroke` (the
+            # paths): the stroke's server time ends here.
+            self.stroke_times.written(room.id, time.perf_counter())
         if room.closed:
             self._evict(room)
 
@@ -220,6 +233,13 @@ class RoomRuntime:
             room.outbox.clear()
             for out in outs:
                 self._deliver(room, out)
+        self.schedule(room)
+
+    def schedule(self, room: Room) -> None:
+        """Set when the clock loop next visits the room (server/lobby/deadlines.py); called
+        after everything that may change its clocks: each flush, each delivery of previews
+        and each visit."""
+        self.lobby.schedule(room, room.id in self.unsaved)
 
     def _deliver(self, room: Room, item: Out | Event) -> None:
         members = list(self.audience.get(room.id, ()))
@@ -228,12 +248,17 @@ class RoomRuntime:
             if item.kind == "aim":  # a preview: droppable, the next one supersedes it
                 aimer = room.seats[item.data["seat"]]
                 for m in members:  # not back to the aimer, who drew it (docs/protocol.md)
+                    if m.watching:
+                        continue  # at the watchers' own rate (server/net/aims.py)
                     if aimer is None or m.session is None or m.session.sid != aimer.sid:
                         m.send(data, True)
+                self.watcher_aims.offer(room.id, data)
                 return
             for m in members:
                 m.send(data)
             return
+        if item.kind in AIM_ENDS:
+            self.watcher_aims.drop(room.id)
         if item.kind == "room":
             message = item.message
             for m in members:
@@ -307,14 +332,19 @@ class RoomRuntime:
         self.listed.pop(rid, None)
         self.to_play.pop(rid, None)
         self.saved_seq.pop(rid, None)
+        self.stroke_times.forget(rid)
+        self.watcher_aims.forget(rid)
         for forget in self.on_forget:
             forget(rid)
 
     # -- the rooms' clocks -------------------------------------------------------------
     async def tick(self, now: float) -> None:
-        """Run every room's clocks (stroke clock, grace, aim previews), retrying the commit
-        of rooms left unsaved; batch watcher counts about once a second."""
-        for room in list(self.lobby.rooms.values()):
+        """Run the clocks (stroke clock, grace, aim previews) of the rooms with one due,
+        retrying the commit of rooms left unsaved; batch watcher counts about once a second."""
+        for rid in self.lobby.deadlines.pop_due(now):
+            room = self.lobby.rooms.get(rid)
+            if room is None:
+                continue
             before = room.status
             room.tick(now)
             if room.status != before:
@@ -324,6 +354,8 @@ class RoomRuntime:
                 await self.flush(room)
             elif room.outbox:
                 self.deliver_transient(room)
+            else:
+                self.schedule(room)
         if now - self._last_watchers >= WATCHERS_PUSH and self.watchers_changed:
             self._last_watchers = now
             changed, self.watchers_changed = self.watchers_changed, set()

@@ -21,6 +21,10 @@ def test_a_short_load_run_reports_and_drops_no_ruling(run_bench) -> None:
     assert float(figures["bytes_per_spectator_s"]) > 0, figures
     for key in ("p50_ms", "p99_ms", "cpu", "msgs_s", "rss_mb"):
         assert key in figures, figures
+    # the server's own time for the same strokes (/healthz stroke_ms), to the last socket
+    # no sooner than to the striker's
+    assert 0 < float(figures["server_p50_ms"]) <= float(figures["server_p99_ms"]), figures
+    assert float(figures["server_last_p99_ms"]) >= float(figures["server_p50_ms"]), figures
     if len(os.sched_getaffinity(0)) >= 2:
         assert "server and redis pinned to core" in out, out
 

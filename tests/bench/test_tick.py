@@ -10,3 +10,5 @@ def test_a_short_tick_bench_reports_a_visit_and_the_clock_repeats(run_bench) -> 
     assert figures["rooms"] == "3", figures
     assert float(figures["visit_us"]) > 0, figures
     assert figures["clock_messages"] == str(3 * 6), "30 s of play: a repeat every 5 s a room"
+    assert figures["deadline_clock_messages"] == figures["clock_messages"], figures
+    assert float(figures["deadline_tick_ms"]) >= 0, figures

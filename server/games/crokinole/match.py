@@ -351,6 +351,9 @@ class CrokinoleMatch:
     def tick(self, now: float) -> Step:
         return Step()
 
+    def next_due(self) -> float | None:
+        return None  # no clock, and aim previews go through at once
+
     def result_view(self) -> dict[str, Any]:
         result = self.result()
         return {

@@ -12,6 +12,7 @@ asked and what the players are told.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +37,10 @@ from server.games.novuss.sim import COMPETITION, Shot, SimInputError, simulate
 from server.games.novuss.sim.types import Side
 
 CLOCK_REPEAT = 5.0  # seconds between clock messages while it runs (clients count down between)
+DUE_EARLY = 1e-6
+"""next_due() names a waited-for time this much early (s): what tick() compares is a
+difference, which rounds otherwise than the sum; a visit a hair early finds nothing and
+the room is simply due again."""
 
 
 class Match:
@@ -135,7 +140,8 @@ class Match:
 
     def rest_discs(self) -> list[dict[str, Any]]:
         """The pucks on the table at rest."""
-        return [disc_view(d.id, d.owner, d.x, d.y) for d in sim_discs(self.state)]
+        # What sim_discs(state) holds, read off the pucks without making its Disc objects.
+        return [disc_view(p.id, p.owner, p.x, p.y) for p in self.state.pucks if p.where == "table"]
 
     def discs(self, now: float) -> list[dict[str, Any]]:
         """The discs as a viewer should see them now (mid-motion: where the motion has them)."""
@@ -294,6 +300,17 @@ class Match:
             self.clock_sent = now
             step.out.append(Out("clock", self.clock_view(now), sequenced=False))
         return step
+
+    def next_due(self) -> float | None:
+        """The earliest time at which tick() may find something to do: a delayed aim
+        preview, the clock repeat or the clock running out; None if nothing waits."""
+        due = math.inf
+        if self.pending_aim is not None:
+            due = self.last_aim + 1.0 / self.settings.aim_rate - DUE_EARLY
+        if self.clock_deadline is not None:
+            repeat = self.clock_sent + CLOCK_REPEAT - DUE_EARLY
+            due = min(due, self.clock_deadline, repeat)
+        return None if due == math.inf else due
 
     # -- internals -------------------------------------------------------------------
     def _ask(self, judge_fn: Callable[[MatchState, int], Ruling], seat: int) -> Ruling:

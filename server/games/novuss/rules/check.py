@@ -53,8 +53,14 @@ def check_stroke(state: MatchState, seat: int, shot: Shot) -> None:
             "side zones' lines.",
         )
     reach = table.striker_radius + table.puck_radius
-    for p in state.on_table():
-        if math.hypot(p.x - shot.x, p.y - shot.y) <= reach + 1e-9:
+    x, y = shot.x, shot.y
+    far = reach + 1.0  # a puck this far away along an axis is clear without measuring
+    for p in state.pucks:
+        dx = p.x - x
+        dy = p.y - y
+        if dx >= far or dx <= -far or dy >= far or dy <= -far or p.where != "table":
+            continue
+        if math.hypot(dx, dy) <= reach + 1e-9:
             raise StrokeRefused(
                 "placement_touch",
                 "004 § 20 (2), § 24 (1) 10)",

@@ -9,7 +9,9 @@ browser client's web/js/geometry.js.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 
 from server.games.novuss.sim.table import Table
 from server.games.novuss.sim.types import Side
@@ -86,6 +88,23 @@ def in_circle(table: Table, x: float, y: float) -> bool:
     return math.hypot(x - c, y - c) <= table.circle_radius - table.puck_hole_radius + EPS
 
 
+def blind_test(table: Table, side: Side) -> Callable[[float, float], bool]:
+    """in_circle(table, x, y) or in_zone(table, side, x, y) as one function of (x, y), the
+    same comparisons of the same numbers: the referee asks it of every puck in every stroke."""
+    c = table.size / 2
+    circle = table.circle_radius - table.puck_hole_radius + EPS
+    zone = table.zone_depth - table.puck_hole_radius + EPS
+    size = table.size
+    hypot = math.hypot
+    if side == "S":
+        return lambda x, y: hypot(x - c, y - c) <= circle or y <= zone
+    if side == "N":
+        return lambda x, y: hypot(x - c, y - c) <= circle or size - y <= zone
+    if side == "W":
+        return lambda x, y: hypot(x - c, y - c) <= circle or x <= zone
+    return lambda x, y: hypot(x - c, y - c) <= circle or size - x <= zone
+
+
 def striking_field(table: Table) -> tuple[float, float, float, float]:
     """(u_min, u_max, v_min, v_max) of the striker's centre in the local frame: its hole
     entirely inside the own edge zone, between the side zones' lines (004 § 20 (1))."""
@@ -120,6 +139,7 @@ def cue_angle_allowed(table: Table, side: Side, x: float, y: float, angle: float
     return lo - EPS <= a <= hi + EPS
 
 
+@functools.cache  # the referee looks at intact rows in every stroke while they last
 def home_spots(table: Table, rail: Side) -> tuple[tuple[float, float], ...]:
     """The eight set-up spots along `rail`, left to right as seen from that rail: pucks
     flat, touching each other and the rail, four each side of the middle line

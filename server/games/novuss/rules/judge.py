@@ -10,27 +10,25 @@ out (turns.py).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from server.games.novuss.rules.check import check_stroke
-from server.games.novuss.rules.geometry import OPPOSITE, home_spots, in_circle, in_zone
+from server.games.novuss.rules.geometry import (
+    OPPOSITE,
+    blind_test,
+    home_spots,
+    in_circle,
+    in_zone,
+)
 from server.games.novuss.rules.lines import Line, line
 from server.games.novuss.rules.placement import nearest_free, penalty_spot, respot_spot, separate
 from server.games.novuss.rules.ruling import Kind, Ruling, Spot
 from server.games.novuss.rules.sets import finish_set, set_result
 from server.games.novuss.rules.state import MatchState, Puck, home_rail, team_of
-from server.games.novuss.sim.types import (
-    STRIKER_ID,
-    DiscContact,
-    LeftTable,
-    Pocketed,
-    RailContact,
-    Shot,
-    Side,
-    StrikerZone,
-)
+from server.games.novuss.sim.result import LogEntry, StrokeResult, plain_event
+from server.games.novuss.sim.types import STRIKER_ID, Shot, Side
 
 SAME_INSTANT = 1e-12
 """Contacts closer in time than this (s) are simultaneous (004 § 24 (1) 2): 'at the same time')."""
@@ -55,35 +53,36 @@ class Facts:
     off: tuple[tuple[int, Side], ...]  # pucks over the rail, in order
 
 
-def read_events(events: Sequence[Any], own: Side, puck_ids: set[int]) -> Facts:
-    """The facts of a stroke from the physics' ordered event log (robust to any legal
-    log: nothing touched, several pucks leaving at once, the striker gone)."""
+def read_events(events: Iterable[LogEntry], own: Side, puck_ids: Container[int]) -> Facts:
+    """The facts of a stroke from the physics' ordered event log, as plain tuples
+    (server.games.novuss.sim.result.plain_event; robust to any legal log: nothing touched,
+    several pucks leaving at once, the striker gone)."""
     seq: list[tuple[float, str, Any]] = []  # the striker's contacts: ("puck", id) / ("rail", side)
     touched: set[int] = set()
     striker_pocketed = striker_off = left_zone = crossed = False
     off: list[tuple[int, Side]] = []
-    for e in events:
-        if isinstance(e, DiscContact):
-            if STRIKER_ID in (e.a, e.b):
-                other = e.b if e.a == STRIKER_ID else e.a
+    for what, t, a, b in events:
+        if what == "disc":
+            if STRIKER_ID in (a, b):
+                other = b if a == STRIKER_ID else a
                 if other in puck_ids:
-                    seq.append((e.t, "puck", other))
+                    seq.append((t, "puck", other))
                     touched.add(other)
-        elif isinstance(e, RailContact):
-            if e.disc == STRIKER_ID:
-                seq.append((e.t, "rail", e.rail))
-        elif isinstance(e, Pocketed):
-            if e.disc == STRIKER_ID:
+        elif what == "rail":
+            if a == STRIKER_ID:
+                seq.append((t, "rail", b))
+        elif what == "pocket":
+            if a == STRIKER_ID:
                 striker_pocketed = True
-        elif isinstance(e, LeftTable):
-            if e.disc == STRIKER_ID:
+        elif what == "off":
+            if a == STRIKER_ID:
                 striker_off = True
-            elif e.disc in puck_ids and all(e.disc != d for d, _ in off):
-                off.append((e.disc, e.rail))
-        elif isinstance(e, StrikerZone) and e.side == own:
+            elif a in puck_ids and all(a != d for d, _ in off):
+                off.append((a, b))
+        elif what == "zone" and a == own:
             # 004 § 20 (7), § 25 (1) 4): the striker leaves its zone on the way out; its
             # hole coming back entirely inside means the line was crossed going back.
-            if not e.inside:
+            if not b:
                 left_zone = True
             elif left_zone:
                 crossed = True
@@ -179,13 +178,19 @@ def _stalled(state: MatchState, pucks: Sequence[Puck]) -> bool:
 
 def _intact_rows(state: MatchState, pucks: dict[int, Puck]) -> tuple[Side, ...]:
     """The rails whose set-up row is still untouched (004 § 28 (6))."""
+    if not state.intact_rows:
+        return ()  # moved once, a row stays moved: most strokes of a set end here
     keep = []
     for rail in state.intact_rows:
         owner = next(s for s in state.seats if home_rail(state, s) == rail)
         spots = home_spots(state.table, rail)
         row = [p for p in pucks.values() if p.owner == owner]
         if all(
-            p.on_table and math.hypot(p.x - spots[k][0], p.y - spots[k][1]) <= MOVED
+            p.where == "table"
+            and (
+                (p.x == spots[k][0] and p.y == spots[k][1])  # untouched: no need to measure
+                or math.hypot(p.x - spots[k][0], p.y - spots[k][1]) <= MOVED
+            )
             for k, p in enumerate(sorted(row, key=lambda q: q.id))
         ):
             keep.append(rail)
@@ -207,16 +212,17 @@ def _place_debt(
     mates = state.teammates(seat)
     while owed > 0:
         pool = sorted(
-            (p for p in pucks.values() if not p.on_table and team_of(p.owner) == team),
+            (p for p in pucks.values() if p.where != "table" and team_of(p.owner) == team),
             key=lambda p: (mates.index(p.owner), p.id),
         )
         if not pool:
             break  # 004 § 24 (4), (7), § 28 (6): all his pucks are on the table
         puck = pool[0]
-        others = [(p.x, p.y) for p in pucks.values() if p.on_table]
+        on_table = [p for p in pucks.values() if p.where == "table"]
+        others = [(p.x, p.y) for p in on_table]
         # 004 § 24 (3) "the penalised player's pucks": in doubles his pair's, which are of
         # one colour (§ 34 (1) 2)) and cannot be told apart on the table.
-        own = [(p.x, p.y) for p in pucks.values() if p.on_table and team_of(p.owner) == team]
+        own = [(p.x, p.y) for p in on_table if team_of(p.owner) == team]
         x, y = penalty_spot(state.table, rail, own, others)
         pucks[puck.id] = puck.at(x, y)
         placed.append((puck.id, x, y))
@@ -248,7 +254,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     after_pucks = out.pucks
     on_table = [0, 0]  # pucks on the table by team
     for p in after_pucks.values():
-        if p.on_table:
+        if p.where == "table":
             on_table[team_of(p.owner)] += 1
     debt = list(state.debt)
     cleared_t = on_table[team] == 0 and bool(own_in) and state.team_debt(team) == 0
@@ -497,13 +503,22 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     table = state.table
     side = state.side_of(seat)
     team = team_of(seat)
-    before = {p.id: p for p in state.on_table()}
-    facts = read_events(result.events, side, set(before))
+    is_blind = blind_test(table, side)  # blind_for(state, side, p) for a puck at (x, y)
+    pucks: dict[int, Puck] = {}  # every puck, where the ruling puts it
+    before: dict[int, Puck] = {}
+    mine: set[int] = set()
+    blind: set[int] = set()
+    for p in state.pucks:
+        pucks[p.id] = p
+        if p.where == "table":
+            before[p.id] = p
+            if team_of(p.owner) == team:
+                mine.add(p.id)
+                if is_blind(p.x, p.y):
+                    blind.add(p.id)
+    facts = read_events(_striker_log(result), side, before)
     # A puck reported on the table but off the surface is treated as over the rail.
-    final = {d.id: d for d in result.final if d.id != STRIKER_ID}
-
-    mine = {pid for pid, p in before.items() if team_of(p.owner) == team}
-    blind = {pid for pid in mine if blind_for(state, side, before[pid])}
+    ends = _ends(result)
     free = mine - blind
     first = facts.first_touch
     first_opp = [pid for pid in first if pid not in mine]
@@ -556,36 +571,36 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         reasons.append(line("penalty.striker_off", "004 § 24 (1) 5)"))
 
     # -- where the pucks ended --------------------------------------------------------
-    pucks = {p.id: p for p in state.pucks}
     off_ids = {pid for pid, _ in facts.off}
+    resting: dict[int, tuple[float, float]] = {}  # the pucks on the table, where they rest
+    size = table.size
+    isfinite = math.isfinite
     for pid, p in before.items():
-        d = final.get(pid)
-        if d is None or pid in off_ids:
+        end = ends.get(pid)
+        if pid in off_ids:
             continue
-        on_surface = (
-            math.isfinite(d.x)
-            and math.isfinite(d.y)
-            and 0.0 <= d.x <= table.size
-            and 0.0 <= d.y <= table.size
-        )
-        if d.where == "table" and on_surface:
-            if d.x != p.x or d.y != p.y:  # most pucks did not move: keep them as they are
-                pucks[pid] = p.at(d.x, d.y)
-        elif d.where == "pocket":
+        if end is None:  # not moved (or not in a synthetic result): where it was
+            resting[pid] = (p.x, p.y)
+            continue
+        where, (x, y) = end
+        on_surface = isfinite(x) and isfinite(y) and 0.0 <= x <= size and 0.0 <= y <= size
+        if where == "table" and on_surface:
+            if x != p.x or y != p.y:  # most pucks did not move: keep them as they are
+                pucks[pid] = p.at(x, y)
+            resting[pid] = (x, y)
+        elif where == "pocket":
             pucks[pid] = p.at(p.x, p.y, "pocket")
         else:
             off_ids.add(pid)
     # 004 § 20 (10): pucks at rest on top of each other are put side by side.
-    settled = separate(
-        table,
-        {pid: (p.x, p.y) for pid, p in pucks.items() if p.on_table and pid not in off_ids},
-        [pid for pid in before if pid not in off_ids and pucks[pid].on_table],
-    )
+    settled = separate(table, resting, list(resting))
     for pid, (x, y) in settled.items():
         pucks[pid] = pucks[pid].at(x, y)
     if settled:
         lines.append(line("pucks.separated", "004 § 20 (10)", pucks=tuple(settled)))
-    off_order = [pid for pid, _ in facts.off] + sorted(off_ids - {pid for pid, _ in facts.off})
+    off_order: list[int] = []
+    if off_ids:
+        off_order = [pid for pid, _ in facts.off] + sorted(off_ids - {pid for pid, _ in facts.off})
     off_rail = dict(facts.off)
 
     def moved(pid: int) -> bool:
@@ -681,7 +696,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     if respotted:
         lines.append(line("pucks.respotted", "004 § 20 (14)", pucks=tuple(r[0] for r in respotted)))
 
-    pocketed = tuple(pid for pid in sorted(before) if not pucks[pid].on_table)
+    pocketed = tuple([pid for pid in sorted(before) if pucks[pid].where != "table"])
     if pocketed:
         lines.append(line("pucks.pocketed", "004 § 20 (8)", pucks=pocketed))
     # 004 § 20 (7), § 25 (1) 4): the striker may come back over his own line only if he
@@ -702,6 +717,23 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         respotted=tuple(respotted),
     )
     return conclude(state, seat, out)
+
+
+def _striker_log(result: Any) -> Iterable[LogEntry]:
+    """What read_events needs of a physics result: a StrokeResult gives only the events
+    it reads, as plain tuples (building every event object cost more than the rest of
+    the ruling); any other result (a synthetic one in the tests) its whole log."""
+    if isinstance(result, StrokeResult):
+        return result.striker_log()
+    return map(plain_event, result.events)
+
+
+def _ends(result: Any) -> dict[int, tuple[str, tuple[float, float]]]:
+    """(where, (x, y)) at rest by id: of the discs a StrokeResult moved (the others rest
+    where they were), or of every disc in any other result's `final`."""
+    if isinstance(result, StrokeResult):
+        return cast(dict[int, tuple[str, tuple[float, float]]], result.moved_ends())
+    return {d.id: (d.where, (d.x, d.y)) for d in result.final}
 
 
 def _whose(first: tuple[int, ...], mine: set[int]) -> str:

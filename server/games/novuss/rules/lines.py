@@ -207,6 +207,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "rail": ("opposite", "side"),
 }
 """The values a word argument may take."""
+_ARG_NAMES = {code: frozenset(names) for code, (names, _) in TEMPLATES.items()}
 
 
 class BadLine(ValueError):
@@ -221,13 +222,16 @@ class Line:
     code: str
     cite: str
     args: Mapping[str, Arg] = field(default_factory=dict)
+    # to_dict() once made: a stroke's lines go to the wire twice (the ruling's lines and
+    # the ruling) and to the log; its readers only read it.
+    _plain: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        spec = TEMPLATES.get(self.code)
-        if spec is None:
+        names = _ARG_NAMES.get(self.code)
+        if names is None:
             raise BadLine(f"unknown line code {self.code!r}")
-        if set(self.args) != set(spec[0]):
-            raise BadLine(f"{self.code} takes {spec[0]}, not {tuple(self.args)}")
+        if self.args.keys() != names:
+            raise BadLine(f"{self.code} takes {TEMPLATES[self.code][0]}, not {tuple(self.args)}")
         for name, allowed in WORDS.items():
             if name in self.args and self.args[name] not in allowed:
                 raise BadLine(f"{self.code}: {name} must be one of {allowed}")
@@ -235,18 +239,26 @@ class Line:
     @property
     def text(self) -> str:
         """The line in English (seats, teams and pucks by number)."""
-        return render(self.code, self.args)
+        return str(self.to_dict()["text"])
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for the wire and the records: code, args, cite and the English text."""
-        args = {k: list(v) if isinstance(v, tuple) else v for k, v in self.args.items()}
-        return {"code": self.code, "args": args, "cite": self.cite, "text": self.text}
+        """Plain data for the wire and the records: code, args, cite and the English text
+        (made once: the same dict each time, not to be changed)."""
+        plain = self._plain
+        if plain is None:
+            args = {k: list(v) if isinstance(v, tuple) else v for k, v in self.args.items()}
+            text = render(self.code, self.args)
+            plain = {"code": self.code, "args": args, "cite": self.cite, "text": text}
+            object.__setattr__(self, "_plain", plain)  # a cache: the line itself is unchanged
+        return plain
 
 
 def line(code: str, cite: str, **args: Arg) -> Line:
     """A Line; puck lists are kept as tuples so the line stays immutable."""
-    fixed = {k: tuple(v) if isinstance(v, list) else v for k, v in args.items()}
-    return Line(code, cite, fixed)
+    for k, v in args.items():
+        if isinstance(v, list):
+            args[k] = tuple(v)  # the keys stay: changing a value while iterating is safe
+    return Line(code, cite, args)
 
 
 def _english(name: str, value: Any) -> str:
@@ -267,43 +279,78 @@ def render(code: str, args: Mapping[str, Any]) -> str:
 def format_message(template: str, args: Mapping[str, Any]) -> str:
     """Render a template of the ICU subset described in the module's docstring (English
     plural rules: one for 1, else other)."""
-    out, end = _message(template, 0, args, None)
-    if end != len(template):
-        raise BadLine(f"unbalanced braces in {template!r}")
-    return out
+    nodes = _COMPILED.get(template)
+    if nodes is None:
+        # Parsed once per template: every stroke's ruling renders a handful of lines
+        # (twice: for the wire and the match log), and parsing was most of that cost.
+        nodes, end = _compile(template, 0)
+        if end != len(template):
+            raise BadLine(f"unbalanced braces in {template!r}")
+        _COMPILED[template] = nodes
+    return _render(nodes, args, None)
 
 
-def _message(src: str, i: int, args: Mapping[str, Any], number: Any) -> tuple[str, int]:
-    """Text from i up to an unmatched '}' (or the end); returns it and that position."""
-    parts: list[str] = []
+@dataclass(frozen=True, slots=True)
+class _Arg:
+    """`{name}`: the argument in English."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """`{name, plural, ...}` or `{name, select, ...}`: one case chosen by the value."""
+
+    name: str
+    plural: bool
+    cases: dict[str, list[_Node]]
+
+
+class _Hash:
+    """`#` inside a plural case: the number."""
+
+
+_HASH = _Hash()
+_Node = str | _Arg | _Choice | _Hash
+_COMPILED: dict[str, list[_Node]] = {}
+
+
+def _compile(src: str, i: int) -> tuple[list[_Node], int]:
+    """The nodes from i up to an unmatched '}' (or the end); returns them and that position."""
+    nodes: list[_Node] = []
+    text: list[str] = []
     while i < len(src):
         c = src[i]
         if c == "}":
             break
-        if c == "#" and number is not None:
-            parts.append(_english("#", number))
-            i += 1
-        elif c == "{":
-            text, i = _argument(src, i + 1, args)
-            parts.append(text)
+        if c in "#{":
+            if text:
+                nodes.append("".join(text))
+                text = []
+            if c == "#":
+                nodes.append(_HASH)
+                i += 1
+            else:
+                node, i = _compile_argument(src, i + 1)
+                nodes.append(node)
         else:
-            parts.append(c)
+            text.append(c)
             i += 1
-    return "".join(parts), i
+    if text:
+        nodes.append("".join(text))
+    return nodes, i
 
 
-def _argument(src: str, i: int, args: Mapping[str, Any]) -> tuple[str, int]:
+def _compile_argument(src: str, i: int) -> tuple[_Node, int]:
     close = src.index("}", i)
     comma = src.find(",", i)
     if comma == -1 or comma > close:
-        name = src[i:close].strip()
-        return _english(name, args[name]), close + 1
+        return _Arg(src[i:close].strip()), close + 1
     name = src[i:comma].strip()
     kind_end = src.index(",", comma + 1)
     kind = src[comma + 1 : kind_end].strip()
-    value = args[name]
     i = kind_end + 1
-    cases: dict[str, str] = {}
+    cases: dict[str, list[_Node]] = {}
     while True:
         while src[i] == " ":
             i += 1
@@ -311,11 +358,29 @@ def _argument(src: str, i: int, args: Mapping[str, Any]) -> tuple[str, int]:
             break
         brace = src.index("{", i)
         key = src[i:brace].strip()
-        text, i = _message(src, brace + 1, args, value if kind == "plural" else None)
-        cases[key] = text
+        cases[key], i = _compile(src, brace + 1)
         i += 1  # the case's closing brace
-    if kind == "plural":
-        key = f"={value}" if f"={value}" in cases else ("one" if value == 1 else "other")
-    else:
-        key = str(value) if str(value) in cases else "other"
-    return cases[key], i + 1
+    return _Choice(name, kind == "plural", cases), i + 1
+
+
+def _render(nodes: list[_Node], args: Mapping[str, Any], number: Any) -> str:
+    """The text of compiled nodes; `number` is what `#` stands for (None outside a plural
+    case, where `#` is plain text)."""
+    parts: list[str] = []
+    for node in nodes:
+        if isinstance(node, str):
+            parts.append(node)
+        elif isinstance(node, _Arg):
+            parts.append(_english(node.name, args[node.name]))
+        elif isinstance(node, _Choice):
+            value = args[node.name]
+            cases = node.cases
+            if node.plural:
+                key = f"={value}" if f"={value}" in cases else ("one" if value == 1 else "other")
+                parts.append(_render(cases[key], args, value))
+            else:
+                key = str(value) if str(value) in cases else "other"
+                parts.append(_render(cases[key], args, None))
+        else:
+            parts.append("#" if number is None else _english("#", number))
+    return "".join(parts)

@@ -5,6 +5,7 @@ that went over the rail (004 § 20 (14)) and pucks whose position is restored
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 
@@ -33,10 +34,26 @@ def is_free(
     clear = table.pocket_radius + r if hole_clear is None else hole_clear
     if not (r - EPS <= x <= table.size - r + EPS and r - EPS <= y <= table.size - r + EPS):
         return False
-    for _, px, py in table.pocket_centres():
-        if math.hypot(x - px, y - py) < clear:
+    hypot = math.hypot
+    for _, px, py in _pockets(table):
+        if hypot(x - px, y - py) < clear:
             return False
-    return all(math.hypot(x - ox, y - oy) >= 2 * r - EPS for ox, oy in others)
+    reach = 2 * r - EPS
+    far = reach + 1.0  # a puck this far away along an axis is clear without measuring
+    for ox, oy in others:
+        dx = x - ox
+        dy = y - oy
+        if dx >= far or dx <= -far or dy >= far or dy <= -far:
+            continue
+        if not hypot(dx, dy) >= reach:  # not >=: a coordinate that is not a number is taken
+            return False
+    return True
+
+
+@functools.cache
+def _pockets(table: Table) -> tuple[tuple[str, float, float], ...]:
+    """table.pocket_centres(), made once: a placement tests a point against them many times."""
+    return table.pocket_centres()
 
 
 def nearest_free(
@@ -60,12 +77,18 @@ def nearest_free(
 
 
 def _free_along(
-    table: Table, rail: Side, v: float, u0: float, direction: int, others: Sequence[Point]
+    table: Table,
+    rail: Side,
+    v: float,
+    u0: float,
+    direction: int,
+    others: Sequence[Point],
+    near: Sequence[Point],
 ) -> float | None:
     """Walking from u0 along the line at depth v of `rail`'s local frame, the first u
-    where a puck fits, or None if none does before the table's end."""
+    where a puck fits, or None if none does before the table's end. near: `others` in
+    that frame, at least those closer than a puck's diameter to the line."""
     r = table.puck_radius
-    local = [to_local(rail, ox, oy, table.size) for ox, oy in others]
     u = u0
     for _ in range(200):
         if not (r - EPS <= u <= table.size - r + EPS):
@@ -75,7 +98,7 @@ def _free_along(
             return u
         # Jump past the blocker: the far end of the first interval covering u.
         jump = None
-        for ou, ov in local:
+        for ou, ov in near:
             dv = abs(ov - v)
             if dv < 2 * r:
                 w = math.sqrt((2 * r) ** 2 - dv * dv)
@@ -92,6 +115,20 @@ def _free_along(
     return None
 
 
+def _near_line(
+    rail: Side, v: float, reach: float, others: Sequence[Point], size: float
+) -> list[Point]:
+    """The points closer than `reach` to the line at depth v of `rail`'s local frame, in that
+    frame: to_local's very sums, written out per rail (this runs for every penalty puck)."""
+    if rail == "S":
+        return [(x, y) for x, y in others if abs(y - v) < reach]
+    if rail == "N":
+        return [(size - x, size - y) for x, y in others if abs(size - y - v) < reach]
+    if rail == "W":
+        return [(size - y, x) for x, y in others if abs(x - v) < reach]
+    return [(y, size - x) for x, y in others if abs(size - x - v) < reach]
+
+
 def penalty_spot(
     table: Table, rail: Side, owner_pucks: Sequence[Point], others: Sequence[Point]
 ) -> Point:
@@ -104,8 +141,11 @@ def penalty_spot(
     owner_pucks: the penalised player's (team's) pucks on the table; others: all pucks."""
     mid = table.size / 2
     v = table.puck_radius
-    right = _free_along(table, rail, v, mid, +1, others)
-    left = _free_along(table, rail, v, mid, -1, others)
+    if is_free(table, *to_world(rail, mid, v, table.size), others):
+        return to_world(rail, mid, v, table.size)  # the middle line itself is free
+    near = _near_line(rail, v, 2 * table.puck_radius, others, table.size)
+    right = _free_along(table, rail, v, mid, +1, others, near)
+    left = _free_along(table, rail, v, mid, -1, others, near)
     if right is None and left is None:
         return nearest_free(table, *to_world(rail, mid, v, table.size), others)
     if right is None or left is None:
@@ -115,8 +155,6 @@ def penalty_spot(
     dr, dl = right - mid, mid - left
     if abs(dr - dl) > 1e-6:
         return to_world(rail, right if dr < dl else left, v, table.size)
-    if dr < EPS:  # the middle line itself is free
-        return to_world(rail, mid, v, table.size)
 
     def count(points: Sequence[Point]) -> tuple[int, int]:
         lo = hi = 0
@@ -201,10 +239,11 @@ def separate(table: Table, spots: dict[int, Point], movable: Iterable[int]) -> d
     puck of each overlapping pair goes next to the other along their line of centres,
     or to the nearest free spot. Returns the pucks that were moved, with their spots."""
     r = table.puck_radius
-    ids = sorted(movable)
+    chosen = set(movable)
     # Nearly every stroke leaves no overlap: a cheap sweep says so, and nothing moves.
-    if not _any_overlap(spots, set(ids), 2 * r - 1e-7):
+    if not _any_overlap(spots, chosen, 2 * r - 1e-7):
         return {}
+    ids = sorted(chosen)
     moved: dict[int, Point] = {}
     cur = dict(spots)
     for pid in ids:
@@ -233,8 +272,13 @@ def _any_overlap(spots: dict[int, Point], movable: set[int], limit: float) -> bo
     if not math.isfinite(sum([x + y for x, y in spots.values()])):
         return True
     by_x = sorted([(x, y, pid) for pid, (x, y) in spots.items()])
-    for i, (x, y, pid) in enumerate(by_x):
-        for ox, oy, oid in by_x[i + 1 :]:
+    xs = [x for x, _, _ in by_x]
+    n = len(by_x)
+    # A puck whose next one along x is `limit` away or more is near none further on.
+    for i in [i for i in range(n - 1) if xs[i + 1] - xs[i] < limit]:
+        x, y, pid = by_x[i]
+        for j in range(i + 1, n):
+            ox, oy, oid = by_x[j]
             if ox - x >= limit:
                 break
             if abs(oy - y) >= limit or max(pid, oid) not in movable:

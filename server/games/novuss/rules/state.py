@@ -100,6 +100,10 @@ class Puck:
         return Puck(self.id, self.owner, x, y, where)
 
 
+_SEATS: dict[str, tuple[int, ...]] = {"singles": (0, 1), "doubles": (0, 1, 2, 3)}
+"""MatchConfig.seats as tuples, made once: the referee asks for them several times a stroke."""
+
+
 def team_of(seat: int) -> int:
     """Team of a seat: singles seat = team; doubles partners 0 & 2, 1 & 3."""
     return seat % 2
@@ -145,7 +149,7 @@ class MatchState:
     @property
     def seats(self) -> tuple[int, ...]:
         """All seats of the match."""
-        return tuple(range(self.config.seats))
+        return _SEATS[self.config.mode]
 
     def side_of(self, seat: int) -> Side:
         """The side a seat plays from in the current set (singles S/N; doubles

@@ -12,6 +12,7 @@ from typing import Any
 from server.games.novuss.sim.types import (
     POCKETS,
     SIDES,
+    STRIKER_ID,
     Disc,
     DiscContact,
     DiscKind,
@@ -176,6 +177,41 @@ class StrokeResult:
             )
         return self._final
 
+    def striker_log(self) -> list[LogEntry]:
+        """The events of `events` that involve the striker, every disc leaving the table
+        and the striker's zone crossings, in time order, as plain tuples (`plain_event`):
+        all a referee reads (the rest are pucks meeting pucks and rails), made without
+        building the event objects."""
+        discs = self._discs
+        log: list[LogEntry] = []
+        # The striker is the core's disc 0 (`a`, or `b` of a contact); a zone crossing's `a`
+        # is a side, not a disc. The few kept are picked out first, in one comprehension.
+        raw = self._raw[0]
+        for kind, t, a, b, _ in [e for e in raw if e[2] == 0 or e[0] >= _OFF or e[3] == 0]:
+            if kind == _DISC:
+                if a == 0 or b == 0:
+                    log.append(("disc", t, discs[a].id, discs[b].id))
+            elif kind == _ZONE:
+                log.append(("zone", t, SIDES[a], bool(b)))
+            elif kind == _OFF:
+                log.append(("off", t, discs[a].id, SIDES[b]))
+            elif a == 0:
+                pocket = kind == _POCKET
+                log.append(("pocket", t, 0, POCKETS[b]) if pocket else ("rail", t, 0, SIDES[b]))
+        return log
+
+    def moved_ends(self) -> dict[int, tuple[Where, tuple[float, float]]]:
+        """(where, (x, y)) at rest by id of the discs the stroke moved: what `final` says of
+        them (the striker always), without its objects. A puck left out was never touched:
+        it has the one segment it was placed with and rests where it was placed, to the bit
+        (the core's state_at)."""
+        _, segs, where, _, finals, _ = self._raw
+        return {
+            d.id: (WHERES[w], xy)
+            for d, seg, w, xy in zip(self._discs, segs, where, finals, strict=True)
+            if len(seg) > 5 or d.id == STRIKER_ID
+        }
+
     @property
     def trajectory(self) -> Trajectory:
         """Every disc's path, to sample or store."""
@@ -198,12 +234,38 @@ class StrokeResult:
         return self._trajectory
 
     def state_hash(self) -> str:
-        """sha256 hex digest of the exact bits of the final state (id, where, x, y)."""
-        return state_hash(self.final)
+        """sha256 hex digest of the exact bits of the final state (id, where, x, y): the
+        digest of state_hash(self.final), from the core's numbers."""
+        pack = _HASHED.pack
+        where, finals = self._raw[2], self._raw[4]
+        data = b"".join(
+            [
+                pack(d.id, w, xy[0], xy[1])
+                for d, w, xy in zip(self._discs, where, finals, strict=True)
+            ]
+        )
+        return hashlib.sha256(data).hexdigest()
 
 
 # The raw log's codes, compared as ints: a stroke logs tens of events.
-_DISC, _RAIL, _POCKET, _OFF = (RAW_KINDS.index(k) for k in ("disc", "rail", "pocket", "off"))
+_DISC, _RAIL, _POCKET, _OFF, _ZONE = (RAW_KINDS.index(k) for k in RAW_KINDS)
+
+LogEntry = tuple[str, float, Any, Any]
+"""An event as a plain tuple (kind, t, a, b): ("disc", t, id, id), ("rail", t, id, side),
+("pocket", t, id, pocket), ("off", t, id, side), ("zone", t, side, inside)."""
+
+
+def plain_event(e: Event) -> LogEntry:
+    """An event as a plain tuple (LogEntry)."""
+    if isinstance(e, DiscContact):
+        return ("disc", e.t, e.a, e.b)
+    if isinstance(e, RailContact):
+        return ("rail", e.t, e.disc, e.rail)
+    if isinstance(e, Pocketed):
+        return ("pocket", e.t, e.disc, e.pocket)
+    if isinstance(e, LeftTable):
+        return ("off", e.t, e.disc, e.rail)
+    return ("zone", e.t, e.side, e.inside)
 
 
 def _event(raw: tuple[Any, ...], ids: list[int]) -> Event:
