@@ -141,6 +141,12 @@ def test_replay_steps_and_plays_a_stroke_exactly(game_server, new_page, artifact
     # #stroke=N opens there; the language menu rewords it
     page.goto(f"{srv.url}/m/{mid}#stroke=3")
     wait_index(page, next(i + 1 for i, s in enumerate(rep["steps"]) if s["stroke"] == 3))
+    # the share button copies the link to the stroke shown (issue 36)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.click("#replay-share")
+    page.wait_for_function("document.querySelector('#replay-shared').textContent !== ''")
+    assert page.inner_text("#replay-shared") == "Link copied."
+    assert page.evaluate("navigator.clipboard.readText()") == f"{srv.url}/m/{mid}#stroke=3"
     page.select_option("#lang", "et")
     page.wait_for_function(
         "document.querySelector('#replay-position').textContent.includes('Samm')"

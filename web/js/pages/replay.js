@@ -250,6 +250,22 @@ function keys(e) {
   e.preventDefault();
 }
 
+/** Copy the address of the step shown (its `#stroke=N`, a private match's invite with it);
+ * where the page may not write the clipboard (plain http), the link is shown selected. */
+async function share() {
+  const link = $("replay-link");
+  try {
+    await navigator.clipboard.writeText(location.href);
+    link.hidden = true;
+    $("replay-shared").textContent = t("replay.shared");
+  } catch {
+    link.value = location.href;
+    link.hidden = false;
+    link.select();
+    $("replay-shared").textContent = t("replay.share_by_hand");
+  }
+}
+
 function controls() {
   const stop = (fn) => () => {
     setPlaying(false);
@@ -260,6 +276,7 @@ function controls() {
   $("replay-next").addEventListener("click", stop(() => go(view.index + 1)));
   $("replay-last").addEventListener("click", stop(() => go(view.rep.steps.length)));
   $("replay-again").addEventListener("click", stop(() => go(view.index, true)));
+  $("replay-share").addEventListener("click", share);
   $("replay-play").addEventListener("click", () => setPlaying(!view.playing));
   $("replay-scrub").addEventListener("input", (e) => {
     setPlaying(false);
