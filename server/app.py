@@ -43,10 +43,18 @@ DOOR = web.AppKey("door", Door)
 COMPRESSED = frozenset({".html", ".js", ".mjs", ".css", ".json", ".svg", ".map", ".txt"})
 
 
-def _file(path: Path) -> web.FileResponse:
-    """A file of the client, its text compressed."""
+# A conditional or ranged request may be answered 304 or 206, and aiohttp's compression of a
+# FileResponse then still ends its deflate stream after the bodiless 304: eight stray bytes at
+# the head of the connection's next response, which the browser rejects
+# (ERR_INVALID_HTTP_RESPONSE: a reload lost some of the client's modules). Such a request is
+# answered uncompressed; a first load, which asks unconditionally, is compressed.
+UNCOMPRESSED_ASKS = ("If-Modified-Since", "If-None-Match", "If-Range", "Range")
+
+
+def _file(path: Path, request: web.Request) -> web.FileResponse:
+    """A file of the client, its text compressed (when the answer surely has a body)."""
     response = web.FileResponse(path)
-    if path.suffix in COMPRESSED:
+    if path.suffix in COMPRESSED and not any(h in request.headers for h in UNCOMPRESSED_ASKS):
         response.enable_compression()
     return response
 
@@ -64,9 +72,9 @@ def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamRespon
             target = (root / rel).resolve()
             inside = target.is_relative_to(root)
             if inside and target.is_file():
-                return _file(target)
+                return _file(target, request)
             if inside and target.is_dir() and (target / "index.html").is_file():
-                return _file(target / "index.html")
+                return _file(target / "index.html", request)
         except (OSError, ValueError):  # a name the file system refuses: not ours to serve
             raise web.HTTPBadRequest(text="Not a path this server has.") from None
         if Path(rel).suffix and not rel.startswith("r/"):
@@ -74,7 +82,7 @@ def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamRespon
         index = root / "index.html"
         if not index.is_file():
             raise web.HTTPNotFound(text="The web client (web/index.html) is not there.")
-        return _file(index)
+        return _file(index, request)
 
     return handler
 
@@ -130,7 +138,7 @@ PAGES = {
 
 def _page(path: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def handler(request: web.Request) -> web.StreamResponse:
-        return _file(path)
+        return _file(path, request)
 
     return handler
 

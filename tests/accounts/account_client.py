@@ -13,7 +13,7 @@ import pytest
 import redis
 import yarl
 
-from tests.server.server_client import Client
+from tests.server.server_client import Client, Msg
 
 PASSWORD = "plenty of words here"
 OPEN: list[Http] = []  # closed by close_http_after_each_test
@@ -123,20 +123,24 @@ async def seat_pair(ws_url: str, a: Client, b: Client, **create: Any) -> str:
 
 
 async def each_side_strikes(
-    *players: Client, strike: Callable[[Client], Awaitable[Any]] | None = None
+    *players: Client, strike: Callable[[Client], Awaitable[Msg]] | None = None
 ) -> None:
     """Whoever's turn it is strikes (`strike`, by default the scripted Novuss player's
-    choice), until each of the players (one a side) has struck once, each stroke's ruling seen
-    by all: a rated match moves ratings only if every side struck (server/history/summary.py,
+    choice; it returns the `stroke`), until each of the players (one a side) has struck once,
+    each stroke's own ruling seen by all (an earlier match's may still wait in an inbox): a
+    rated match moves ratings only if every side struck (server/history/summary.py,
     `every_side_struck`)."""
     struck: set[int] = set()
     while len(struck) < len(players) and players[0].phase != "over":
-        striker = next(c for c in players if c.my_turn())
-        assert striker.seat is not None
-        await (strike(striker) if strike is not None else striker.strike_once("singles"))
+        striker = next((c for c in players if c.my_turn()), None)
+        assert striker is not None and striker.seat is not None, "one of them is to strike"
+        if strike is not None:
+            stroke = await strike(striker)
+        else:
+            stroke = await striker.strike_once("singles")
         struck.add(striker.seat)
         for c in players:
-            await c.expect("ruling")
+            await c.expect("ruling", stroke=stroke["stroke"])
 
 
 async def resign_match(loser: Client, winner: Client) -> str:

@@ -22,13 +22,14 @@ def shot_for(seat: int, k: int, players: int = 2) -> dict[str, float]:
     return {"x": x + OFFSET, "y": y + OFFSET, "angle": angle, "speed": speed}
 
 
-async def flick(c: Client) -> None:
-    """One shot from the striker's quadrant (a rated match needs one from every side)."""
+async def flick(c: Client) -> Msg:
+    """One shot from the striker's quadrant (a rated match needs one from every side); its
+    `stroke`."""
     assert c.room is not None
     players = int((c.room.get("options") or {}).get("players", 2))  # 002 7 d: 3 or 4 alone
     c.phase = "sent"
     await c.send("strike", **shot_for(c.own_seat, 0, players=players))
-    await c.expect("stroke")
+    return await c.expect("stroke")
 
 
 async def play(c: Client) -> Msg:
