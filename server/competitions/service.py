@@ -163,6 +163,7 @@ class TournamentService:
             table = Tournament.new(settings, entrants, secrets.randbits(32)).start()
             doc["table"] = table.to_dict()
             doc["status"] = "running"
+            doc["requests"] = []  # unanswered, they lapse: nobody enters after the start
             await self._next_round(doc)
 
         doc = await self.change(tid, work)
