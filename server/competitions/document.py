@@ -58,6 +58,8 @@ def add_entry(doc: Doc, eid: str, name: str, players: list[tuple[str, str]]) -> 
     doc["people"].update(dict(players))
     for uid, _ in players:  # the organiser's own entry lifts an earlier refusal or removal
         doc.get("removed", {}).pop(uid, None)
+    entered = {uid for uid, _ in players}  # and answers a request of its players
+    doc["requests"] = [r for r in doc.get("requests", []) if r["id"] not in entered]
 
 
 # -- registration: approval and removal (issue 37) --------------------------------------
@@ -99,8 +101,7 @@ def _request(doc: Doc, entrant: Any) -> Doc:
 def approve(doc: Doc, entrant: Any) -> None:
     """The organiser approves a waiting request: it becomes an entry (`full` at 64)."""
     r = _request(doc, entrant)
-    add_entry(doc, r["id"], r["name"], [(r["id"], r["name"])])
-    doc["requests"].remove(r)
+    add_entry(doc, r["id"], r["name"], [(r["id"], r["name"])])  # which takes the request off
 
 
 def refuse(doc: Doc, entrant: Any, reason: str) -> None:

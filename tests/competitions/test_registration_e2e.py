@@ -95,10 +95,16 @@ async def test_entries_wait_for_approval_and_the_organiser_removes_before_the_st
     }  # fmt: skip
     await post(ann, f"{api}/join")
     await post(org, f"{api}/approve", {"entrant": ids["Ann"]})
-    # the organiser's own entry of a refused player lifts the refusal
+    # the organiser's own entry of a refused player lifts the refusal, and of one waiting
+    # answers his request
     doc = await post(org, f"{api}/entry", {"name": "Cid", "members": ["Cid"]})
     assert sorted(e["name"] for e in doc["entries"]) == ["Ann", "Ben", "Cid"]
     assert (await tournament(cid, tid))["you"]["removed"] is None
+    await post(dan, f"{api}/join")
+    doc = await post(org, f"{api}/entry", {"name": "Dan", "members": ["Dan"]})
+    assert doc["requests"] == [] and len(doc["entries"]) == 4
+    (entered,) = [e["id"] for e in doc["entries"] if e["name"] == "Dan"]
+    await post(org, f"{api}/remove", {"entrant": entered})
 
     # started: the requests' actions are refused (an entrant leaves by withdraw, 004 § 32 (3))
     await post(dan, f"{api}/join")
