@@ -16,6 +16,8 @@ from server.competitions.tables import Table, by_hand, new_table
 
 Doc = dict[str, Any]
 ENTRIES_MAX = 64
+REQUESTS_MAX = 64  # entries waiting for the organiser's approval
+REASON_MAX = 200
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,88 @@ def add_entry(doc: Doc, eid: str, name: str, players: list[tuple[str, str]]) -> 
         raise CompetitionError("full", f"At most {ENTRIES_MAX} entries.")
     doc["entries"].append({"id": eid, "name": name, "members": [u for u, _ in players]})
     doc["people"].update(dict(players))
+    for uid, _ in players:  # the organiser's own entry lifts an earlier refusal or removal
+        doc.get("removed", {}).pop(uid, None)
+    entered = {uid for uid, _ in players}  # and answers a request of its players
+    doc["requests"] = [r for r in doc.get("requests", []) if r["id"] not in entered]
+
+
+# -- registration: approval and removal (issue 37) --------------------------------------
+# A document stored before these has no `requests` nor `removed`: read with .get().
+
+
+def ask_entry(doc: Doc, uid: str, name: str) -> None:
+    """A player's `join` when entry needs the organiser's approval: a request waits in
+    `requests` (not an entrant: not counted, not paired). Refused: `already_entered` (entered
+    or waiting already), `refused` (the organiser refused him here), `requests_full`."""
+    requests = doc.setdefault("requests", [])
+    if any(uid in e["members"] for e in doc["entries"]) or any(r["id"] == uid for r in requests):
+        raise CompetitionError("already_entered", "A player is entered already.")
+    if doc.get("removed", {}).get(uid, {}).get("what") == "refused":
+        raise CompetitionError("refused", "The organiser has refused your entry.")
+    if len(requests) >= REQUESTS_MAX:
+        raise CompetitionError("requests_full", f"At most {REQUESTS_MAX} entries wait.")
+    requests.append({"id": uid, "name": name, "members": [uid]})
+    doc["people"][uid] = name
+    doc.get("removed", {}).pop(uid, None)
+
+
+def reason_of(value: Any) -> str:
+    """The organiser's optional reason for a removal or a refusal (shown to the player)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or len(value) > REASON_MAX:
+        raise bad_request(f"reason: text of at most {REASON_MAX} characters.")
+    return value.strip()
+
+
+def _request(doc: Doc, entrant: Any) -> Doc:
+    found: list[Doc] = [r for r in doc.get("requests", []) if r["id"] == entrant]
+    if not found:
+        raise no_entrant()
+    return found[0]
+
+
+def approve(doc: Doc, entrant: Any) -> None:
+    """The organiser approves a waiting request: it becomes an entry (`full` at 64)."""
+    r = _request(doc, entrant)
+    add_entry(doc, r["id"], r["name"], [(r["id"], r["name"])])  # which takes the request off
+
+
+def refuse(doc: Doc, entrant: Any, reason: str) -> None:
+    """The organiser refuses a waiting request: that account may not ask again here (so a
+    stranger cannot keep filling his list); his own `entry` of the player lifts it."""
+    r = _request(doc, entrant)
+    doc["requests"].remove(r)
+    doc.setdefault("removed", {})[r["id"]] = {"what": "refused", "reason": reason}
+
+
+def remove(doc: Doc, entrant: Any, reason: str) -> None:
+    """The organiser takes an entry (or a waiting request) off before the start; its players
+    may enter again, unlike a refused one. After the start this is `withdraw`."""
+    found = [e for e in doc["entries"] if e["id"] == entrant]
+    if found:
+        gone = found[0]
+        doc["entries"].remove(gone)
+    else:
+        gone = _request(doc, entrant)
+        doc["requests"].remove(gone)
+    for uid in gone["members"]:
+        doc.setdefault("removed", {})[uid] = {"what": "removed", "reason": reason}
+
+
+def leave(doc: Doc, uid: str) -> None:
+    """A player takes back his entry or his waiting request; `not_entered`."""
+    entries = [e for e in doc["entries"] if uid not in e["members"]]
+    requests = [r for r in doc.get("requests", []) if r["id"] != uid]
+    if len(entries) == len(doc["entries"]) and len(requests) == len(doc.get("requests", [])):
+        raise CompetitionError("not_entered", "You are not entered.")
+    doc["entries"], doc["requests"] = entries, requests
+
+
+def no_entrant() -> CompetitionError:
+    """No entry nor waiting request has that id."""
+    return CompetitionError("unknown_entrant", "No entrant or request has that id.", 404)
 
 
 def entrants(doc: Doc, settings: Settings, ratings: dict[str, float]) -> list[Entrant]:

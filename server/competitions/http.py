@@ -150,6 +150,8 @@ class TournamentRoutes:
             doc = await s.add_entry(tid, who, body.get("name"), body.get("members"))
         elif action == "result":
             doc = await s.enter_result(tid, who, body)
+        elif action in ("approve", "refuse", "remove"):
+            doc = await s.registration(tid, who, action, body.get("entrant"), body.get("reason"))
         elif action == "withdraw":
             doc = await s.withdraw(tid, who, body.get("entrant"))
         else:

@@ -27,15 +27,18 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from server.competitions import document
 from server.competitions.document import (
     Doc,
     Who,
     add_entry,
+    ask_entry,
     close_tables_of,
     entrants,
     find_table,
     hand_outcome,
     organiser_only,
+    reason_of,
     record_table,
     refuse_unless,
     table_of,
@@ -113,6 +116,7 @@ class TournamentService:
             "id": tid, "name": name, "organiser": who.uid, "organiser_name": who.name,
             "created": now, "status": "draft", "form": form, "entries": [],
             "people": {who.uid: who.name}, "table": None, "tables": {}, "round": 0,
+            "requests": [], "removed": {},
         }  # fmt: skip
         await self.tours.write(tid, 0, doc)
         return doc
@@ -159,6 +163,7 @@ class TournamentService:
             table = Tournament.new(settings, entrants, secrets.randbits(32)).start()
             doc["table"] = table.to_dict()
             doc["status"] = "running"
+            doc["requests"] = []  # unanswered, they lapse: nobody enters after the start
             await self._next_round(doc)
 
         doc = await self.change(tid, work)
@@ -193,6 +198,26 @@ class TournamentService:
             doc["status"] = "paused" if paused else "running"
             if not paused:
                 await self._advance(doc)
+
+        return await self.change(tid, work)
+
+    async def registration(
+        self, tid: str, who: Who, action: str, entrant: Any, reason: Any = None
+    ) -> Doc:
+        """The organiser, before the start: `approve` or `refuse` a waiting request, or
+        `remove` an entry or a request (`reason` optional, shown to the player). After the
+        start an entrant leaves by `withdraw` (004 § 32 (3)), not this."""
+        why = reason_of(reason)
+
+        def work(doc: Doc) -> None:
+            organiser_only(doc, who)
+            refuse_unless(doc["status"], "draft", "registration")
+            if action == "approve":
+                document.approve(doc, entrant)
+            elif action == "refuse":
+                document.refuse(doc, entrant, why)
+            else:
+                document.remove(doc, entrant, why)
 
         return await self.change(tid, work)
 
@@ -243,26 +268,27 @@ class TournamentService:
 
     # -- the players ------------------------------------------------------------------
     async def join(self, tid: str, who: Who) -> Doc:
-        """A registered player enters an individual competition."""
+        """A registered player enters an individual competition; when its entries need the
+        organiser's approval (the form's `approval`), he asks to and waits."""
 
         def work(doc: Doc) -> None:
             refuse_unless(doc["status"], "registration")
             if doc["form"]["form"] != "individual" or doc["form"]["kind"] != "singles":
                 raise CompetitionError("entries_by_organiser",
                                        "Teams and pairs are entered by the organiser.")  # fmt: skip
-            add_entry(doc, who.uid, who.name, [(who.uid, who.name)])
+            if doc["form"].get("approval", False):  # forms stored before it: open entry
+                ask_entry(doc, who.uid, who.name)
+            else:
+                add_entry(doc, who.uid, who.name, [(who.uid, who.name)])
 
         return await self.change(tid, work)
 
     async def leave(self, tid: str, who: Who) -> Doc:
-        """A player leaves registration."""
+        """A player leaves registration (his entry, or his request waiting)."""
 
         def work(doc: Doc) -> None:
             refuse_unless(doc["status"], "registration")
-            kept = [e for e in doc["entries"] if who.uid not in e["members"]]
-            if len(kept) == len(doc["entries"]):
-                raise CompetitionError("not_entered", "You are not entered.")
-            doc["entries"] = kept
+            document.leave(doc, who.uid)
 
         return await self.change(tid, work)
 

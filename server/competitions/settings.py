@@ -7,7 +7,8 @@ doubles; `form` individual, team or individual_team; `system` round_robin or swi
 counts as a round played toward "half the rounds", 004 § 32 (3) 2)); a team event's `games`
 [{kind, boards, sets}]; `clock`
 (the stroke clock, s); `auto` (true: each round starts as soon as the last one is complete;
-false: the organiser starts it).
+false: the organiser starts it); `approval` (a player's entry waits for the organiser's
+approval; default false: open entry).
 """
 
 from __future__ import annotations
@@ -94,6 +95,9 @@ def parse_form(body: dict[str, Any]) -> tuple[str, dict[str, Any], Settings]:
     byes_count = body.get("byes_count", False)
     if not isinstance(byes_count, bool):
         raise bad_request("byes_count: true or false (does a bye count as a round played).")
+    approval = body.get("approval", False)
+    if not isinstance(approval, bool):
+        raise bad_request("approval: true or false (does an entry need the organiser's approval).")
     clock = body.get("clock", 30)
     if not isinstance(clock, int | float) or isinstance(clock, bool):
         raise bad_request("clock: the stroke clock in seconds.")
@@ -111,6 +115,7 @@ def parse_form(body: dict[str, Any]) -> tuple[str, dict[str, Any], Settings]:
         "games": body.get("games"),
         "clock": float(clock),
         "auto": bool(body.get("auto", True)),
+        "approval": approval,
     }
     return name.strip(), form, settings_of(form)
 

@@ -137,18 +137,36 @@ def rounds_view(doc: Doc, table: Tournament | None) -> list[dict[str, Any]]:
 
 
 def you(doc: Doc, uid: str | None) -> dict[str, Any]:
-    """What the asking account is here: organiser, entered (which entrant), and the room of
-    its match waiting or being played in the current round."""
+    """What the asking account is here: organiser, entered (which entrant), waiting for the
+    organiser's approval (`pending`), taken off by him (`removed`: `what` removed or refused,
+    and his `reason`), and the room of its match waiting or being played in the current
+    round."""
     if uid is None:
-        return {"organiser": False, "entrant": None, "room": None}
+        return {"organiser": False, "entrant": None, "room": None, "pending": False,
+                "removed": None}  # fmt: skip
     entrant = next((e["id"] for e in doc["entries"] if uid in e["members"]), None)
+    pending = any(r["id"] == uid for r in doc.get("requests", []))
+    removed = doc.get("removed", {}).get(uid)
     room = None
     if doc["status"] in ("running", "paused"):
         for t in doc["tables"].values():
             live = t["round"] == doc["round"] and t["outcome"] is None and t["room"]
             if live and uid in t["seats"]:  # one at a time (service.py, _open_free)
                 room = t["room"]
-    return {"organiser": doc["organiser"] == uid, "entrant": entrant, "room": room}
+    return {"organiser": doc["organiser"] == uid, "entrant": entrant, "room": room,
+            "pending": pending, "removed": removed}  # fmt: skip
+
+
+def requests_view(doc: Doc, uid: str | None) -> list[dict[str, Any]]:
+    """The requests waiting for approval: all of them to the organiser, a player's own to
+    him, none to anybody else (who asks to play is the organiser's business till he
+    approves)."""
+    people = doc["people"]
+    return [
+        {"id": r["id"], "name": r["name"], "members": [people.get(u, "?") for u in r["members"]]}
+        for r in doc.get("requests", [])
+        if uid is not None and (doc["organiser"] == uid or r["id"] == uid)
+    ]
 
 
 REGULATIONS = "regulations (§ 3)"
@@ -211,6 +229,7 @@ def view(doc: Doc, uid: str | None) -> dict[str, Any]:
             }
             for e in doc["entries"]
         ],
+        "requests": requests_view(doc, uid),
         "rounds": rounds_view(doc, table),
         "standings": standings_rows(doc, table),
         "crosstable": crosstable_view(doc, table),

@@ -43,6 +43,7 @@ function draw() {
   $("name").textContent = doc.name;
   const s = doc.settings;
   const facts = [t(`tour.kind_${s.kind}`), t(`tour.form_${s.form}`), t(`tour.${s.system}`), t("tour.sets_n", { n: s.sets }), t("tour.organised_by", { name: doc.organiser })];
+  if (s.approval) facts.push(t("tour.approval_fact"));
   if (doc.tiebreak_names.length) facts.push(t("tour.tiebreaks_are", { names: doc.tiebreak_names.map((n) => t(`tour.tb.${n}`)).join(", ") }));
   $("facts").textContent = facts.join(" · ");
   $("status").textContent = t(`tour.status_${doc.status}`);
@@ -52,13 +53,22 @@ function draw() {
   if (doc.unpaired) $("ended-unpaired").textContent = t("tour.ended_unpaired", { round: doc.round, total: doc.total_rounds });
   const you = doc.you;
   const individual = s.form === "individual" && s.kind === "singles";
-  $("join").hidden = !(doc.status === "registration" && individual && !you.entrant);
-  $("leave").hidden = !(doc.status === "registration" && you.entrant);
+  const registering = doc.status === "registration";
+  $("join").hidden = !(registering && individual && !you.entrant && !you.pending);
+  $("leave").hidden = !(registering && (you.entrant || you.pending));
+  $("you-pending").hidden = !(registering && you.pending);
+  const removed = registering && !you.entrant && !you.pending ? you.removed : null;
+  $("you-removed").hidden = !removed;
+  if (removed) $("you-removed").textContent = [t(`tour.${removed.what}_you`), removed.reason ? t("tour.reason_is", { reason: removed.reason }) : ""].join(" ").trim();
   $("your-table").hidden = !you.room;
   if (you.room) $("your-room").href = `/?join=${encodeURIComponent(you.room)}`;
   const org = you.organiser;
   $("organiser").hidden = !org;
   if (org) {
+    // before the start the organiser takes entries off and answers requests (issue 37)
+    const before = ["draft", "registration"].includes(doc.status);
+    $("registration").hidden = !before;
+    $("requests").replaceChildren(...doc.requests.map((r) => entrantLine(r, before ? ["approve", "refuse", "remove"] : [])));
     $("open").hidden = doc.status !== "draft";
     const entrants = doc.entries.filter((e) => !e.withdrawn).length;
     const short = s.system === "swiss" && doc.status !== "finished" && entrants >= 2 && doc.sure_rounds < s.rounds;
@@ -100,7 +110,20 @@ function draw() {
     box.append(ul);
     return box;
   }));
-  $("entries").replaceChildren(...doc.entries.map((e) => el("li", e.members.length > 1 || e.members[0] !== e.name ? `${e.name} (${e.members.join(", ")})${e.withdrawn ? ` — ${t("tour.withdrawn")}` : ""}` : `${e.name}${e.withdrawn ? ` — ${t("tour.withdrawn")}` : ""}`)));
+  const removable = you.organiser && ["draft", "registration"].includes(doc.status) ? ["remove"] : [];
+  $("entries").replaceChildren(...doc.entries.map((e) => entrantLine(e, removable)));
+}
+
+/** An entry or a request as a line: its name (with its players), and the organiser's
+ * buttons for it (their clicks are the page's, see `answer` below). */
+function entrantLine(e, actions) {
+  const named = e.members.length > 1 || e.members[0] !== e.name ? `${e.name} (${e.members.join(", ")})` : e.name;
+  const li = el("li", `${named}${e.withdrawn ? ` — ${t("tour.withdrawn")}` : ""}`);
+  li.dataset.entrant = e.id;
+  for (const action of actions) {
+    li.append(" ", el("button", t(`tour.${action}`), { type: "button", className: action === "approve" ? action : `${action} danger` }));
+  }
+  return li;
 }
 
 /** The organiser is warned when the match picked for a result by hand has its room open
@@ -170,6 +193,19 @@ $("withdraw").addEventListener("submit", (e) => {
   e.preventDefault();
   act("withdraw", { entrant: new FormData(e.target).get("entrant") });
 });
+
+/** The organiser's buttons on an entry or a request: approve, refuse or remove it (a refusal
+ * or removal with the reason typed, which its player is shown). */
+for (const list of ["requests", "entries"]) {
+  $(list).addEventListener("click", async (e) => {
+    const button = e.target.closest("button");
+    if (!button) return;
+    const action = ["approve", "refuse", "remove"].find((a) => button.classList.contains(a));
+    const entrant = button.closest("li").dataset.entrant;
+    const body = action === "approve" ? { entrant } : { entrant, reason: $("reason").value };
+    if (await act(action, body)) $("reason").value = "";
+  });
+}
 
 setUpPage(draw);
 noticeFromTable();

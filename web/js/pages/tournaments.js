@@ -49,6 +49,7 @@ $("create").addEventListener("submit", async (e) => {
     byes_count: f.get("byes_count") === "on",
     clock: num("clock"),
     auto: f.get("auto") === "on",
+    approval: f.get("approval") === "on",
     points: points.every((p) => p !== null) ? points : null,
   };
   if (body.system === "swiss") body.rounds = num("rounds");
