@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import msgpack
-from playwright.sync_api import Page, WebSocket, WebSocketRoute
+from playwright.sync_api import Page, WebSocket, WebSocketRoute, expect
 
 from tests.web.webtools import enter, page_xy, publish, px_per_mm, state, to_world, wait_state
 
@@ -205,14 +205,14 @@ def test_a_pull_after_clicking_a_puck_keeps_its_aim(web_server, new_page):
     ((_, (tx, ty)),) = spots.items()
     me.mouse.click(*page_xy(me, tx, ty))
     assert state(me)["aim"]["locked"] is True
-    assert me.is_visible("#aim-lock")
+    expect(me.locator("#aim-lock")).to_be_visible()  # drawn with the next display frame
     me.keyboard.press("Escape")  # frees it
     assert state(me)["aim"]["locked"] is False
-    assert not me.is_visible("#aim-lock")
+    expect(me.locator("#aim-lock")).to_be_hidden()
     me.mouse.click(*page_xy(me, tx, ty))  # the same puck again: at a hole, locked
     locked = state(me)["aim"]
     assert locked["locked"] is True and locked["pocket"] in ("SW", "SE", "NE", "NW"), locked
-    assert me.is_visible("#aim-lock")
+    expect(me.locator("#aim-lock")).to_be_visible()
     sx, sy = page_xy(me, locked["x"], locked["y"])
     me.mouse.move(sx, sy + 60)  # below the striker, then back and 30 px to the side
     me.mouse.down()
