@@ -34,6 +34,7 @@ from server.cluster.bus import Bus
 from server.cluster.lease import Leases
 from server.cluster.router import Router
 from server.competitions.http import TournamentRoutes, uid_of
+from server.competitions.loop import TournamentLoop
 from server.competitions.service import TournamentService
 from server.competitions.store import TournamentStore
 from server.competitions.tables import Tables
@@ -151,7 +152,8 @@ class Hub:
         self.competitions = TournamentService(
             tours, tables, uid_of(self.accounts), self.players.history
         )
-        self.archivist.on_archived.append(self.competitions.match_archived)
+        self.competitions_loop = TournamentLoop(self.competitions)
+        self.archivist.on_archived.append(self.competitions_loop.match_archived)
         self.lessons = Lessons(trusted)
         self.replays = Replays(store, accounts, web_dir / "replay.html", self.accounts.viewer)
         self.http: list[web.RouteDef] = [
@@ -185,7 +187,7 @@ class Hub:
             await self.router.take_over(rid)
         self.gateway.stalls.start()
         loops = (self.clock.run(), self._cluster_loop(), self.archivist.run(),
-                 self.competitions.run())  # fmt: skip
+                 self.competitions_loop.run())  # fmt: skip
         self._tasks = [asyncio.create_task(loop) for loop in loops]
         self.computer.start()
 

@@ -7,20 +7,18 @@ from a fresh read, and written back with its version: any process of a cluster m
 request, and one killed half-way leaves the document as it was before or after.
 
 A round starts by making the room of each of its tables (the players' seats held for them);
-the service's loop, in every process, looks at the open tables of the tournaments being played
-about once a second (and at once when a match of one is archived): an ended match's result, or
-a no-show after the grace (004 § 22 (3)), is recorded into the table; when the round is
-complete the next one starts at once (`auto`), or when the organiser says so. A table decided
-outside its room (a result by hand, a withdrawal) is marked `ending` until the process that
-owns its room has ended it (its players told and sent on); the tournament stays in the loop's
-list till then, even when finished.
+the loop (server/competitions/loop.py), in every process, looks at the open tables of the
+tournaments being played about once a second (and at once when a match of one is archived):
+an ended match's result, or a no-show after the grace (004 § 22 (3)), is recorded into the
+table; when the round is complete the next one starts at once (`auto`), or when the
+organiser says so. A table decided outside its room (a result by hand, a withdrawal) is
+marked `ending` until the process that owns its room has ended it (its players told and sent
+on); the tournament stays in the loop's list till then, even when finished.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
 import logging
 import secrets
 import time
@@ -47,15 +45,12 @@ from server.competitions.document import (
 from server.competitions.errors import CompetitionError, bad_request, not_found
 from server.competitions.settings import parse_form, settings_of
 from server.competitions.store import TournamentStore, VersionConflict
-from server.competitions.table import Entrant, Settings, Tournament, TournamentError
+from server.competitions.table import Entrant, Settings, Tournament
 from server.competitions.tables import Tables
 from server.history.store import HistoryStore
 from server.ratings.model import Skill
-from server.store.postgres import AWAY
 
 log = logging.getLogger("novuss.tournaments")
-
-TICK_S = 1.0
 
 
 class TournamentService:
@@ -72,7 +67,7 @@ class TournamentService:
         self.tours = tours
         self.tables = tables
         self.uid_of = uid_of  # username -> uid or None (awaitable)
-        self.wake = asyncio.Event()
+        self.wake = asyncio.Event()  # a change the loop (server/competitions/loop.py) acts on now
 
     # -- reading and changing a document --------------------------------------------
     async def read(self, tid: str) -> Doc:
@@ -197,7 +192,7 @@ class TournamentService:
             refuse_unless(doc["status"], "paused" if not paused else "running")
             doc["status"] = "paused" if paused else "running"
             if not paused:
-                await self._advance(doc)
+                await self.advance(doc)
 
         return await self.change(tid, work)
 
@@ -230,7 +225,7 @@ class TournamentService:
             refuse_unless(doc["status"], "running", "paused")
             doc["table"] = table_of(doc).withdraw(str(entrant)).to_dict()
             close_tables_of(doc, str(entrant))
-            await self._advance(doc)
+            await self.advance(doc)
 
         doc = await self.change(tid, work)
         self.wake.set()
@@ -260,7 +255,7 @@ class TournamentService:
             entered = hand_outcome(t, a, sets_a, sets_b, forfeit)
             doc["tables"][t["key"]] = entered
             record_table(doc, entered)
-            await self._advance(doc)
+            await self.advance(doc)
 
         doc = await self.change(tid, work)
         self.wake.set()  # its room, if one was open, is ended by the loop at once
@@ -324,7 +319,7 @@ class TournamentService:
                 doc["tables"][t["key"]] = opened
                 now_playing.update(t["seats"])
 
-    async def _advance(self, doc: Doc) -> None:
+    async def advance(self, doc: Doc) -> None:
         """After a change: the end, or the next round when it may start by itself."""
         table = table_of(doc)
         if table.finished:
@@ -334,81 +329,3 @@ class TournamentService:
             await self._next_round(doc)
         elif not table.round_complete and doc["status"] == "running":
             await self._open_free(doc)
-
-    # -- the loop ---------------------------------------------------------------------
-    async def run(self) -> None:
-        """Visit the tournaments being played, about once a second, until cancelled."""
-        away = False
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), TICK_S)
-            self.wake.clear()
-            try:
-                await self.tick()
-                away = False
-            except asyncio.CancelledError:
-                raise
-            except AWAY as e:  # said once, not every second: the tables wait for it
-                if not away:
-                    log.warning("tournaments wait for PostgreSQL: %s", e)
-                away = True
-            except Exception:  # the loop must outlive a Redis hiccup
-                log.exception("tournament tick failed")
-
-    def match_archived(self, mid: str) -> None:
-        """A match was archived (server/history/archivist.py): look at the open tables now
-        rather than at the next second."""
-        self.wake.set()
-
-    async def tick(self) -> None:
-        """Record what the open tables of every tournament being played have come to."""
-        now = time.time()
-        for tid in await self.tours.live():
-            doc = await self.read(tid)
-            if await self._end_decided(tid, doc, now):
-                doc = await self.read(tid)
-            if doc["status"] == "finished":
-                if not any(t.get("ending") for t in doc["tables"].values()):
-                    await self.tours.set_live(tid, False)
-                continue
-            found = {}
-            for t in doc["tables"].values():
-                if t["outcome"] is None and t["round"] == doc["round"] and t["room"]:
-                    out = await self.tables.outcome(t, now)
-                    if out is not None:
-                        found[t["key"]] = out
-            if found:
-                await self.change(tid, functools.partial(self._decided, found=found))
-                await self._after(tid)
-
-    async def _end_decided(self, tid: str, doc: Doc, now: float) -> bool:
-        """End the rooms of this process whose tables were decided outside them; True when
-        one was (and the document changed)."""
-        done = [t["key"] for t in doc["tables"].values()
-                if t.get("ending") and await self.tables.end_decided(t, now)]  # fmt: skip
-        if not done:
-            return False
-
-        def work(d: Doc) -> None:
-            for key in done:
-                d["tables"][key]["ending"] = False
-
-        await self.change(tid, work)
-        return True
-
-    async def _decided(self, doc: Doc, found: dict[str, Any]) -> None:
-        for key, out in found.items():
-            t = doc["tables"][key]
-            if t["outcome"] is not None:  # another process recorded it meanwhile
-                continue
-            t["outcome"] = out
-            try:
-                record_table(doc, t)
-            except TournamentError as e:  # e.g. a withdrawn entrant's late match
-                log.warning("tournament %s: table %s not recorded: %s", doc["id"], key, e.code)
-        await self._advance(doc)
-
-    async def _after(self, tid: str) -> None:
-        doc = await self.read(tid)
-        if doc["status"] == "finished" and not any(t.get("ending") for t in doc["tables"].values()):
-            await self.tours.set_live(tid, False)
