@@ -8,8 +8,7 @@ import time
 
 from server.net.aims import WATCHER_RATE
 from tests.server.server_bot import choose_shot
-from tests.server.server_client import connected
-from tests.server.test_server_match_e2e import seat_singles
+from tests.server.test_server_match_e2e import watched_singles
 
 AIMS = 40
 PACE = 0.05  # 20 previews a second from the striker: more than either rate lets through
@@ -17,12 +16,7 @@ PACE = 0.05  # 20 previews a second from the striker: more than either rate lets
 
 async def test_watchers_get_at_most_five_previews_a_second_and_end_on_the_newest(game_server):
     srv = game_server()
-    a, b, rid = await seat_singles(srv)
-    watchers = await connected(srv.ws_url, "W1", "W2")
-    for w in watchers:
-        await w.send("watch", room=rid)
-        await w.expect("room")
-    striker, other = (a, b) if a.my_turn() else (b, a)
+    striker, other, watchers, _ = await watched_singles(srv, "W1", "W2")
     started = time.monotonic()
     for i in range(AIMS):
         await striker.send("aim", x=500.0 + i, y=60.0, angle=1.5, power=0.5)
@@ -45,11 +39,7 @@ async def test_watchers_get_at_most_five_previews_a_second_and_end_on_the_newest
 
 async def test_a_preview_waiting_for_the_watchers_is_dropped_by_the_stroke(game_server):
     srv = game_server()
-    a, b, rid = await seat_singles(srv)
-    (w,) = await connected(srv.ws_url, "W")
-    await w.send("watch", room=rid)
-    await w.expect("room")
-    striker, other = (a, b) if a.my_turn() else (b, a)
+    striker, other, (w,), _ = await watched_singles(srv, "W")
     assert striker.room is not None and striker.seat is not None
     side = striker.sides[striker.seat]
     assert side is not None

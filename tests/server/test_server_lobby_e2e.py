@@ -10,7 +10,7 @@ import pytest
 from server import gc_policy
 from tests.conftest import GameServer
 from tests.server.server_client import Msg, as_map, connected
-from tests.server.test_server_match_e2e import seat_singles
+from tests.server.test_server_match_e2e import seat_singles, watched_singles
 
 
 def get(url: str) -> tuple[int, str, bytes]:
@@ -138,11 +138,7 @@ async def _health(srv: GameServer) -> Msg:
 
 async def test_aim_previews_reach_watchers_rate_limited(game_server):
     srv = game_server()
-    a, b, rid = await seat_singles(srv)
-    (w,) = await connected(srv.ws_url, "W")
-    await w.send("watch", room=rid)
-    await w.expect("room")
-    striker, other = (a, b) if a.my_turn() else (b, a)
+    striker, other, (w,), _ = await watched_singles(srv, "W")
     for i in range(30):
         await striker.send("aim", x=540.0 + i, y=60.0, angle=1.5, power=0.5)
         await other.send("aim", x=100.0, y=60.0, angle=1.5, power=0.5)  # not his turn: dropped

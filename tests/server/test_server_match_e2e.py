@@ -43,6 +43,20 @@ async def seat_singles(srv: GameServer, sets: int = 1) -> tuple[Client, Client, 
     return a, b, room["id"]
 
 
+async def watched_singles(
+    srv: GameServer, *watchers: str
+) -> tuple[Client, Client, list[Client], str]:
+    """(striker, other, watchers, room id): a singles match just started (seat_singles) and
+    watched by a client of each name in `watchers`."""
+    a, b, rid = await seat_singles(srv)
+    seen = await connected(srv.ws_url, *watchers)
+    for w in seen:
+        await w.send("watch", room=rid)
+        await w.expect("room")
+    striker, other = (a, b) if a.my_turn() else (b, a)
+    return striker, other, seen, rid
+
+
 async def test_singles_match_to_its_result(game_server):
     srv = game_server(speed_factor=25)
     a, b, _rid = await seat_singles(srv, sets=1)
