@@ -32,6 +32,8 @@ def test_create_while_redis_is_slow(game_server, new_page):
     # The room is real on the server: a guest with the invite link takes the other seat.
     guest = new_page()
     guest.goto(host.input_value("#invite-link"))
+    # The page asks the name once it knows the visitor has no account (GET /api/account).
+    guest.wait_for_selector("#screen-name:not([hidden])")
     # A newcomer is not greeted by a red "offline", and knows there is an invitation.
     assert not guest.is_visible("#conn")
     assert "invited" in guest.inner_text("#name-invite")
