@@ -324,7 +324,8 @@ async def lessons_flood(ctx: Context) -> str:
     """Every address at the allowed 2 lesson tries a second (and its burst first), each try
     a whole simulated and judged stroke (issue 37: 249 addresses made honest rulings 5 s
     late)."""
-    from server.lessons import lesson  # the lesson's own solution: a legal, played stroke
+    # the lesson's own solution: a legal, played stroke
+    from server.games.novuss.lessons import lesson
 
     s = lesson("direct").solution[0]
     body = {"shots": [{"x": s.x, "y": s.y, "angle": s.angle, "speed": s.speed}]}

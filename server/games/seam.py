@@ -6,7 +6,7 @@ docs/architecture.md, "Adding a game", says how a new one plugs in.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -144,6 +144,22 @@ class Practice(Protocol):
         GameMatch.position gave it), the same player to strike."""
 
 
+class Lessons(Protocol):
+    """A game's lessons ("Learn to play", the lessons capability server/lessons): set-up
+    positions each with one task, a try's strokes played by the game's own physics and
+    referee. Pure and stateless: a try is replayed from the lesson's position on each call."""
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Every lesson in order: id, cite (the paragraph it teaches), strokes (the most of
+        one try), seat (the learner's), discs (at rest, protocol coordinates) and the game's
+        own fields its client draws (docs/protocol.md, "Lessons")."""
+
+    def play(self, lesson_id: str, shots: Sequence[Shot]) -> dict[str, Any]:
+        """A try's strokes from the lesson's position: the last one's ruling, lines, motion,
+        discs, done (the task is done) and over (the try ends). Raises UnknownLesson, and
+        LessonRefused for a try the lesson or the referee refuses."""
+
+
 class Game(Protocol):
     """A game the platform serves. `None` where a game does not offer a capability."""
 
@@ -176,6 +192,10 @@ class Game(Protocol):
         """Its practice rooms' hints and take-backs, or None."""
 
     @property
+    def lessons(self) -> Lessons | None:
+        """Its lessons in "Learn to play", or None."""
+
+    @property
     def stroke_clock(self) -> bool:
         """Does a stroke clock judge a player who does not strike (else a computer that
         cannot decide resigns, as nothing else would end its turn)."""
@@ -206,7 +226,7 @@ class Game(Protocol):
 
 
 __all__ = [
-    "Check", "Choice", "Decide", "Finished", "Game", "GameMatch", "Hint", "MatchSpec", "Motion",
-    "NoSuchStroke", "Notation", "Out", "Practice", "Replay", "ReplayError", "Replayed",
-    "Settings", "Shot", "Step",
+    "Check", "Choice", "Decide", "Finished", "Game", "GameMatch", "Hint", "Lessons", "MatchSpec",
+    "Motion", "NoSuchStroke", "Notation", "Out", "Practice", "Replay", "ReplayError",
+    "Replayed", "Settings", "Shot", "Step",
 ]  # fmt: skip

@@ -1,12 +1,11 @@
-"""Learn to play: short lessons on a real table, each a set-up position with one task, the
-strokes judged by the real physics and the real referee (docs/client.md, "Learn to play").
-
-Pure: no I/O. The network layer serves them (server/lessons/http.py): a try is the lesson's
-position and the strokes played so far, replayed from the start on every stroke (the physics
-is deterministic), so the server keeps nothing between two requests.
+"""Learn to play: short lessons on a real table or board, each a set-up position with one
+task, the strokes judged by the game's real physics and referee (docs/client.md, "Learn to
+play"). Each game gives its lessons through the Game seam (`Game.lessons`,
+server/games/seam.py); this capability lists them by the registry and serves a try over HTTP
+(server/lessons/http.py) in worker processes (server/lessons/pool.py). Stateless: a try is
+the lesson's position and the strokes played so far, replayed from the start each time.
 """
 
-from server.lessons.catalog import LESSONS, Lesson, lesson
-from server.lessons.play import LessonRefused, TryResult, play_try
+from server.lessons.catalog import game_of, listing, play
 
-__all__ = ["LESSONS", "Lesson", "LessonRefused", "TryResult", "lesson", "play_try"]
+__all__ = ["game_of", "listing", "play"]

@@ -1,7 +1,8 @@
-"""The lessons over HTTP (docs/protocol.md, "Lessons"): GET /api/lessons lists them with
-their positions; POST /api/lessons/{id} plays a try's strokes and answers the last one's
-motion and ruling. Stateless: a try is replayed from the lesson's position on each request
-(server/lessons), so no room, seat or store is involved."""
+"""The lessons over HTTP (docs/protocol.md, "Lessons"): GET /api/lessons lists every game's
+lessons with their positions; POST /api/lessons/{id} (the body's `game` naming a game other
+than the default) plays a try's strokes and answers the last one's motion and ruling.
+Stateless: a try is replayed from the lesson's position on each request (server/lessons), so
+no room, seat or store is involved."""
 
 from __future__ import annotations
 
@@ -13,10 +14,8 @@ from aiohttp import web
 
 from server.edge.buckets import KeyedBuckets
 from server.edge.proxy import Network, client_address
-from server.games.novuss.sim import Shot
-from server.lessons import LESSONS, lesson
-from server.lessons.catalog import SEAT, UnknownLesson
-from server.lessons.play import rest_discs
+from server.games.core.play import Shot
+from server.lessons.catalog import UnknownLesson, game_of, listing
 from server.lessons.pool import Busy, TryPool
 
 SHOT_FIELDS = ("x", "y", "angle", "speed")
@@ -57,25 +56,18 @@ def _shots(body: Any) -> list[Shot]:
     return out
 
 
+def _game(body: Any) -> str | None:
+    """The body's `game`: a name, or absent (the default game); else refused."""
+    name = body.get("game") if isinstance(body, dict) else None
+    if name is not None and not isinstance(name, str):
+        raise _refuse("bad_field", "game must be a game's name.")
+    return name
+
+
 async def list_lessons(request: web.Request) -> web.Response:
-    """Every lesson: id, paragraph, most strokes a try, the learner's seat and side, and
-    the pucks of its position."""
-    return web.json_response(
-        {
-            "lessons": [
-                {
-                    "id": x.id,
-                    "cite": x.cite,
-                    "strokes": x.strokes,
-                    "seat": SEAT,
-                    "side": x.state.side_of(SEAT),
-                    "discs": rest_discs(x.state),
-                    "striker": x.striker,
-                }
-                for x in LESSONS
-            ]
-        }
-    )
+    """Every game's lessons: game, id, paragraph, most strokes a try, the learner's seat,
+    the discs of its position and what the game's client draws (Game.lessons.listing)."""
+    return web.json_response({"lessons": list(listing())})
 
 
 class Tries:
@@ -115,16 +107,17 @@ class Lessons:
         if refused is not None:
             return refused
         try:
-            chosen = lesson(request.match_info["lesson"])
-        except UnknownLesson:
-            raise web.HTTPNotFound(text="No such lesson.") from None
-        try:
             body = await request.json()
         except ValueError:
             raise _refuse("bad_field", "The body must be JSON.") from None
+        lesson_id = request.match_info["lesson"]
+        try:
+            game = game_of(_game(body), lesson_id)
+        except UnknownLesson:
+            raise web.HTTPNotFound(text="No such lesson.") from None
         shots = _shots(body)
         try:
-            status, answer = await self.pool.play(chosen.id, shots)
+            status, answer = await self.pool.play(game, lesson_id, shots)
         except Busy as e:  # answered, not raised: a flood's refusals cost the loop little
             return web.Response(
                 body=BUSY, status=503, content_type="application/json",

@@ -7,27 +7,30 @@ from __future__ import annotations
 
 import json
 
-from server.games.novuss.sim import Shot
-from server.lessons.catalog import lesson
-from server.lessons.play import LessonRefused, play_try
+from server.games.core.play import Shot
+from server.lessons.catalog import LessonRefused
+from server.lessons.catalog import play as play_lesson
 from server.workers import Busy, Workers
 
 __all__ = ["Busy", "TryPool", "play"]
 
 
-def play(lesson_id: str, shots: list[tuple[float, float, float, float]]) -> tuple[int, bytes]:
+def play(
+    game: str, lesson_id: str, shots: list[tuple[float, float, float, float]]
+) -> tuple[int, bytes]:
     """In a worker: the try played, as (HTTP status, JSON body): 200 with the result, or 400
     with the refusal (server/lessons/http.py answers the same shapes)."""
     try:
-        result = play_try(lesson(lesson_id), [Shot(*s) for s in shots])
+        result = play_lesson(game, lesson_id, [Shot(*s) for s in shots])
     except LessonRefused as e:
         return 400, json.dumps({"code": e.code, "message": str(e), "rule": e.rule}).encode()
-    return 200, json.dumps(result.to_dict()).encode()
+    return 200, json.dumps(result).encode()
 
 
 class TryPool(Workers):
     """The workers of lesson tries."""
 
-    async def play(self, lesson_id: str, shots: list[Shot]) -> tuple[int, bytes]:
+    async def play(self, game: str, lesson_id: str, shots: list[Shot]) -> tuple[int, bytes]:
         """The try played in a worker: (status, JSON body); Busy when every slot is taken."""
-        return await self.run(play, lesson_id, [(s.x, s.y, s.angle, s.speed) for s in shots])
+        shots_ = [(s.x, s.y, s.angle, s.speed) for s in shots]
+        return await self.run(play, game, lesson_id, shots_)

@@ -56,6 +56,10 @@ ALLOWED: dict[str, set[str]] = {
         "server.games.novuss.rules", "server.games.novuss.sim", "server.games.core",
         "server.games.seam",
     },
+    # a game's lessons: positions of its rules, tries played through its physics and referee
+    "server.games.novuss.lessons": {
+        "server.games.novuss.rules", "server.games.novuss.sim", "server.games.core",
+    },
     "server.games.novuss.game": {"server.games.novuss", "server.games.core", "server.games.seam"},
     "server.games.crokinole": {"server.games.core"},  # board, physics, rules, judge, lines
     "server.games.crokinole.bot": {"server.games.crokinole", "server.games.core"},
@@ -63,6 +67,9 @@ ALLOWED: dict[str, set[str]] = {
     "server.games.crokinole.replay": {
         "server.games.crokinole", "server.games.crokinole.match", "server.games.core",
         "server.games.seam",
+    },
+    "server.games.crokinole.lessons": {
+        "server.games.crokinole", "server.games.crokinole.match", "server.games.core",
     },
     "server.games.crokinole.game": {
         "server.games.crokinole", "server.games.core", "server.games.seam",
@@ -94,9 +101,8 @@ ALLOWED: dict[str, set[str]] = {
     "server.accounts": {*BELOW_NET, "server.net", "server.history"},
     "server.history": {*BELOW_NET, "server.net", "server.history.summary"},
     "server.computer": {*BELOW_NET, "server.net"},
-    # the lessons are Novuss's: positions of its rules, tries played through its match
-    "server.lessons": {*BELOW_NET, "server.net", "server.games.novuss.match",
-                       "server.games.novuss.rules", "server.games.novuss.sim"},
+    # every game's lessons, through the Game seam (Game.lessons)
+    "server.lessons": {*BELOW_NET, "server.net"},
     "server.replay": {*BELOW_NET, "server.net"},
     "server.competitions": {*BELOW_NET, "server.net", "server.accounts", "server.history",
                             "server.competitions.table"},

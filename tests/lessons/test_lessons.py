@@ -1,7 +1,7 @@
-"""Learn to play (server/lessons): every lesson's task can be done and its worked solution
-does it; strokes that miss the task do not; a try is refused as the referee refuses a
-stroke; the HTTP routes answer, refuse bad input with a code, and cite paragraphs the rules
-page has."""
+"""Learn to play (server/lessons), Novuss's lessons (server/games/novuss/lessons): every
+lesson's task can be done and its worked solution does it; strokes that miss the task do
+not; a try is refused as the referee refuses a stroke; the HTTP routes answer, refuse bad
+input with a code, and cite paragraphs the rules page has."""
 
 from __future__ import annotations
 
@@ -15,10 +15,9 @@ from typing import Any
 import pytest
 
 from server.games.core.paths import discs_at
+from server.games.novuss.lessons import LESSONS, LessonRefused, UnknownLesson, lesson, play_try
 from server.games.novuss.rules.cites import parse_cite
 from server.games.novuss.sim import Shot
-from server.lessons import LESSONS, LessonRefused, lesson, play_try
-from server.lessons.catalog import UnknownLesson
 from tests.server.test_protocol_doc import sections, undocumented
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -140,8 +139,9 @@ def test_the_routes_list_play_and_refuse(game_server) -> None:
     base = game_server().url
     status, listing = _http(f"{base}/api/lessons")
     assert status == 200
-    assert [x["id"] for x in listing["lessons"]] == [x.id for x in LESSONS]
-    direct = listing["lessons"][1]
+    novuss = [x for x in listing["lessons"] if x["game"] == "novuss"]
+    assert [x["id"] for x in novuss] == [x.id for x in LESSONS]
+    direct = novuss[1]
     assert direct["side"] == "S" and direct["seat"] == 0 and direct["discs"]
     s = lesson("direct").solution[0]
     shot = {"x": s.x, "y": s.y, "angle": s.angle, "speed": s.speed}

@@ -11,7 +11,7 @@ import time
 import aiohttp
 import pytest
 
-from server.lessons import lesson
+from server.games.novuss.lessons import lesson
 from server.lessons.http import TRIES_AT_ONCE
 from tests.server.server_client import Client, close_all, connected, get_json
 

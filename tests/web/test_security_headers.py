@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from playwright.sync_api import Page
 
-from server.lessons import lesson
+from server.games.novuss.lessons import lesson
 from tests.web.webtools import enter
 
 PAGES = ["/", "/learn", "/account", "/leaderboard", "/u/nobody", "/tournaments", "/rules.html",

@@ -1,12 +1,15 @@
-// "Learn to play" (/learn): short lessons on a real table, each a set-up position with one
-// task. Strokes go to the server (POST /api/lessons/{id}, docs/protocol.md "Lessons"), which
+// "Learn to play" (/learn): short lessons on a real table or board, each a set-up position
+// with one task; Novuss's and Crokinole's, as GET /api/lessons lists them (each with its `game`). Strokes go to the server (POST /api/lessons/{id}, docs/protocol.md "Lessons"), which
 // plays the try's strokes through the real physics and the real referee and answers the
 // last one's motion and ruling: the client has no physics, so whether a puck dropped or a
 // rebound was legal can only be the referee's word. The table, aiming, pressing a puck and
-// the ruling's words are the match's own modules (render.js, input.js, rulings.js).
+// the ruling's words are the match's own modules (render.js, input.js, rulings.js); a
+// Crokinole lesson's board and shot are the Crokinole room's (learn-crokinole.js).
 import { el } from "./dom.js";
 import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
 import { AimController } from "./input.js";
+import { rulingWords } from "./crokinole-board.js";
+import { CrokinoleAim } from "./learn-crokinole.js";
 import { Playback } from "./playback.js";
 import { puckList } from "./puck-list.js";
 import { citeHref } from "./puck-rules.js";
@@ -35,6 +38,11 @@ const contacts = new ContactSounds(COMPETITION);
 const canvas = $("table");
 const renderer = new Renderer(canvas);
 const lesson = () => state.lessons[state.index];
+/** A Crokinole lesson: its board comes with it (docs/protocol.md, "HTTP"), drawn on its own canvas. */
+const onBoard = (l) => l?.game === "crokinole";
+const crokinole = new CrokinoleAim($("crok-board"), (shot) => strike(shot));
+// where "play the computer" leads after a game's last lesson: the lobby's form, that game chosen
+const COMPUTER_HREF = { novuss: "/#computer-form", crokinole: "/?game=crokinole#computer-form" };
 
 const aimer = new AimController(canvas, {
   getView: () => renderer.view,
@@ -56,7 +64,7 @@ async function strike(shot) {
     r = await fetch(`/api/lessons/${encodeURIComponent(l.id)}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ shots }),
+      body: JSON.stringify({ game: l.game, shots }),
     });
   } catch {
     r = null;
@@ -88,14 +96,31 @@ function showAnswer(body) {
   }
   renderAnswer();
   renderList();
-  $("after-lessons").hidden = !(state.index + 1 >= state.lessons.length && body.done);
+  $("after-lessons").hidden = !(lastOfGame() && body.done);
   const verdict = $("verdict").textContent;
-  say([verdict, ...humanizeLines(body.lines).map((x) => x.text)].join(". "));
+  say([verdict, ...answerLines(body).map((x) => x.text)].join(". "));
   if (!body.over) giveStriker();
 }
 
 // every stroke of a lesson is the learner's (seat 0): its lines are read to "you"
 const humanizeLines = (lines) => humanize(lines, { seats: [{ name: t("learn.you") }, { name: t("learn.opponent") }], mode: "singles", me: 0, striker: 0 });
+
+/**
+ * The answer's lines in words with their paragraphs: a Crokinole ruling as the Crokinole
+ * room words it (one line, its paragraphs in it), a Novuss one line by line.
+ * @param {any} a the server's answer to a try
+ * @returns {{text: string, cite?: string, penalty?: boolean}[]}
+ */
+function answerLines(a) {
+  if (onBoard(lesson())) return [{ text: rulingWords(a.ruling), penalty: !a.ruling.valid }];
+  return humanizeLines(a.lines);
+}
+
+/** Is the lesson open the last of its game's (then "play the computer" follows it)? */
+function lastOfGame() {
+  const next = state.lessons[state.index + 1];
+  return !next || next.game !== lesson().game;
+}
 
 function renderAnswer() {
   const a = state.answer;
@@ -105,7 +130,7 @@ function renderAnswer() {
   $("verdict").textContent = a.done ? t("learn.done") : a.over ? t("learn.not_yet") : t("learn.go_on");
   $("verdict").dataset.done = a.done ? "1" : "0";
   $("answer-lines").replaceChildren(
-    ...humanizeLines(a.lines).map((x) => {
+    ...answerLines(a).map((x) => {
       const href = citeHref(x.cite);
       const cite = href ? Object.assign(el("a", { text: x.cite, class: "cite" }), { href, target: "_blank", rel: "noopener" }) : null;
       return el("li", { class: `line${x.penalty ? " penalty" : ""}` }, x.text, cite ? " " : null, cite);
@@ -122,6 +147,13 @@ function say(text) {
  * spot it may not stay, 004 § 20 (2)), else where the last stroke left it or a legal spot. */
 function giveStriker() {
   const l = lesson();
+  if (onBoard(l)) {
+    aimer.stop();
+    crokinole.start(l.board, l.quadrant);
+    renderPucks();
+    return;
+  }
+  crokinole.stop();
   aimer.start(COMPETITION, l.side, state.discs, l.seat);
   if (l.striker && state.shots.length === 0) {
     [aimer.aim.x, aimer.aim.y] = l.striker;
@@ -131,14 +163,14 @@ function giveStriker() {
 }
 
 function renderPucks() {
-  const pucks = aimer.enabled ? state.discs : [];
+  const pucks = aimer.enabled && !onBoard(lesson()) ? state.discs : [];
   puckList($("puck-list"), pucks, lesson()?.seat ?? 0, (p, again) => aimer.enabled && aimer.pressPuck(p, again));
 }
 
 function renderList() {
   $("lesson-list").replaceChildren(
     ...state.lessons.map((l, i) => {
-      const b = el("button", { type: "button", class: "link", text: t(`lesson.${l.id}.title`), data: { lesson: l.id } });
+      const b = el("button", { type: "button", class: "link", text: t(`lesson.${l.id}.title`), data: { lesson: l.id, game: l.game } });
       if (i === state.index) b.setAttribute("aria-current", "step");
       b.addEventListener("click", () => open(i));
       const done = state.done.has(l.id);
@@ -157,7 +189,15 @@ function renderLesson() {
   cite.href = citeHref(l.cite) || "/rules.html";
   const last = state.index + 1 >= state.lessons.length;
   $("next").hidden = last;
-  $("after-lessons").hidden = !(last && state.done.has(l.id));
+  $("after-lessons").hidden = !(lastOfGame() && state.done.has(l.id));
+  $("play-computer").href = COMPUTER_HREF[l.game] ?? "/#computer-form";
+  // the game's own board and words on how to strike or shoot
+  const crok = onBoard(l);
+  $("table-wrap").hidden = crok;
+  $("crok-wrap").hidden = !crok;
+  $("puck-list").hidden = crok;
+  $("learn-how").hidden = crok;
+  $("crok-how").hidden = !crok;
   renderAnswer();
   renderList();
 }
@@ -188,6 +228,12 @@ function frame(now) {
   if (!lesson()) return;
   const moving = playback.active;
   const discs = moving ? playback.sample(now) : state.discs;
+  if (onBoard(lesson())) {
+    crokinole.draw(lesson().board, discs);
+    const flicked = crokinole.aim?.flick;
+    $("learn-power").textContent = flicked ? `${Math.round(flicked.power * 100)}%` : "–";
+    return;
+  }
   if (moving) sounds.play(contacts.step(discs, now));
   else contacts.reset();
   const mine = aimer.enabled ? aimer.aim : null;
@@ -244,6 +290,7 @@ Object.defineProperties(state, {
 });
 window.__novuss = {
   state,
+  crokinole,
   toPage(x, y) {
     const [px, py] = renderer.view.toScreen(x, y);
     const r = canvas.getBoundingClientRect();

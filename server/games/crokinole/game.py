@@ -8,11 +8,12 @@ from typing import Any
 from server.games.core.play import Choice, Settings, Shot, Step
 from server.games.crokinole.board import TOURNAMENT
 from server.games.crokinole.bot import choose as choose_shot
+from server.games.crokinole.lessons import CROKINOLE_LESSONS
 from server.games.crokinole.match import OFFSET, CrokinoleMatch, board_view
 from server.games.crokinole.notation import from_notation, to_notation
 from server.games.crokinole.replay import REPLAY
 from server.games.crokinole.rules import State
-from server.games.seam import Decide, GameMatch, MatchSpec, Notation, Practice, Replay
+from server.games.seam import Decide, GameMatch, Lessons, MatchSpec, Notation, Practice, Replay
 
 
 def _protocol(shot: Shot) -> Shot:
@@ -58,6 +59,7 @@ class Crokinole:
     rated: bool = True
     decide: Decide | None = decide
     practice: Practice | None = None
+    lessons: Lessons | None = CROKINOLE_LESSONS
     stroke_clock: bool = False  # seed 002 has no shot clock
     replay: Replay | None = REPLAY  # a state hash per shot (physics.state_hash)
     notation: Notation | None = CrokinoleNotation()

@@ -7,13 +7,23 @@ from typing import Any
 
 from server.games.core.play import Choice, Settings, Step
 from server.games.novuss.bot import choose, hint, pocket_name
+from server.games.novuss.lessons import NOVUSS_LESSONS
 from server.games.novuss.match import Match
 from server.games.novuss.notation import GAME, from_notation, to_notation
 from server.games.novuss.replay import REPLAY
 from server.games.novuss.rules import MatchConfig
 from server.games.novuss.rules.state import as_mode
 from server.games.novuss.sim import COMPETITION
-from server.games.seam import Decide, GameMatch, Hint, MatchSpec, Notation, Practice, Replay
+from server.games.seam import (
+    Decide,
+    GameMatch,
+    Hint,
+    Lessons,
+    MatchSpec,
+    Notation,
+    Practice,
+    Replay,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +62,7 @@ class Novuss:
     rated: bool = True
     decide: Decide | None = choose
     practice: Practice | None = NovussPractice()
+    lessons: Lessons | None = NOVUSS_LESSONS
     stroke_clock: bool = True  # 004 § 26 (4)
     replay: Replay | None = REPLAY
     notation: Notation | None = NovussNotation()

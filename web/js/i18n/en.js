@@ -2,6 +2,19 @@
 // pucks arrive as words: a name, a team's name, whose pucks), error.<code> and
 // reason.<code> the server's refusals, the rest the page's own words.
 export default {
+  // -- i34-learn: Crokinole's lessons in Learn to play (server/games/crokinole/lessons.py)
+  "learn.crok_how_title": "How to shoot:",
+  "learn.crok_how": "Press on the board near your part of the shooting line (the outer ring, the bottom quarter): your disc sits on the line there. Pull back, away from where it should go, and let go to shoot: the longer the pull, the harder the shot (the power is shown beside the board). Let go without pulling and nothing is shot.",
+  "learn.crok_board_label": "Crokinole board: press by your shooting line, pull back and let go to shoot",
+  "lesson.crokinole-line.title": "Crokinole: shoot from the line",
+  "lesson.crokinole-line.task": "Set your disc on the shooting line in your quarter and shoot it so that it stops inside the 15 ring (inside the pegs). With no opponent's disc on the board, only a disc that ends touching or inside the 15 line (or in the hole) makes a valid shot. Tip: start between two pegs and pull gently.",
+  "lesson.crokinole-line.after": "A valid shot: every disc starts on or behind the shooting line, in your own quarter. A disc that stops short of the 15 line on an empty board goes to the ditch.",
+  "lesson.crokinole-twenty.title": "Crokinole: the 20-hole",
+  "lesson.crokinole-twenty.task": "Shoot your disc into the 20-hole in the centre: it must come to rest in the hole, not slide across it. Start between two pegs, aim straight at the centre and pull just enough.",
+  "lesson.crokinole-twenty.after": "Twenty! A disc that drops in the hole is set aside at once and counts 20 points for you at the end of the round.",
+  "lesson.crokinole-hit.title": "Crokinole: hit the opponent's disc",
+  "lesson.crokinole-hit.task": "Your opponent has a disc on the board. When there is one, your shot must hit an opponent's disc (directly or with one of your own). Hit it.",
+  "lesson.crokinole-hit.after": "A valid shot. Had you missed, your disc would have gone to the ditch. Now you know the shot; play a whole game.",
   // -- the referee's lines (004)
   "line.stroke.direct":
     "Direct stroke; {whose, select, none {the striker touched no puck} own {first touch: {n, plural, one {their own puck} other {# of their own pucks at once}}} opponent {first touch: {n, plural, one {an opponent's puck} other {# opponent's pucks at once}}} other {first touch: their own and an opponent's puck at once}}",

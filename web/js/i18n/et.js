@@ -3,6 +3,19 @@
 // küljepoort, poorditsoon, keskring, suluseib, sulutsoon, otselöök, pörkelöök, trahviseib,
 // võlaseib, löögiõigus, löögikord, löökideseeria, geim, märkus, auk.
 export default {
+  // -- i34-learn: Crokinole'i õppetunnid (server/games/crokinole/lessons.py)
+  "learn.crok_how_title": "Kuidas lüüa:",
+  "learn.crok_how": "Vajuta laual oma löögijoone osa lähedal (välimine ring, alumine veerand): sinu nupp asetub sinna joonele. Tõmba tagasi, sealt eemale, kuhu nupp peab minema, ja lase lahti: mida pikem tõmme, seda tugevam löök (jõud on näha laua kõrval). Kui lased lahti tõmbamata, ei lööda midagi.",
+  "learn.crok_board_label": "Crokinole'i laud: vajuta oma löögijoone juures, tõmba tagasi ja lase lahti, et lüüa",
+  "lesson.crokinole-line.title": "Crokinole: löö joonelt",
+  "lesson.crokinole-line.task": "Aseta oma nupp löögijoonele oma veerandis ja löö see nii, et see peatuks 15 ringi sees (tihvtide sees). Kui laual pole vastase nuppu, on löök õige ainult siis, kui nupp jääb 15 ringi joonele või selle sisse (või auku). Nõuanne: alusta kahe tihvti vahelt ja tõmba õrnalt.",
+  "lesson.crokinole-line.after": "Õige löök: iga nupp alustab löögijoonel või selle taga, sinu oma veerandis. Tühjal laual enne 15 ringi joont peatunud nupp läheb renni.",
+  "lesson.crokinole-twenty.title": "Crokinole: 20 auk",
+  "lesson.crokinole-twenty.task": "Löö oma nupp keskel olevasse 20 auku: see peab jääma auku, mitte üle libisema. Alusta kahe tihvti vahelt, sihi otse keskele ja tõmba täpselt nii palju kui vaja.",
+  "lesson.crokinole-twenty.after": "Kakskümmend! Auku kukkunud nupp pannakse kohe kõrvale ja annab sulle vooru lõpus 20 punkti.",
+  "lesson.crokinole-hit.title": "Crokinole: taba vastase nuppu",
+  "lesson.crokinole-hit.task": "Vastasel on laual nupp. Kui see on nii, peab sinu löök tabama vastase nuppu (otse või mõne oma nupu kaudu). Taba seda.",
+  "lesson.crokinole-hit.after": "Õige löök. Kui oleksid mööda löönud, oleks su nupp läinud renni. Nüüd oskad lüüa; mängi terve mäng.",
   // -- kohtuniku read (004)
   "line.stroke.direct":
     "Otselöök; {whose, select, none {löögiketas ei puudutanud ühtki seibi} own {esimesena puudutatud: {n, plural, one {oma seib} other {# oma seibi korraga}}} opponent {esimesena puudutatud: {n, plural, one {vastase seib} other {# vastase seibi korraga}}} other {esimesena puudutatud: oma ja vastase seib korraga}}",

@@ -4,6 +4,19 @@
 // kauliņš, tumšais laukums, soda kauliņš, sitiena tiesības, sitienu sērija, sets, maisiņš.
 // Nepārbaudīti (docs/client.md): centra aplis, sānu apmale, parāds, brīdinājums.
 export default {
+  // -- i34-learn: Crokinole nodarbības (server/games/crokinole/lessons.py)
+  "learn.crok_how_title": "Kā sist:",
+  "learn.crok_how": "Nospied uz galda pie savas sitiena līnijas daļas (ārējais aplis, apakšējā ceturtdaļa): tavs disks nostājas tur uz līnijas. Pavelc atpakaļ, prom no vietas, kur tam jāaiziet, un atlaid, lai sistu: jo garāks vilciens, jo stiprāks sitiens (spēks redzams blakus galdam). Ja atlaid nepavelkot, nekas netiek sists.",
+  "learn.crok_board_label": "Crokinole galds: nospied pie savas sitiena līnijas, pavelc atpakaļ un atlaid, lai sistu",
+  "lesson.crokinole-line.title": "Crokinole: sit no līnijas",
+  "lesson.crokinole-line.task": "Novieto savu disku uz sitiena līnijas savā ceturtdaļā un sit to tā, lai tas apstātos 15 punktu aplī (tapu iekšpusē). Ja uz galda nav neviena pretinieka diska, sitiens ir derīgs tikai tad, ja disks paliek uz 15 punktu apļa līnijas vai tā iekšpusē (vai caurumā). Padoms: sāc starp divām tapām un velc maigi.",
+  "lesson.crokinole-line.after": "Derīgs sitiens: katrs disks sāk uz sitiena līnijas vai aiz tās, tavā ceturtdaļā. Uz tukša galda disks, kas apstājas pirms 15 punktu apļa līnijas, aiziet grāvī.",
+  "lesson.crokinole-twenty.title": "Crokinole: 20 punktu caurums",
+  "lesson.crokinole-twenty.task": "Iesit savu disku 20 punktu caurumā centrā: tam jāpaliek caurumā, nevis jāpārslīd pāri. Sāc starp divām tapām, tēmē taisni uz centru un velc tieši tik, cik vajag.",
+  "lesson.crokinole-twenty.after": "Divdesmit! Caurumā iekritušo disku uzreiz noliek malā, un raunda beigās tas tev dod 20 punktus.",
+  "lesson.crokinole-hit.title": "Crokinole: trāpi pretinieka diskam",
+  "lesson.crokinole-hit.task": "Pretiniekam uz galda ir disks. Kad tā ir, tavam sitienam jātrāpa pretinieka diskam (tieši vai ar kādu savu disku). Trāpi tam.",
+  "lesson.crokinole-hit.after": "Derīgs sitiens. Ja būtu garām, tavs disks būtu aizgājis grāvī. Tagad tu proti sist; spēlē visu spēli.",
   // -- tiesneša rindas (004)
   "line.stroke.direct":
     "Tiešs sitiens; {whose, select, none {ripa neskāra nevienu kauliņu} own {pirmais skartais: {n, plural, zero {# savu kauliņu vienlaikus} one {savs kauliņš} other {# savi kauliņi vienlaikus}}} opponent {pirmais skartais: {n, plural, zero {# pretinieka kauliņu vienlaikus} one {pretinieka kauliņš} other {# pretinieka kauliņi vienlaikus}}} other {pirmais skartais: savs un pretinieka kauliņš vienlaikus}}",

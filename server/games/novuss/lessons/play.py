@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.games.core.lessons import LessonRefused
 from server.games.core.paths import disc_view
+from server.games.novuss.lessons.catalog import SEAT, Lesson
 from server.games.novuss.rules import (
     MatchState,
     Ruling,
@@ -17,17 +19,6 @@ from server.games.novuss.rules import (
     sim_discs,
 )
 from server.games.novuss.sim import Shot, SimInputError, StrokeResult, simulate
-from server.lessons.catalog import SEAT, Lesson
-
-
-class LessonRefused(ValueError):
-    """A try the lesson does not take: too many strokes, a stroke after the strike right
-    passed, or a stroke the referee refuses (code and rule as the match's `bad_stroke`)."""
-
-    def __init__(self, code: str, message: str, rule: str = "") -> None:
-        super().__init__(message)
-        self.code = code
-        self.rule = rule
 
 
 @dataclass(frozen=True, slots=True)
