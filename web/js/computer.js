@@ -61,6 +61,9 @@ export class ComputerView {
       );
     });
     form.addEventListener("change", () => this.showDoublesOptions());
+    // ?game=: the game chosen where the visitor came from (the last of its lessons in /learn)
+    const asked = new URLSearchParams(location.search).get("game");
+    if ([...form.elements.game.options].some((o) => o.value === asked)) form.elements.game.value = asked;
     this.showDoublesOptions();
     $("hint-btn").addEventListener("click", () => intents.hint());
     $("takeback-btn").addEventListener("click", () => intents.takeback());

@@ -185,8 +185,11 @@ function renderLesson() {
   $("lesson-title").textContent = t("learn.lesson_n", { n: state.index + 1, title: t(`lesson.${l.id}.title`) });
   $("lesson-task").textContent = t(`lesson.${l.id}.task`);
   const cite = $("lesson-cite");
-  cite.textContent = t("learn.read_rule", { cite: l.cite });
-  cite.href = citeHref(l.cite) || "/rules.html";
+  // the rules page holds Novuss's documents: a paragraph of another (Crokinole's 002) is named, not linked
+  const href = citeHref(l.cite);
+  cite.textContent = t(href || !onBoard(l) ? "learn.read_rule" : "learn.rule_cite", { cite: l.cite });
+  if (href || !onBoard(l)) cite.href = href || "/rules.html";
+  else cite.removeAttribute("href");
   const last = state.index + 1 >= state.lessons.length;
   $("next").hidden = last;
   $("after-lessons").hidden = !(lastOfGame() && state.done.has(l.id));
@@ -232,6 +235,9 @@ function frame(now) {
     crokinole.draw(lesson().board, discs);
     const flicked = crokinole.aim?.flick;
     $("learn-power").textContent = flicked ? `${Math.round(flicked.power * 100)}%` : "–";
+    $("learn-hint").textContent = ""; // the disc always starts on the line: nothing to warn of
+    $("aim-lock").hidden = true;
+    $("aim-note").hidden = true;
     return;
   }
   if (moving) sounds.play(contacts.step(discs, now));

@@ -3,6 +3,7 @@
 // reason.<code> the server's refusals, the rest the page's own words.
 export default {
   // -- i34-learn: Crokinole's lessons in Learn to play (server/games/crokinole/lessons.py)
+  "learn.rule_cite": "The rule: {cite}",
   "learn.crok_how_title": "How to shoot:",
   "learn.crok_how": "Press on the board near your part of the shooting line (the outer ring, the bottom quarter): your disc sits on the line there. Pull back, away from where it should go, and let go to shoot: the longer the pull, the harder the shot (the power is shown beside the board). Let go without pulling and nothing is shot.",
   "learn.crok_board_label": "Crokinole board: press by your shooting line, pull back and let go to shoot",

@@ -4,6 +4,7 @@
 // võlaseib, löögiõigus, löögikord, löökideseeria, geim, märkus, auk.
 export default {
   // -- i34-learn: Crokinole'i õppetunnid (server/games/crokinole/lessons.py)
+  "learn.rule_cite": "Reegel: {cite}",
   "learn.crok_how_title": "Kuidas lüüa:",
   "learn.crok_how": "Vajuta laual oma löögijoone osa lähedal (välimine ring, alumine veerand): sinu nupp asetub sinna joonele. Tõmba tagasi, sealt eemale, kuhu nupp peab minema, ja lase lahti: mida pikem tõmme, seda tugevam löök (jõud on näha laua kõrval). Kui lased lahti tõmbamata, ei lööda midagi.",
   "learn.crok_board_label": "Crokinole'i laud: vajuta oma löögijoone juures, tõmba tagasi ja lase lahti, et lüüa",

@@ -5,6 +5,7 @@
 // Nepārbaudīti (docs/client.md): centra aplis, sānu apmale, parāds, brīdinājums.
 export default {
   // -- i34-learn: Crokinole nodarbības (server/games/crokinole/lessons.py)
+  "learn.rule_cite": "Noteikums: {cite}",
   "learn.crok_how_title": "Kā sist:",
   "learn.crok_how": "Nospied uz galda pie savas sitiena līnijas daļas (ārējais aplis, apakšējā ceturtdaļa): tavs disks nostājas tur uz līnijas. Pavelc atpakaļ, prom no vietas, kur tam jāaiziet, un atlaid, lai sistu: jo garāks vilciens, jo stiprāks sitiens (spēks redzams blakus galdam). Ja atlaid nepavelkot, nekas netiek sists.",
   "learn.crok_board_label": "Crokinole galds: nospied pie savas sitiena līnijas, pavelc atpakaļ un atlaid, lai sistu",
