@@ -418,15 +418,16 @@ class Room:
             return Step()
         if any(s is None or not s.ready or s.away_until is not None for s in self.seats):
             return Step()
-        spec = MatchSpec(
-            self.mode, len(self.seats), self.sets, self.clock, self.grace, self.options
-        )
+        played = game(self.game)
+        # the game's own options only: the room's own (practice, a competition's opener) are
+        # the platform's, and a game's rules take no option they do not know
+        own = {k: v for k, v in self.options.items() if k in played.options}
+        spec = MatchSpec(self.mode, len(self.seats), self.sets, self.clock, self.grace, own)
         # 004 § 31 (1) 2), 002 1: the first strike by lot, between the sides (002 7 d: players);
         # a competition's table names its opener (§ 31 (1) 1), (2): server/lobby/reserved.py)
         first_team = self.options.get("opener")
         if first_team is None:
             first_team = secrets.randbelow(self.team_of(len(self.seats) - 1) + 1)
-        played = game(self.game)
         self.match, step = played.new_match(new_id("m"), spec, first_team, now, self.settings)
         self.matches.append(self.match.id)
         self.rematch.clear()

@@ -34,16 +34,6 @@ async def test_a_crokinole_singles_game_against_the_computer_runs_to_the_end(gam
     await close_all(c)
 
 
-async def test_crokinole_practice_is_refused(game_server):
-    srv = game_server(**FAST)
-    (c,) = await connected(srv.ws_url, "Mari")
-    await c.send("computer", mode="singles", level=1, sets=1, clock=60, game="crokinole",
-                 practice=True)  # fmt: skip
-    error = await c.expect("error")
-    assert error["code"] == "bad_field" and "practice" in error["message"]
-    await close_all(c)
-
-
 async def test_quick_crokinole_offers_the_crokinole_computer_after_the_wait(game_server):
     srv = game_server(**FAST)
     (c,) = await connected(srv.ws_url, "Lone")

@@ -9,7 +9,7 @@ from playwright.sync_api import Page
 from tests.web.webtools import enter, page_xy, place_striker, publish, state, wait_state
 
 TIMEOUT = 30_000
-DIRECT_PUCK = (880.0, 860.0)  # server/lessons/catalog.py: the puck of the "direct" lesson
+DIRECT_PUCK = (880.0, 860.0)  # server/games/novuss/lessons/catalog.py: "direct"'s puck
 
 
 def aim_pot(page: Page, puck: tuple[float, float], pocket: str) -> None:

@@ -8,12 +8,22 @@ from typing import Any
 from server.games.core.play import Choice, Settings, Shot, Step
 from server.games.crokinole.board import TOURNAMENT
 from server.games.crokinole.bot import choose as choose_shot
+from server.games.crokinole.bot.levels import TOP
 from server.games.crokinole.lessons import CROKINOLE_LESSONS
 from server.games.crokinole.match import OFFSET, CrokinoleMatch, board_view
 from server.games.crokinole.notation import from_notation, to_notation
 from server.games.crokinole.replay import REPLAY
 from server.games.crokinole.rules import State
-from server.games.seam import Decide, GameMatch, Lessons, MatchSpec, Notation, Practice, Replay
+from server.games.seam import (
+    Decide,
+    GameMatch,
+    Hint,
+    Lessons,
+    MatchSpec,
+    Notation,
+    Practice,
+    Replay,
+)
 
 
 def _protocol(shot: Shot) -> Shot:
@@ -33,6 +43,27 @@ def decide(state: State, seat: int, level: int, seed: int, budget_s: float | Non
         candidates=c.candidates,
         score=c.score,
     )
+
+
+def hint(state: State, seat: int, seed: int, budget_s: float | None) -> Choice:
+    """Practice's hint: the strongest level's search for `seat`, its shot as meant
+    (`intended`: before the hand's noise), in the protocol's coordinates; picklable, for a
+    worker process. Raises CrokinoleBotError as `decide` does."""
+    return decide(state, seat, TOP, seed, budget_s)
+
+
+@dataclass(frozen=True, slots=True)
+class CrokinolePractice:
+    """Practice against the computer: the strongest search's hint, and take-backs."""
+
+    hint: Hint = hint
+
+    def pocket_of(self, choice: Choice) -> str | None:
+        return None  # a Crokinole board has no pockets: the hint names its target disc
+
+    def take_back(self, match: GameMatch, before: Any, now: float) -> Step:
+        assert isinstance(match, CrokinoleMatch)  # a Crokinole room holds a Crokinole match
+        return match.take_back(before, now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +89,7 @@ class Crokinole:
     )
     rated: bool = True
     decide: Decide | None = decide
-    practice: Practice | None = None
+    practice: Practice | None = CrokinolePractice()
     lessons: Lessons | None = CROKINOLE_LESSONS
     stroke_clock: bool = False  # seed 002 has no shot clock
     replay: Replay | None = REPLAY  # a state hash per shot (physics.state_hash)

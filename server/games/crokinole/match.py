@@ -344,6 +344,15 @@ class CrokinoleMatch:
             log=[{"kind": cause, "at": now, "seat": seat}, self._end_entry(now)],
         )
 
+    def take_back(self, before: State, now: float) -> Step:
+        """Practice: back to the game before a shot (the position the room kept as it was
+        struck), its player to shoot again; what came after it (the computer's shots, a
+        round it closed) is undone with it."""
+        self.game = before
+        step = Step(out=[Out("takeback", {"stroke": self.strokes, "turn": self.turn})])
+        step.log.append({"kind": "takeback", "at": now, "state": before.to_dict()})
+        return step
+
     def set_away(self, seat: int, away: bool, now: float) -> Step:
         (self.away.add if away else self.away.discard)(seat)
         return Step()

@@ -64,6 +64,15 @@ def _start(entry: dict[str, Any]) -> Position:
         raise ReplayError(f"The start entry holds no Crokinole game's state ({e!r}).") from None
 
 
+def _taken_back(entry: dict[str, Any]) -> State:
+    """A practice take-back's game (ruling_ok of its check: whether the replay passed through
+    it before a shot, else the record restores a game never played)."""
+    try:
+        return State.from_dict(entry["state"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise ReplayError(f"A take-back holds no game's state ({e!r}).") from None
+
+
 def _words(lines: tuple[Line, ...]) -> list[str]:
     """Lines as the command line prints them: code, arguments, seed 002's paragraph."""
     out = []
@@ -107,10 +116,19 @@ def replay(record: dict[str, Any]) -> Iterator[Check]:
         raise ReplayError("The log does not begin with the match's start.")
     pos = _start(log[0])
     ended = False
+    passed: list[State] = []  # the games before each shot, for practice take-backs
     for i, entry in enumerate(log[1:], start=1):
         kind = entry.get("kind")
         line = entry.get("line")
         stroke = entry.get("stroke")
+        if kind == "takeback":
+            restored = _taken_back(entry)
+            pos = Position(restored)
+            back = ("takeback: back to the game before an earlier shot",)
+            yield Check(i, kind, None, None, restored in passed, back, line, pos)
+            continue
+        if kind == "stroke":
+            passed.append(pos.game)
         if kind == "end":
             ended = True
             agrees = same_result(pos.result, entry.get("result"))

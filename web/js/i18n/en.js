@@ -522,7 +522,7 @@ export default {
   "replay.record": "The match record",
   "replay.notation": "The match in notation (text)",
   "replay.moving": "Stroke {stroke} in motion",
-  // -- Learn to play (/learn, js/learn.js; the lessons are server/lessons/catalog.py)
+  // -- Learn to play (/learn, js/learn.js; the lessons are server/games/novuss/lessons/catalog.py)
   "ui.learn": "learn to play",
   "learn.page_title": "Learn to play · Novuss online",
   "learn.title": "Learn to play",

@@ -520,7 +520,7 @@ export default {
   "replay.record": "Mängu protokoll",
   "replay.notation": "Mäng notatsioonis (tekst)",
   "replay.moving": "Löök {stroke} liigub",
-  // -- Learn to play (/learn, js/learn.js; the lessons are server/lessons/catalog.py)
+  // -- Learn to play (/learn, js/learn.js; the lessons are server/games/novuss/lessons/catalog.py)
   "ui.learn": "õpi mängima",
   "learn.page_title": "Õpi mängima · Novuss online",
   "learn.title": "Õpi mängima",

@@ -521,7 +521,7 @@ export default {
   "replay.record": "Spēles protokols",
   "replay.notation": "Spēle notācijā (teksts)",
   "replay.moving": "Sitiens {stroke} kustībā",
-  // -- Learn to play (/learn, js/learn.js; the lessons are server/lessons/catalog.py)
+  // -- Learn to play (/learn, js/learn.js; the lessons are server/games/novuss/lessons/catalog.py)
   "ui.learn": "mācies spēlēt",
   "learn.page_title": "Mācies spēlēt · Novuss online",
   "learn.title": "Mācies spēlēt",
