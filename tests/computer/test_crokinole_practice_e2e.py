@@ -15,19 +15,19 @@ import pytest
 from server.replay.verify import replay
 from tests.computer.test_computer_e2e import FAST, play_computer
 from tests.computer.test_practice_e2e import connected_watcher, my_turn_at_rest, refused
-from tests.server.server_client import Client, close_all, get_json
+from tests.server.server_client import Client, Msg, close_all, get_json
 from tests.server.test_crokinole_e2e import shot_for
 
 pytestmark = pytest.mark.fresh_server  # the computer's pool of its own
 
 
-async def rest_room(c: Client, rid: str) -> dict:
+async def rest_room(c: Client, rid: str) -> Msg:
     """The whole room as the server holds it now (a resume from the start)."""
     await c.send("resume", room=rid, since=0)
     return await c.expect("room")
 
 
-def board(room_or_ruling: dict) -> list[tuple[int, float, float]]:
+def board(room_or_ruling: Msg) -> list[tuple[int, float, float]]:
     return sorted((d["id"], d["x"], d["y"]) for d in room_or_ruling["discs"])
 
 
