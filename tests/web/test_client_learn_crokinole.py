@@ -61,6 +61,14 @@ def test_a_crokinole_lesson_is_done_on_the_board(web_server, new_page, artifacts
     assert page.evaluate("window.__novuss.crokinole.aim") is None
     assert page.evaluate("window.__novuss.crokinole.enabled") is True
     assert page.is_hidden("#answer")
+    # by the keys: the power set, shown, and let go (Esc) with nothing shot
+    page.focus("#crok-board")
+    for _ in range(3):
+        page.keyboard.press("Shift+ArrowUp")
+    page.wait_for_function("document.getElementById('learn-power').textContent === '15%'")
+    page.keyboard.press("Escape")
+    assert page.evaluate("window.__novuss.crokinole.aim") is None
+    assert page.is_hidden("#answer")
 
     # too soft: the disc stops short of the 15 line, an invalid shot (002 3 b): not done
     shoot(page, -67.5, 0.0, -200.0, 0.0)

@@ -3,8 +3,9 @@
 // drawing (js/crokinole-draw.js) and the match's shot (js/crokinole-board.js): press on the
 // board to set the disc on your part of the shooting line (002 5), pull back to set the
 // power, release to shoot. A press and release without a pull shoots nothing and leaves
-// nothing on the line.
-import { flick, startSpot } from "./crokinole-board.js";
+// nothing on the line. By the keys (the board focused): ← → move the disc along the line,
+// A D turn the aim, ↑ ↓ the power (Shift: coarse), Enter shoots, Esc lets go.
+import { flick, quadrantCentre, startSpot } from "./crokinole-board.js";
 import { circle, drawBoard, toPx, toWorld } from "./crokinole-draw.js";
 
 /** @typedef {{x: number, y: number, angle: number, speed: number}} Shot */
@@ -51,6 +52,48 @@ export class CrokinoleAim {
     canvas.addEventListener("pointercancel", () => {
       this.aim = null;
     });
+    canvas.addEventListener("keydown", (e) => {
+      if (this.key(e.key, e.shiftKey, onStrike)) e.preventDefault();
+    });
+  }
+
+  /**
+   * One key of the keyboard's aiming; whether it was one.
+   * @param {string} key
+   * @param {boolean} coarse Shift held: steps five times larger
+   * @param {(shot: Shot) => void} onStrike
+   * @returns {boolean}
+   */
+  key(key, coarse, onStrike) {
+    const b = this.board;
+    if (!this.enabled || !b) return false;
+    const step = coarse ? 5 : 1;
+    if (key === "Escape") {
+      this.aim = null;
+      return true;
+    }
+    if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "a", "d", "Enter"].includes(key)) return false;
+    const [cx, cy] = b.centre;
+    const mid = quadrantCentre(this.quadrant);
+    // the first key: the disc in the middle of the own part of the line, aimed at the centre
+    const a = this.aim ?? { ...startSpot(b, this.quadrant, cx + Math.cos(mid), cy + Math.sin(mid)), flick: null };
+    const f = a.flick ?? { angle: Math.atan2(cy - a.y, cx - a.x), speed: 0, power: 0 };
+    let { angle, power } = f;
+    let spot = { x: a.x, y: a.y };
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      // along the shooting line, kept in the own quadrant (002 5)
+      const polar = Math.atan2(a.y - cy, a.x - cx) + ((key === "ArrowRight" ? 1 : -1) * step * Math.PI) / 180;
+      spot = startSpot(b, this.quadrant, cx + Math.cos(polar), cy + Math.sin(polar));
+    }
+    if (key === "a" || key === "d") angle += ((key === "a" ? 1 : -1) * step * Math.PI) / 360;
+    if (key === "ArrowUp" || key === "ArrowDown") power = Math.max(0, Math.min(1, power + ((key === "ArrowUp" ? 1 : -1) * step) / 100));
+    this.aim = { ...spot, flick: { angle, power, speed: power * b.max_speed * 0.5 } };
+    if (key === "Enter" && power > 0) {
+      this.aim = null;
+      this.enabled = false;
+      onStrike({ x: spot.x, y: spot.y, angle, speed: power * b.max_speed * 0.5 });
+    }
+    return true;
   }
 
   /**

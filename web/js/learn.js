@@ -1,5 +1,6 @@
 // "Learn to play" (/learn): short lessons on a real table or board, each a set-up position
-// with one task; Novuss's and Crokinole's, as GET /api/lessons lists them (each with its `game`). Strokes go to the server (POST /api/lessons/{id}, docs/protocol.md "Lessons"), which
+// with one task; Novuss's and Crokinole's, as GET /api/lessons lists them (each with its
+// `game`). Strokes go to the server (POST /api/lessons/{id}, docs/protocol.md "Lessons"), which
 // plays the try's strokes through the real physics and the real referee and answers the
 // last one's motion and ruling: the client has no physics, so whether a puck dropped or a
 // rebound was legal can only be the referee's word. The table, aiming, pressing a puck and
@@ -185,10 +186,10 @@ function renderLesson() {
   $("lesson-title").textContent = t("learn.lesson_n", { n: state.index + 1, title: t(`lesson.${l.id}.title`) });
   $("lesson-task").textContent = t(`lesson.${l.id}.task`);
   const cite = $("lesson-cite");
-  // the rules page holds Novuss's documents: a paragraph of another (Crokinole's 002) is named, not linked
-  const href = citeHref(l.cite);
-  cite.textContent = t(href || !onBoard(l) ? "learn.read_rule" : "learn.rule_cite", { cite: l.cite });
-  if (href || !onBoard(l)) cite.href = href || "/rules.html";
+  // the rules page holds Novuss's documents: Crokinole's paragraph (002) is named, not linked
+  const href = onBoard(l) ? null : citeHref(l.cite) || "/rules.html";
+  cite.textContent = t(href ? "learn.read_rule" : "learn.rule_cite", { cite: l.cite });
+  if (href) cite.href = href;
   else cite.removeAttribute("href");
   const last = state.index + 1 >= state.lessons.length;
   $("next").hidden = last;

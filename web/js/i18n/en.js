@@ -5,7 +5,7 @@ export default {
   // -- i34-learn: Crokinole's lessons in Learn to play (server/games/crokinole/lessons.py)
   "learn.rule_cite": "The rule: {cite}",
   "learn.crok_how_title": "How to shoot:",
-  "learn.crok_how": "Press on the board near your part of the shooting line (the outer ring, the bottom quarter): your disc sits on the line there. Pull back, away from where it should go, and let go to shoot: the longer the pull, the harder the shot (the power is shown beside the board). Let go without pulling and nothing is shot.",
+  "learn.crok_how": "Press on the board near your part of the shooting line (the outer ring, the bottom quarter): your disc sits on the line there. Pull back, away from where it should go, and let go to shoot: the longer the pull, the harder the shot (the power is shown beside the board). Let go without pulling and nothing is shot. Keys (the board chosen): ← → move the disc along the line, A D turn the aim, ↑ ↓ the power (Shift: in larger steps), Enter shoots, Esc lets go.",
   "learn.crok_board_label": "Crokinole board: press by your shooting line, pull back and let go to shoot",
   "lesson.crokinole-line.title": "Crokinole: shoot from the line",
   "lesson.crokinole-line.task": "Set your disc on the shooting line in your quarter and shoot it so that it stops inside the 15 ring (inside the pegs). With no opponent's disc on the board, only a disc that ends touching or inside the 15 line (or in the hole) makes a valid shot. Tip: start between two pegs and pull gently.",

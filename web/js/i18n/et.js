@@ -6,7 +6,7 @@ export default {
   // -- i34-learn: Crokinole'i õppetunnid (server/games/crokinole/lessons.py)
   "learn.rule_cite": "Reegel: {cite}",
   "learn.crok_how_title": "Kuidas lüüa:",
-  "learn.crok_how": "Vajuta laual oma löögijoone osa lähedal (välimine ring, alumine veerand): sinu nupp asetub sinna joonele. Tõmba tagasi, sealt eemale, kuhu nupp peab minema, ja lase lahti: mida pikem tõmme, seda tugevam löök (jõud on näha laua kõrval). Kui lased lahti tõmbamata, ei lööda midagi.",
+  "learn.crok_how": "Vajuta laual oma löögijoone osa lähedal (välimine ring, alumine veerand): sinu nupp asetub sinna joonele. Tõmba tagasi, sealt eemale, kuhu nupp peab minema, ja lase lahti: mida pikem tõmme, seda tugevam löök (jõud on näha laua kõrval). Kui lased lahti tõmbamata, ei lööda midagi. Klahvid (laud valitud): ← → liigutavad nuppu mööda joont, A D pööravad sihti, ↑ ↓ muudavad jõudu (Shift: suuremate sammudega), Enter lööb, Esc loobub.",
   "learn.crok_board_label": "Crokinole'i laud: vajuta oma löögijoone juures, tõmba tagasi ja lase lahti, et lüüa",
   "lesson.crokinole-line.title": "Crokinole: löö joonelt",
   "lesson.crokinole-line.task": "Aseta oma nupp löögijoonele oma veerandis ja löö see nii, et see peatuks 15 ringi sees (tihvtide sees). Kui laual pole vastase nuppu, on löök õige ainult siis, kui nupp jääb 15 ringi joonele või selle sisse (või auku). Nõuanne: alusta kahe tihvti vahelt ja tõmba õrnalt.",

@@ -7,7 +7,7 @@ export default {
   // -- i34-learn: Crokinole nodarbības (server/games/crokinole/lessons.py)
   "learn.rule_cite": "Noteikums: {cite}",
   "learn.crok_how_title": "Kā sist:",
-  "learn.crok_how": "Nospied uz galda pie savas sitiena līnijas daļas (ārējais aplis, apakšējā ceturtdaļa): tavs disks nostājas tur uz līnijas. Pavelc atpakaļ, prom no vietas, kur tam jāaiziet, un atlaid, lai sistu: jo garāks vilciens, jo stiprāks sitiens (spēks redzams blakus galdam). Ja atlaid nepavelkot, nekas netiek sists.",
+  "learn.crok_how": "Nospied uz galda pie savas sitiena līnijas daļas (ārējais aplis, apakšējā ceturtdaļa): tavs disks nostājas tur uz līnijas. Pavelc atpakaļ, prom no vietas, kur tam jāaiziet, un atlaid, lai sistu: jo garāks vilciens, jo stiprāks sitiens (spēks redzams blakus galdam). Ja atlaid nepavelkot, nekas netiek sists. Taustiņi (galds izvēlēts): ← → pārvieto disku pa līniju, A D groza tēmējumu, ↑ ↓ maina spēku (Shift: lielākiem soļiem), Enter sit, Esc atceļ.",
   "learn.crok_board_label": "Crokinole galds: nospied pie savas sitiena līnijas, pavelc atpakaļ un atlaid, lai sistu",
   "lesson.crokinole-line.title": "Crokinole: sit no līnijas",
   "lesson.crokinole-line.task": "Novieto savu disku uz sitiena līnijas savā ceturtdaļā un sit to tā, lai tas apstātos 15 punktu aplī (tapu iekšpusē). Ja uz galda nav neviena pretinieka diska, sitiens ir derīgs tikai tad, ja disks paliek uz 15 punktu apļa līnijas vai tā iekšpusē (vai caurumā). Padoms: sāc starp divām tapām un velc maigi.",
