@@ -7,16 +7,18 @@ and the two sides on two processes of one Redis."""
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 import pytest
 
 from tests.accounts.account_client import Http
 from tests.conftest import GameServer
-from tests.server.server_client import Client
+from tests.server.server_client import Client, Msg
+from tests.server.test_protocol_doc import sections, undocumented
 
 pytestmark = pytest.mark.asyncio
 
-TERMS = {"mode": "singles", "sets": 2, "clock": 45, "rated": True}
+TERMS: dict[str, Any] = {"mode": "singles", "sets": 2, "clock": 45, "rated": True}
 
 
 def unique(name: str) -> str:
@@ -31,7 +33,7 @@ async def account(srv: GameServer, name: str, tabs: int = 1) -> list[Client]:
     return [await h.player(srv.ws_url, name) for _ in range(tabs)]
 
 
-async def refused(c: Client, code: str, t: str = "challenge", **fields: object) -> None:
+async def refused(c: Client, code: str, t: str = "challenge", /, **fields: Any) -> None:
     """c's message is refused with `code`, and nothing else arrives for it."""
     await c.send(t, **fields)
     err = await c.expect("error")
@@ -40,7 +42,7 @@ async def refused(c: Client, code: str, t: str = "challenge", **fields: object) 
     assert not [m for m in c.drain() if m["t"].startswith("challenge")]
 
 
-async def seated(c: Client, seat: int) -> dict[str, object]:
+async def seated(c: Client, seat: int) -> Msg:
     """The `room` c is seated in once both seats are taken."""
     while True:
         room = await c.expect("room", you={"role": "player", "seat": seat})
@@ -81,8 +83,9 @@ async def test_a_challenge_seen_in_every_tab_and_accepted_in_one_seats_both(game
     assert [s["name"] for s in room["seats"]] == [ann, bo]
     assert (room["sets"], room["clock"], room["rated"]) == (2, 45, True)
     assert room["match"] is None  # a normal room: it starts once both are ready
-    for c in (a, b1, b2):
-        await c.expect("challenge_end", id=sent["id"], why="accepted")
+    ends = [await c.expect("challenge_end", id=sent["id"], why="accepted") for c in (a, b1, b2)]
+    section = sections()["challenged"]  # docs/protocol.md names every field sent
+    assert not [k for m in (sent, *offers, *ends) for k in undocumented(m, section, m["t"])]
     await both_ready(a, b2)
     # answered: it is gone for everybody
     await refused(b1, "challenge_gone", "challenge_answer", id=sent["id"], accept=True)
@@ -162,7 +165,7 @@ async def test_every_refusal_has_its_code_and_changes_nothing(game_server):
     tabs = [(await account(srv, t))[0] for t in targets]
     for t, tab in zip(targets[:2], tabs[:2], strict=True):
         await a.send("challenge", to=t, **TERMS)
-        await tab.expect("challenged", **{"from": ann})
+        assert (await tab.expect("challenged"))["from"] == ann
     await refused(a, "too_many_challenges", to=targets[2], **TERMS)
     await tabs[2].sync()
     assert not [m for m in tabs[2].drain() if m["t"] == "challenged"]
@@ -204,7 +207,7 @@ async def test_a_challenge_across_two_processes(game_cluster):
     await a.send("challenge", to=bo, **TERMS)
     sent = await a.expect("challenge_sent")
     for b in (b_one, b_two):
-        await b.expect("challenged", id=sent["id"], **{"from": ann})
+        assert (await b.expect("challenged", id=sent["id"]))["from"] == ann
     await b_two.send("challenge_answer", id=sent["id"], accept=True)
     await b_two.expect("room", you={"role": "player", "seat": 1})
     await a.expect("room", you={"role": "player", "seat": 0})  # seated from process two
