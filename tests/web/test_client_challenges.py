@@ -11,6 +11,7 @@ import secrets
 
 from playwright.sync_api import Page
 
+from tests.web.test_client_a11y import serious
 from tests.web.test_client_accounts import register
 from tests.web.webtools import server_room, wait_state
 
@@ -84,6 +85,8 @@ def test_a_challenge_from_sending_to_the_matchs_start(web_server, new_page):
     assert f"{a_name} challenges you" in text, text
     assert "Novuss · Singles · 2 sets · 30 s stroke clock · rated" in text, text
     assert "left" in text
+    # both sides on screen, the form and the challenge waiting: nothing serious for axe-core
+    assert serious(ada) == [] and serious(ben) == []
     ben.click("#challenges .chal-accept")
     for page in (ada, ben):
         s = wait_state(page, "s.screen === 'screen-room' && s.room.seats.every((x) => x)")
