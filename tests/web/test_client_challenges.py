@@ -2,17 +2,21 @@
 two registered players, one challenges the other by name from the lobby with the room's
 settings, the other sees it (with those settings) and accepts, and the match starts once both
 are ready; a refusal is worded under the form; while a tab is hidden its title says what
-waits for the player (a challenge, their turn), and comes back when it is shown; a browser
-notification only after the player turned them on, the browser asked on that click alone."""
+waits for the player (a challenge, their turn, their competition match), and comes back when
+it is shown; a browser notification only after the player turned them on, the browser asked
+on that click alone; a competition's page in the background waits to be seen before it takes
+the player to the table."""
 
 from __future__ import annotations
 
+import re
 import secrets
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.web.test_client_a11y import serious
 from tests.web.test_client_accounts import register
+from tests.web.test_client_tournament import to_the_table
 from tests.web.webtools import server_room, wait_state
 
 TITLE = "Novuss online"
@@ -134,3 +138,36 @@ def test_a_hidden_tab_says_what_waits_and_notifies_once_allowed(web_server, new_
     assert other.evaluate("document.title") == TITLE
     set_hidden(first, False)
     first.wait_for_function(f"document.title === '{TITLE}'")
+
+
+def test_a_hidden_competition_page_says_the_match_is_ready_and_goes_once_shown(
+    web_server, new_page
+):
+    base = web_server
+    org, pia, pete = new_page(), new_page(), new_page()
+    names = [unique(n) for n in ("Orga", "Pia", "Pete")]
+    for page, name in zip((org, pia, pete), names, strict=True):
+        register(page, base, name)
+    org.goto(base + "/tournaments")
+    org.fill("#create input[name=name]", "Evening cup")
+    org.fill("#create input[name=sets]", "1")
+    org.click("#create button[type=submit]")
+    org.wait_for_url(re.compile(r"/tournaments/t[0-9a-f]+$"))
+    url = org.url
+    org.click("#open")
+    expect(org.locator("#status")).to_have_text("registration open")
+    for page in (pia, pete):
+        page.goto(url)
+        page.click("#join")
+        expect(page.locator("#leave")).to_be_visible()
+    expect(org.locator("#entries li")).to_have_count(2, timeout=10_000)
+    title = pia.title()
+    set_hidden(pia, True)  # Pia looks at another tab
+    org.click("#start")
+    pia.wait_for_function(
+        f"document.title === '(!) Your tournament match is ready — {title}'", timeout=20_000
+    )
+    assert pia.url == url  # not taken away unseen
+    to_the_table(pete, names[2])  # Pete's page, in front, goes at once
+    set_hidden(pia, False)
+    to_the_table(pia, names[1])
