@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from redis.exceptions import RedisError
+
 from server.accounts.policy import is_username_key, username_key
 from server.accounts.store import AccountStore
 from server.challenges.book import (
@@ -86,12 +88,18 @@ class Challenges:
                 conn.send(ch.offer(now))
 
     async def departed(self, conn: Client) -> None:
-        """A connection closed: no longer online here; its challenges are cancelled."""
+        """A connection closed: no longer online here; its challenges are cancelled. Redis
+        away, it is left at that: the seat's grace must still start (the sessions call this
+        first), a stale entry is of a connection `_online` finds gone, and the challenges
+        expire."""
         uid = self.present.pop(conn.cid, None)
-        if uid is not None:
-            await self.store.gone(uid, conn.cid)
-        for ch in [c for c in self.mine.values() if c.cid == conn.cid]:
-            await self._end(ch, "cancelled")
+        try:
+            if uid is not None:
+                await self.store.gone(uid, conn.cid)
+            for ch in [c for c in self.mine.values() if c.cid == conn.cid]:
+                await self._end(ch, "cancelled")
+        except RedisError:
+            log.warning("challenges: a closed connection's presence not cleared (Redis away)")
 
     async def _online(self, uid: str) -> dict[str, str]:
         """An account's open connections (id -> process) on live processes."""
@@ -182,6 +190,7 @@ class Challenges:
         if not await self.store.take(ch):
             raise GONE
         self.mine.pop(ch.id, None)
+        await self.service.dequeue(challenger)  # out of a quick-match queue of this process
         seated = await self._seat(ch, challenger, conn)
         await self._tell_both(ch, ch.ended("accepted" if seated else "busy"))
 

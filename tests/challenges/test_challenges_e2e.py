@@ -174,6 +174,12 @@ async def test_every_refusal_has_its_code_and_changes_nothing(game_server):
         await s.send("challenge", to=bo, **TERMS)
         await s.expect("challenge_sent")
     await refused(senders[4], "too_many_challenges", to=bo, **TERMS)
+    # accepting while seated is refused, and the challenge still waits
+    await b.send("create", mode="singles", sets=1, clock=60, private=False)
+    await b.expect("room")
+    await refused(b, "in_room", "challenge_answer", id=sent["id"], accept=True)
+    await b.send("leave")
+    await b.expect("left")
     # the challenge sent still waits, and is still the one accepted
     await b.send("challenge_answer", id=sent["id"], accept=True)
     await b.expect("room", you={"role": "player", "seat": 1})
