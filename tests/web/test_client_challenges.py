@@ -171,3 +171,28 @@ def test_a_hidden_competition_page_says_the_match_is_ready_and_goes_once_shown(
     to_the_table(pete, names[2])  # Pete's page, in front, goes at once
     set_hidden(pia, False)
     to_the_table(pia, names[1])
+
+
+def test_a_hidden_crokinole_tab_says_whose_turn_it_is(web_server, new_page):
+    host, guest = new_page(), new_page()
+    host.goto(web_server + "/crokinole/")
+    host.wait_for_function(
+        "window.crokinole && document.querySelector('#status').dataset.state === 'open'"
+    )
+    title = host.title()
+    host.click("#create")
+    host.wait_for_function("window.crokinole.room && window.crokinole.board")
+    room = host.evaluate("window.crokinole.room.id")
+    guest.goto(f"{web_server}/crokinole/?room={room}")
+    guest.wait_for_function("window.crokinole.room && window.crokinole.seat === 1")
+    for page in (host, guest):
+        set_hidden(page, True)
+        page.click("#ready")
+    host.wait_for_function("window.crokinole.phase === 'play'")
+    turn = host.evaluate("window.crokinole.turn")
+    first, other = (host, guest) if turn == 0 else (guest, host)
+    first.wait_for_function(f"document.title === '(!) Your turn — {title}'")
+    other.wait_for_function("window.crokinole.phase === 'play'")
+    assert other.title() == title
+    set_hidden(first, False)
+    first.wait_for_function(f"document.title === '{title}'")
