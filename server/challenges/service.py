@@ -6,8 +6,8 @@ any process; what each side is told goes to its connections wherever they are (t
 server/cluster/bus.py). The challenger's connection holds the challenge: its process tells the
 expiry, and cancels the challenges of a connection that closes (the room could not seat it).
 An accept makes the room on the accepting player's process, which owns it, and seats both as
-a quick match seats its table wherever its players are connected: a normal room, each player
-then says ready (004 § 22: the match begins when both are at the table).
+a quick match seats its table wherever its players are connected: a normal room, where the
+match begins once each player has said ready, as in a room made by `create`.
 """
 
 from __future__ import annotations
@@ -153,6 +153,8 @@ class Challenges:
         if not where:
             raise ChallengeRefused("player_offline", "That player is not online.")
         now = time.time()
+        # read, then written below: two sent in the same instant may pass a limit by one,
+        # which is no flood (the room budget still holds)
         refused = refusal_for_limits(
             await self.store.sent_by(sess.sid, now), len(await self.store.waiting_for(uid, now)),
             uid,
