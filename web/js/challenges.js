@@ -5,7 +5,7 @@
 // also the tab's notice (js/notices.js).
 import { $, el, toast } from "./dom.js";
 import { formatClock } from "./hud.js";
-import { refusalText, t } from "./i18n.js";
+import { onLanguage, refusalText, t } from "./i18n.js";
 
 const REF = "chal-"; // the refs of this module's messages: their refusals are shown here
 
@@ -155,6 +155,15 @@ export function createChallenges({ send, notices }) {
     for (const name of ["chal_sets", "chal_clock"]) /** @type {HTMLSelectElement} */ (form.elements.namedItem(name)).disabled = game.value === "crokinole";
   });
   $("challenge-cancel").addEventListener("click", () => mine && sendRef({ t: "challenge_cancel", id: mine.m.id }));
+  onLanguage(() => {
+    // the cards reworded in the language chosen
+    for (const c of incoming.values()) {
+      const node = card(c.m);
+      c.node.replaceWith(node);
+      c.node = node;
+    }
+    draw();
+  });
 
   return {
     /**
@@ -182,6 +191,7 @@ export function createChallenges({ send, notices }) {
       } else if (m.t === "challenge_sent") {
         mine = { m: /** @type {ChallengeMsg} */ (m), until: performance.now() + m.expires_in * 1000 };
         form.reset();
+        game.dispatchEvent(new Event("change")); // the sets and clock back with Novuss
         draw();
       } else if (m.t === "challenge_end") {
         ended(m);
