@@ -58,6 +58,7 @@ class Config:
     session_rate: float = 0.2
     session_burst: float = 20.0
     session_ttl: float = 600.0  # a session lives this long after its last connection ends
+    challenge_seconds: float = 120.0  # a challenge unanswered this long expires
     read_rate: float = 10.0  # HTTP API requests per second from one client address, sustained
     read_burst: float = 100.0  # ... in one burst
     allowed_origins: str = ""  # other sites' pages allowed to use this server (comma-separated)
@@ -125,6 +126,7 @@ _HELP = {
     "session_rate": "new sessions per second from one client address (sustained)",
     "session_burst": "new sessions from one client address in one burst",
     "session_ttl": "seconds a session (its resume token) lives after its last connection",
+    "challenge_seconds": "seconds a challenge waits for its answer before it expires",
     "trusted_proxy": "comma-separated proxy addresses/networks whose X-Forwarded-For is used",
     "redis_maxmemory": "maxmemory of the embedded Redis (policy noeviction), e.g. 256mb",
     "memory_refuse": "fraction of Redis's maxmemory from which new sessions and rooms are refused",

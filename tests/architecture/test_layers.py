@@ -94,6 +94,7 @@ ALLOWED: dict[str, set[str]] = {
     "server.accounts": {*BELOW_NET, "server.net", "server.history"},
     "server.history": {*BELOW_NET, "server.net", "server.history.summary"},
     "server.computer": {*BELOW_NET, "server.net"},
+    "server.challenges": {*BELOW_NET, "server.net"},
     # the lessons are Novuss's: positions of its rules, tries played through its match
     "server.lessons": {*BELOW_NET, "server.net", "server.games.novuss.match",
                        "server.games.novuss.rules", "server.games.novuss.sim"},

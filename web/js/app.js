@@ -1,6 +1,7 @@
 // The client's wiring: one connection, the protocol (docs/protocol.md, messages.js) applied to
 // one state object (state.js), and the screens (name, lobby, waiting room, match; the table in
 // table-view.js) drawn from it.
+import { createChallenges } from "./challenges.js";
 import { ChatBox } from "./chat.js";
 import { ComputerView, nameComputers, quickMessage } from "./computer.js";
 import { $, showScreen, toast } from "./dom.js";
@@ -9,6 +10,7 @@ import { initLanguage, languageMenu, onLanguage, t, translatePage } from "./i18n
 import { LobbyView, lookingFor, RoomView } from "./lobby.js";
 import { createMessages, showAccount } from "./messages.js";
 import { Connection, socketUrl } from "./net.js";
+import { createNotices } from "./notices.js";
 import { Playback } from "./playback.js";
 import { showRecord } from "./record.js";
 import { humanize } from "./rulings.js";
@@ -195,6 +197,50 @@ function renderHud() {
 const table = createTableView({ playback, sounds, contacts, hud, computerView, releaseHeld: () => messages.releaseHeld() });
 const messages = createMessages({ playback, chat, lobbyView, hud, table, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition, askNameAgain });
 
+// the tab's notice and the challenges (docs/client.md, "Challenges and notices")
+const notices = createNotices();
+const challenges = createChallenges({ send, notices });
+
+/**
+ * Whether it is this player's turn after message `m`, from the message itself: a ruling may
+ * be held until its motion has been drawn, which a hidden tab does not do.
+ * @param {{t: string, turn?: number|null, match?: {phase: string, turn: number|null}|null}} m
+ * @param {boolean} before
+ * @returns {boolean}
+ */
+function myTurnAfter(m, before) {
+  if (m.t === "ruling") return m.turn === mySeat();
+  if (m.t === "room") return m.match?.phase === "play" && m.match.turn === mySeat();
+  if (["stroke", "result", "left", "decided"].includes(m.t)) return false;
+  return before;
+}
+
+let myTurn = false;
+/** @param {{t: string, [k: string]: any}} m a server message */
+function onMessage(m) {
+  if (challenges.onMessage(m)) return; // a refusal of a challenge's message, shown by its form
+  messages.onMessage(m);
+  myTurn = myTurnAfter(m, myTurn);
+  notices.set("turn", myTurn ? t("notice.turn") : null);
+}
+
+function bindNotify() {
+  const button = $("notify");
+  button.hidden = !notices.supported;
+  const draw = () => {
+    button.setAttribute("aria-pressed", String(notices.enabled()));
+    button.textContent = t(notices.enabled() ? "notify.on" : "notify.off");
+  };
+  button.addEventListener("click", async () => {
+    const on = await notices.toggle(); // the browser asks now, on the player's click only
+    if (!on && Notification.permission === "denied") toast(t("notify.blocked"), 6000);
+    draw();
+  });
+  onLanguage(draw);
+  draw();
+}
+bindNotify();
+
 function setConnState(s) {
   const c = $("conn");
   c.dataset.state = s;
@@ -231,7 +277,7 @@ function start() {
       const token = localStorage.getItem(STORE.token);
       send(token ? { t: "hello", name: state.name, token } : { t: "hello", name: state.name });
     },
-    onMessage: messages.onMessage,
+    onMessage,
     onState: setConnState,
   });
   link.conn.connect();

@@ -5,6 +5,7 @@
 // main lobby (/) sends its Crokinole players here. The page shares the lobby's session
 // (its name and token in localStorage), so a seat taken in the lobby is resumed here.
 import { Connection, socketUrl } from "./net.js";
+import { createNotices } from "./notices.js";
 import { figures, flick, quadrantOf, roundWords, rulingWords, startSpot } from "./crokinole-board.js";
 import { circle, drawBoard, toPx, toWorld } from "./crokinole-draw.js";
 import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
@@ -54,7 +55,10 @@ const conn = new Connection(socketUrl("/ws"), {
     const token = localStorage.getItem(STORE.token);
     conn.send({ t: "hello", name: $("name").value || "Player", ...(token ? { token } : {}) });
   },
-  onMessage: (m) => HANDLERS[m.t]?.(m),
+  onMessage: (m) => {
+    HANDLERS[m.t]?.(m);
+    noteTurn(m);
+  },
   onState: (s) => {
     $("status").dataset.state = s;
     say("status", () => t(`conn.${s}`));
@@ -211,6 +215,19 @@ requestAnimationFrame(draw);
 window.crokinole = st; // read by the browser tests
 
 // ---- shooting: press to set the disc on the line, pull back, release ---------------
+
+// The tab's notice (js/notices.js, docs/client.md "Challenges and notices"): the turn read
+// from the message itself, since a ruling waits for its motion to be drawn, which a hidden
+// tab does not do.
+const notices = createNotices();
+let turnWaits = false;
+/** @param {{t: string, turn?: number|null, round?: {turn?: number[]}}} m */
+function noteTurn(m) {
+  if (m.t === "ruling") turnWaits = st.seat !== null && (m.round?.turn ?? (m.turn === null ? [] : [m.turn])).includes(st.seat);
+  else if (m.t === "room") turnWaits = st.phase === "play" && st.seat !== null && st.turns.includes(st.seat);
+  else if (["stroke", "result", "left"].includes(m.t)) turnWaits = false;
+  notices.set("turn", turnWaits ? t("notice.turn") : null);
+}
 
 function myTurn() {
   return st.phase === "play" && st.seat !== null && st.turns.includes(st.seat) && st.board;

@@ -3,6 +3,7 @@
 // match of the logged-in player is waiting for him, it takes him to his table
 // (/?join=<room>, once per table).
 import { t } from "../i18n.js";
+import { createNotices } from "../notices.js";
 import { getJSON, postJSON, setUpPage } from "./api.js";
 import { drawCrosstable, drawStandings } from "./tournament-view.js";
 import { outcomeText, points, refusal } from "./tournament-words.js";
@@ -150,9 +151,12 @@ async function load() {
   }
   doc = body;
   draw();
-  // taken to his table when his match is called (once per table: back here, he stays)
+  // taken to his table when his match is called (once per table: back here, he stays); a
+  // tab in the background says so (its title, a notification if allowed) and goes once shown
   const room = doc.you.room;
-  if (room && sessionStorage.getItem(`nv-tour-went-${room}`) !== "1") {
+  const going = room && sessionStorage.getItem(`nv-tour-went-${room}`) !== "1";
+  notices.set("round", going ? t("notice.round") : null);
+  if (going && !document.hidden) {
     sessionStorage.setItem(`nv-tour-went-${room}`, "1");
     location.assign(`/?join=${encodeURIComponent(room)}`);
   }
@@ -207,7 +211,9 @@ for (const list of ["requests", "entries"]) {
   });
 }
 
+const notices = createNotices();
 setUpPage(draw);
 noticeFromTable();
 load();
 setInterval(load, POLL_MS);
+document.addEventListener("visibilitychange", () => document.hidden || load()); // to the table at once
