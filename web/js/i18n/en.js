@@ -2,6 +2,8 @@
 // pucks arrive as words: a name, a team's name, whose pucks), error.<code> and
 // reason.<code> the server's refusals, the rest the page's own words.
 export default {
+  // -- i34-nav: the header folded into a menu on a phone (topbar.js)
+  "ui.menu": "menu",
   // -- the referee's lines (004)
   "line.stroke.direct":
     "Direct stroke; {whose, select, none {the striker touched no puck} own {first touch: {n, plural, one {their own puck} other {# of their own pucks at once}}} opponent {first touch: {n, plural, one {an opponent's puck} other {# opponent's pucks at once}}} other {first touch: their own and an opponent's puck at once}}",

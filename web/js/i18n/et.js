@@ -3,6 +3,8 @@
 // küljepoort, poorditsoon, keskring, suluseib, sulutsoon, otselöök, pörkelöök, trahviseib,
 // võlaseib, löögiõigus, löögikord, löökideseeria, geim, märkus, auk.
 export default {
+  // -- i34-nav: the header folded into a menu on a phone (topbar.js)
+  "ui.menu": "menüü",
   // -- kohtuniku read (004)
   "line.stroke.direct":
     "Otselöök; {whose, select, none {löögiketas ei puudutanud ühtki seibi} own {esimesena puudutatud: {n, plural, one {oma seib} other {# oma seibi korraga}}} opponent {esimesena puudutatud: {n, plural, one {vastase seib} other {# vastase seibi korraga}}} other {esimesena puudutatud: oma ja vastase seib korraga}}",

@@ -4,6 +4,8 @@
 // kauliņš, tumšais laukums, soda kauliņš, sitiena tiesības, sitienu sērija, sets, maisiņš.
 // Nepārbaudīti (docs/client.md): centra aplis, sānu apmale, parāds, brīdinājums.
 export default {
+  // -- i34-nav: the header folded into a menu on a phone (topbar.js)
+  "ui.menu": "izvēlne",
   // -- tiesneša rindas (004)
   "line.stroke.direct":
     "Tiešs sitiens; {whose, select, none {ripa neskāra nevienu kauliņu} own {pirmais skartais: {n, plural, zero {# savu kauliņu vienlaikus} one {savs kauliņš} other {# savi kauliņi vienlaikus}}} opponent {pirmais skartais: {n, plural, zero {# pretinieka kauliņu vienlaikus} one {pretinieka kauliņš} other {# pretinieka kauliņi vienlaikus}}} other {pirmais skartais: savs un pretinieka kauliņš vienlaikus}}",

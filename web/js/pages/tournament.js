@@ -3,12 +3,13 @@
 // match of the logged-in player is waiting for him, it takes him to his table
 // (/?join=<room>, once per table).
 import { t } from "../i18n.js";
+import { joinLink, pathPart } from "../url.js";
 import { getJSON, postJSON, setUpPage } from "./api.js";
 import { drawCrosstable, drawStandings } from "./tournament-view.js";
 import { outcomeText, points, refusal } from "./tournament-words.js";
 
 const $ = (id) => document.getElementById(id);
-const tid = location.pathname.split("/")[2];
+const tid = pathPart(1);
 const api = `/api/tournaments/${tid}`;
 const POLL_MS = 2000;
 const NOTICE = "nv-tour-notice"; // set by the room page (js/messages.js, `decided`)
@@ -154,7 +155,7 @@ async function load() {
   const room = doc.you.room;
   if (room && sessionStorage.getItem(`nv-tour-went-${room}`) !== "1") {
     sessionStorage.setItem(`nv-tour-went-${room}`, "1");
-    location.assign(`/?join=${encodeURIComponent(room)}`);
+    location.assign(joinLink(room));
   }
 }
 
