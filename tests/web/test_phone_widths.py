@@ -3,7 +3,8 @@ with a phone's touch and viewport, no page scrolls sideways (the document no wid
 screen), each reached with real content: the lobby with another player's open room, the
 waiting room, the table against the computer, a finished match's record and its replay, a
 member's profile, a competition's page. The header folds into a menu opened by its button,
-closed by Escape (the focus back on the button) or by a choice made in it."""
+closed by Escape (the focus back on the button) or by a choice made in it; axe-core finds
+nothing serious in the lobby with it open."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.web.test_client_a11y import serious
 from tests.web.test_client_accounts import register
 from tests.web.test_replay_viewer import play_short_match
 from tests.web.webtools import enter, wait_state
@@ -92,14 +94,16 @@ def test_every_page_fits_a_phone_without_sideways_scroll(game_server, new_page):
             fits(page, f"{path} at {width}")
             if page.locator("#menu-button").count():
                 expect(page.locator("#menu-button")).to_be_visible()
-        # a Crokinole room of one's own: its page (the lobby sends the player there)
-        page.goto(base)
-        page.wait_for_selector("#screen-lobby:not([hidden])")
-        page.check("#create-form input[name=game][value=crokinole]")
-        page.click("#create-btn")
-        page.wait_for_url(re.compile(r"/crokinole/\?room="))
-        page.wait_for_selector("canvas")
-        fits(page, f"a Crokinole room at {width}")
+        # a Crokinole room of one's own (the lobby sends its player to its page); another
+        # player, the first being still seated at the computer's table
+        cro = phone(new_page, width)
+        enter(cro, base, "Cora")
+        cro.wait_for_selector("#screen-lobby:not([hidden])")
+        cro.check("#create-form input[name=game][value=crokinole]")
+        cro.click("#create-btn")
+        cro.wait_for_url(re.compile(r"/crokinole/\?room="))
+        cro.wait_for_selector("canvas")
+        fits(cro, f"a Crokinole room at {width}")
 
 
 def header_folds(page: Page, width: int) -> None:
@@ -115,6 +119,7 @@ def header_folds(page: Page, width: int) -> None:
     expect(button).to_have_attribute("aria-expanded", "true")
     expect(link).to_be_visible()
     fits(page, f"the lobby's open menu at {width}")
+    assert not serious(page), "axe-core: the lobby with its menu open"
     assert page.evaluate("document.activeElement.closest('#topbar-menu') !== null")  # in the menu
     page.keyboard.press("Escape")
     expect(button).to_have_attribute("aria-expanded", "false")
