@@ -141,6 +141,7 @@ function askNameAgain(reason) {
  * given, so that Back returns to the lobby as it was. */
 let renaming = false;
 
+/** Show the name form over the lobby, the name as it is in the field. @returns {void} */
 function openRename() {
   renaming = true;
   $("rename").hidden = true;
@@ -161,7 +162,11 @@ function showLobby() {
   returnTo(screenUrl("lobby"));
 }
 
-/** Back or Forward to another screen of this page (docs/client.md, "Addresses and Back"). */
+/**
+ * Back or Forward to another screen of this page (docs/client.md, "Addresses and Back").
+ * @param {import("./url.js").Route} r the screen the address now names
+ * @returns {void}
+ */
 function followHistory(r) {
   if (r.screen === "record") return location.reload(); // a page of its own, no seat taken
   if (r.screen === "name") {
