@@ -19,6 +19,8 @@ import { ContactSounds } from "./sound-events.js";
 import { joinByInvite, link, mySeat, mySide, send, state, STORE } from "./state.js";
 import { COMPETITION } from "./table.js";
 import { createTableView } from "./table-view.js";
+import { foldingMenu } from "./topbar.js";
+import { inviteLink, joinLink, onHistory, push, returnTo, route, screenUrl, undo } from "./url.js";
 
 initLanguage();
 translatePage(document);
@@ -112,6 +114,13 @@ $("name-form").addEventListener("submit", (e) => {
   localStorage.setItem(STORE.name, name);
   $("name-error").hidden = true;
   $("name-input").removeAttribute("aria-invalid");
+  if (renaming) {
+    // A new name is a new session: the server keeps a session's name.
+    renaming = false;
+    link.conn?.close();
+    link.conn = null;
+    localStorage.removeItem(STORE.token);
+  }
   start(); // the lobby shows once the server has welcomed us: its buttons need the link
 });
 
@@ -130,22 +139,60 @@ function askNameAgain(reason) {
   $("name-input").focus();
 }
 
-// A new name is a new session: the server keeps a session's name.
-$("rename").addEventListener("click", () => {
-  link.conn?.close();
-  link.conn = null;
-  localStorage.removeItem(STORE.token);
+/** The name form opened from the lobby ("change name"): the session is kept until a name is
+ * given, so that Back returns to the lobby as it was. */
+let renaming = false;
+
+/** Show the name form over the lobby, the name as it is in the field. @returns {void} */
+function openRename() {
+  renaming = true;
   $("rename").hidden = true;
   $("name-input").value = state.name;
   showScreen("screen-name");
+}
+
+$("rename").addEventListener("click", () => {
+  push(screenUrl("name"));
+  openRename();
 });
 
 function showLobby() {
+  renaming = false;
   showScreen("screen-lobby");
   $("rename").hidden = !!state.account; // an account plays under its own name
   send({ t: "lobby", on: true });
-  if (location.pathname !== "/" || location.search) history.replaceState(null, "", "/");
+  returnTo(screenUrl("lobby"));
 }
+
+/**
+ * Back or Forward to another screen of this page (docs/client.md, "Addresses and Back").
+ * @param {import("./url.js").Route} r the screen the address now names
+ * @returns {void}
+ */
+function followHistory(r) {
+  if (r.screen === "record") return location.reload(); // a page of its own, no seat taken
+  if (r.screen === "name") {
+    if (state.room) return push(screenUrl("room", state.room.id)); // not while in a room
+    return openRename();
+  }
+  if (r.screen === "room") {
+    // Forward into a room left: not gone back into (leaving was the player's choice, and the
+    // room may be closed since); the page stays on the lobby's entry
+    if (state.room?.id !== (r.room ?? r.join)) undo();
+    return;
+  }
+  // Back to the lobby
+  if (!state.room) {
+    if (!link.conn) return start(); // from a reloaded name form: the lobby once welcomed
+    return showLobby();
+  }
+  // Leaving the room as its Leave button does: a player of a match still played is asked
+  // first, as that button asks (leaving resigns); staying puts the room's address back.
+  const live = mySeat() !== null && state.room.match && state.phase !== "over";
+  if ((live && !window.confirm(t("hud.confirm_leave"))) || !send({ t: "leave" })) return push(screenUrl("room", state.room.id));
+  state.leaving = true;
+}
+onHistory(followHistory);
 
 /** Show the waiting room or the table, whichever fits the room's state. */
 function showRoomScreen() {
@@ -157,7 +204,7 @@ function showRoomScreen() {
     chat.mount($(inMatch ? "match-chat-slot" : "room-chat-slot"));
   }
   chat.setTeamChat(r.mode === "doubles" && mySeat() !== null);
-  if (!inMatch) roomView.render(r, r.invite ? `${location.origin}/r/${r.invite}` : `${location.origin}/?join=${encodeURIComponent(r.id)}`, invitedBy());
+  if (!inMatch) roomView.render(r, r.invite ? inviteLink(r.invite) : joinLink(r.id), invitedBy());
   else renderHud();
 }
 
@@ -250,6 +297,7 @@ function setConnState(s) {
 /** After a change of language (the menu in the header), everything on screen reworded. */
 function setUpLanguages() {
   languageMenu($("lang"));
+  foldingMenu();
   const soundButton = sounds.bind($("sound"));
   onLanguage(() => {
     soundButton();
@@ -260,8 +308,8 @@ function setUpLanguages() {
     if (state.lobby) lobbyView.render(state.lobby);
     if (state.room && document.body.dataset.screen !== "screen-lobby") showRoomScreen();
     if (state.pendingIntent?.t === "join") nameInvite();
-    const recordId = new URLSearchParams(location.search).get("match");
-    if (recordId) showRecord(recordId, new URLSearchParams(location.search).get("invite"));
+    const { match, key } = route();
+    if (match) showRecord(match, key);
   });
 }
 
@@ -330,13 +378,18 @@ window.__novuss = Object.freeze({
 
 setUpLanguages();
 requestAnimationFrame(table.frame);
-const recordId = new URLSearchParams(location.search).get("match");
-if (recordId) {
+const opened = route();
+if (opened.screen === "record") {
   // A finished match's record: a page to read, no seat taken.
   showScreen("screen-record");
   setConnState("idle");
-  showRecord(recordId, new URLSearchParams(location.search).get("invite"));
+  showRecord(opened.match, opened.key);
   loggedIn().then(showAccount);
+} else if (opened.screen === "name" && state.name) {
+  // the name form reloaded: asked again, nothing connected until a name is given (Back: the lobby)
+  setConnState("idle");
+  openRename();
+  renaming = false; // no session to end
 } else if (state.name) start();
 else enterOrAskName();
 

@@ -9,6 +9,7 @@ import { restingPlaces } from "./replay-motion.js";
 import { ownerOfPuck, whosePucks } from "./rulings.js";
 import { joinByInvite, link, mySeat, send, state, STORE } from "./state.js";
 import { pocketCentres, tableFrom } from "./table.js";
+import { push, replace, route, screenUrl } from "./url.js";
 
 // The events that carry the room's `seq` (docs/protocol.md).
 const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back", "hidden", "takeback", "decided"]);
@@ -176,7 +177,7 @@ export function createMessages(ctx) {
         if (since === 0) state.room = null;
         // opened at "/" (a reload keeps its room's address): a match still played is resumed,
         // one over is left for the lobby rather than its old result shown (issue 36)
-        state.leaveIfOver = since === 0 && !state.pendingIntent && location.pathname === "/" && !location.search;
+        state.leaveIfOver = since === 0 && !state.pendingIntent && route().screen === "lobby";
         send({ t: "resume", room: m.seat.room, since });
       } else if (state.room && state.room.you?.role === "watcher") {
         askSince(state.last);
@@ -224,7 +225,8 @@ export function createMessages(ctx) {
         state.history = [];
         send({ t: "lobby", on: false });
         lobbyView.setQuickStatus("");
-        history.replaceState(null, "", `/?room=${encodeURIComponent(m.id)}`);
+        // from the lobby a new step for Back; an invite or shared link becomes the room's address
+        (route().screen === "lobby" ? push : replace)(screenUrl("room", m.id));
       }
       nameComputers(m.seats);
       state.hint = null;
@@ -439,7 +441,7 @@ export function createMessages(ctx) {
         return;
       }
       if (state.joinRef && m.ref === state.joinRef && ["room_full", "seat_taken", "not_now"].includes(m.code)) {
-        send({ t: "watch", room: state.pendingRoom ?? new URLSearchParams(location.search).get("join") });
+        send({ t: "watch", room: state.pendingRoom ?? route().join });
         toast(t("toast.full_watching"));
         return;
       }

@@ -36,6 +36,8 @@ export default {
   "notify.on": "notifying",
   "notify.title": "A browser notification when it is your turn, a challenge comes or your tournament match is ready, while this tab is in the background",
   "notify.blocked": "Notifications are blocked for this site in the browser's settings.",
+  // -- i34-nav: the header folded into a menu on a phone (topbar.js)
+  "ui.menu": "menu",
   // -- the referee's lines (004)
   "line.stroke.direct":
     "Direct stroke; {whose, select, none {the striker touched no puck} own {first touch: {n, plural, one {their own puck} other {# of their own pucks at once}}} opponent {first touch: {n, plural, one {an opponent's puck} other {# opponent's pucks at once}}} other {first touch: their own and an opponent's puck at once}}",

@@ -37,6 +37,8 @@ export default {
   "notify.on": "teavitan",
   "notify.title": "Brauseri teavitus, kui on sinu kord, tuleb väljakutse või ootab sinu turniirimäng, kui see kaart on taustal",
   "notify.blocked": "Teavitused on selle saidi jaoks brauseri seadetes keelatud.",
+  // -- i34-nav: the header folded into a menu on a phone (topbar.js)
+  "ui.menu": "menüü",
   // -- kohtuniku read (004)
   "line.stroke.direct":
     "Otselöök; {whose, select, none {löögiketas ei puudutanud ühtki seibi} own {esimesena puudutatud: {n, plural, one {oma seib} other {# oma seibi korraga}}} opponent {esimesena puudutatud: {n, plural, one {vastase seib} other {# vastase seibi korraga}}} other {esimesena puudutatud: oma ja vastase seib korraga}}",

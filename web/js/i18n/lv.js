@@ -38,6 +38,8 @@ export default {
   "notify.on": "paziņoju",
   "notify.title": "Pārlūka paziņojums, kad ir tavs gājiens, pienāk izaicinājums vai gaida tava turnīra spēle, kamēr šī cilne ir fonā",
   "notify.blocked": "Paziņojumi šai vietnei ir bloķēti pārlūka iestatījumos.",
+  // -- i34-nav: the header folded into a menu on a phone (topbar.js)
+  "ui.menu": "izvēlne",
   // -- tiesneša rindas (004)
   "line.stroke.direct":
     "Tiešs sitiens; {whose, select, none {ripa neskāra nevienu kauliņu} own {pirmais skartais: {n, plural, zero {# savu kauliņu vienlaikus} one {savs kauliņš} other {# savi kauliņi vienlaikus}}} opponent {pirmais skartais: {n, plural, zero {# pretinieka kauliņu vienlaikus} one {pretinieka kauliņš} other {# pretinieka kauliņi vienlaikus}}} other {pirmais skartais: savs un pretinieka kauliņš vienlaikus}}",

@@ -12,11 +12,12 @@ import { Renderer } from "../render.js";
 import { discsAt, restingPlaces, stepOfStroke } from "../replay-motion.js";
 import { humanize } from "../rulings.js";
 import { tableFrom } from "../table.js";
+import { hash, param, pathPart, setHash } from "../url.js";
 import { getJSON, setUpPage, when } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
-const mid = decodeURIComponent(location.pathname.split("/")[2] || "");
-const invite = new URLSearchParams(location.search).get("invite");
+const mid = pathPart(1);
+const invite = param("invite");
 const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
 const PAUSE_MS = 700; // between strokes while playing through
 
@@ -199,7 +200,7 @@ function render() {
   $("replay-mismatch").textContent = wrong.join(" ");
   $("replay-again").disabled = !(step && step.kind === "stroke" && !step.stopped);
   const n = strokeAt(i);
-  history.replaceState(null, "", `${location.pathname}${location.search}${n === null ? "" : `#stroke=${n}`}`);
+  setHash(n === null ? null : `stroke=${n}`);
   window.__replay = {
     index: i,
     steps: steps.length,
@@ -285,7 +286,7 @@ function controls() {
   document.addEventListener("keydown", keys);
   // a link to another stroke of the same match (#stroke=N) moves there without a reload
   window.addEventListener("hashchange", () => {
-    const open = stepOfStroke(view.rep.steps, location.hash);
+    const open = stepOfStroke(view.rep.steps, `#${hash()}`);
     if (open !== null) {
       setPlaying(false);
       go(open);
@@ -314,7 +315,7 @@ async function load() {
   $("replay-body").hidden = false;
   summary();
   controls();
-  const open = stepOfStroke(body.steps, location.hash);
+  const open = stepOfStroke(body.steps, `#${hash()}`);
   await go(open ?? 0);
   requestAnimationFrame(frame);
 }

@@ -4,12 +4,13 @@
 // (/?join=<room>, once per table).
 import { t } from "../i18n.js";
 import { createNotices } from "../notices.js";
+import { joinLink, pathPart } from "../url.js";
 import { getJSON, postJSON, setUpPage } from "./api.js";
 import { drawCrosstable, drawStandings } from "./tournament-view.js";
 import { outcomeText, points, refusal } from "./tournament-words.js";
 
 const $ = (id) => document.getElementById(id);
-const tid = location.pathname.split("/")[2];
+const tid = pathPart(1);
 const api = `/api/tournaments/${tid}`;
 const POLL_MS = 2000;
 const NOTICE = "nv-tour-notice"; // set by the room page (js/messages.js, `decided`)
@@ -62,7 +63,7 @@ function draw() {
   $("you-removed").hidden = !removed;
   if (removed) $("you-removed").textContent = [t(`tour.${removed.what}_you`), removed.reason ? t("tour.reason_is", { reason: removed.reason }) : ""].join(" ").trim();
   $("your-table").hidden = !you.room;
-  if (you.room) $("your-room").href = `/?join=${encodeURIComponent(you.room)}`;
+  if (you.room) $("your-room").href = joinLink(you.room);
   const org = you.organiser;
   $("organiser").hidden = !org;
   if (org) {
@@ -158,7 +159,7 @@ async function load() {
   notices.set("round", going ? t("notice.round") : null);
   if (going && !document.hidden) {
     sessionStorage.setItem(`nv-tour-went-${room}`, "1");
-    location.assign(`/?join=${encodeURIComponent(room)}`);
+    location.assign(joinLink(room));
   }
 }
 
