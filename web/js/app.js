@@ -11,6 +11,7 @@ import { createMessages, showAccount } from "./messages.js";
 import { Connection, socketUrl } from "./net.js";
 import { Playback } from "./playback.js";
 import { showRecord } from "./record.js";
+import { helloMessage } from "./room-client.js";
 import { humanize } from "./rulings.js";
 import { Sounds } from "./sound.js";
 import { ContactSounds } from "./sound-events.js";
@@ -228,8 +229,7 @@ function start() {
   if (link.conn) return;
   link.conn = new Connection(socketUrl("/ws"), {
     onOpen: () => {
-      const token = localStorage.getItem(STORE.token);
-      send(token ? { t: "hello", name: state.name, token } : { t: "hello", name: state.name });
+      send(helloMessage(state.name));
     },
     onMessage: messages.onMessage,
     onState: setConnState,
