@@ -33,6 +33,7 @@ const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
  */
 const st = {
   session: null,
+  name: "", // the session's name (welcome)
   room: /** @type {any} */ (null),
   seat: /** @type {number|null} */ (null),
   board: /** @type {any} */ (null),
@@ -49,7 +50,9 @@ const st = {
   last: 0,
   resumeAskedAt: /** @type {number|null} */ (null),
   held: /** @type {Array<() => void>} */ ([]),
-  applied: /** @type {number[]} */ ([]),
+  applied: /** @type {number[]} */ ([]), // the seqs of the events applied, in order
+  snapshots: /** @type {number[]} */ ([]), // the seqs of the `room` snapshots taken
+  rulings: 0, // rulings applied since the page opened
 };
 // A shot's motion, drawn from its paths at the display's rate; what follows it (its ruling,
 // the round, the result) is held until it has played.
@@ -60,6 +63,8 @@ const query = new URLSearchParams(location.search);
 let joinRef = null;
 /** @type {(() => string)|null} the last round's words, reworded on a change of language */
 let roundText = null;
+/** @type {object|null} a create or quick match waiting for the session under a new name */
+let afterHello = null;
 
 $("name").value = localStorage.getItem(STORE.name) || "";
 const playerName = () => $("name").value.trim() || localStorage.getItem(STORE.name) || t("crok.player");
@@ -69,7 +74,7 @@ const conn = new Connection(socketUrl("/ws"), {
   onMessage: (m) => {
     const before = st.last;
     rooms.handle(m, HANDLERS);
-    // the seqs applied, each once and in order (a room's own is noted by its handler)
+    // the seqs of the events applied, each once and in order (a snapshot's are noted apart)
     if (m.t !== "room" && typeof m.seq === "number" && st.last === m.seq && before !== m.seq) st.applied.push(m.seq);
   },
   onState: (s) => {
@@ -126,6 +131,12 @@ const HANDLERS = {
     st.session = m.session;
     playback.rate = m.speed_factor > 0 ? m.speed_factor : 1;
     rememberToken(m.token);
+    st.name = m.name;
+    $("name").value = m.name;
+    if (afterHello) {
+      send(afterHello);
+      afterHello = null;
+    }
     const [room, invite] = [query.get("room"), query.get("invite")];
     if (m.seat) send({ t: "resume", room: m.seat.room, since: rooms.resumeSince(m.seat.room) });
     else if (st.room && st.seat === null) rooms.askSince(st.last); // a watcher back after a break
@@ -147,7 +158,7 @@ const HANDLERS = {
     st.seat = m.you ? m.you.seat : null;
     st.room = m;
     rooms.entered(m);
-    st.applied.push(m.seq);
+    st.snapshots.push(m.seq);
     if (m.table?.game === "crokinole") st.board = m.table;
     st.discs = m.discs ?? [];
     playback.clear();
@@ -187,6 +198,7 @@ const HANDLERS = {
       st.score = m.score ?? st.score;
       setTurns(m.round?.turn ?? (m.turn === null ? [] : [m.turn]), false);
       hud.ruled({ seat: m.seat, ruling: m.ruling, seq: m.seq });
+      st.rulings += 1;
       // 002 3 b: a shot too weak to count, said in one short line over the board
       banner(hud.last && m.ruling.code === "not_in_15" ? t("crok.ruling.not_in_15") : "");
       render();
@@ -249,21 +261,29 @@ const HANDLERS = {
   pong() {},
 };
 
+/**
+ * Create or queue under the name in the field: a new name is a new session (the form is
+ * shown only outside a room, so no seat is given up), the message sent once it is welcomed.
+ * @param {object} msg
+ */
+function sendAs(msg) {
+  const name = playerName();
+  localStorage.setItem(STORE.name, name);
+  if (name === st.name || !conn.open) return send(msg);
+  afterHello = msg;
+  localStorage.removeItem(STORE.token);
+  conn.drop(); // it reconnects at once and says hello under the new name
+}
 $("setup").addEventListener("submit", (e) => {
   e.preventDefault();
-  localStorage.setItem(STORE.name, playerName());
-  send(createMessage({ game: "crokinole", players: $("mode").value, private: false, scoring: "tournament" }));
+  sendAs(createMessage({ game: "crokinole", players: $("mode").value, private: false, scoring: "tournament" }));
 });
 $("quick").onclick = () => {
   const mode = $("mode").value;
+  // the server's quick match pairs two sides (server/net/protocol.py `_quick`: singles, doubles)
   if (mode !== "singles" && mode !== "doubles") return banner(t("crok.quick_two_sided"));
-  localStorage.setItem(STORE.name, playerName());
   $("queue").textContent = lookingFor("crokinole", mode);
-  send({ t: "quick", game: "crokinole", mode });
-};
-$("mode").onchange = () => {
-  const alone = !["singles", "doubles"].includes($("mode").value);
-  /** @type {HTMLButtonElement} */ ($("quick")).disabled = alone; // the server matches two sides only
+  sendAs({ t: "quick", game: "crokinole", mode });
 };
 $("ready").onclick = () => send({ t: "ready" });
 $("resign").onclick = () => {
@@ -312,6 +332,7 @@ function drawAim(/** @type {any} */ b, /** @type {any} */ aim) {
 }
 requestAnimationFrame(draw);
 window.crokinole = st; // read by the browser tests
+window.crokinoleLink = conn; // the tests break it as a network failure would
 
 // ---- shooting: press to set the disc on the line, pull back, release ---------------
 

@@ -132,7 +132,7 @@ export class CrokinoleHud {
    */
   renderRulings(room, me) {
     const line = (/** @type {Ruled} */ r) =>
-      el("div", { class: "line" }, t("crok.ruling", { who: whoIs(room, r.seat, me), words: rulingWords(r.ruling) }), whyBox(r.ruling.rule));
+      el("div", { class: "line", data: { seat: r.seat } }, t("crok.ruling", { who: whoIs(room, r.seat, me), words: rulingWords(r.ruling) }), whyBox(r.ruling.rule));
     $("ruling").replaceChildren(...(this.last ? [line(this.last)] : []));
     $("ruling-box").hidden = !this.last;
     const box = $("ruling-history");
