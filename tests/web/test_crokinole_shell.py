@@ -5,6 +5,10 @@ resumed with every event applied once (by seq), a rematch; a 3-player 7 d game o
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
+from typing import Any
+
 from playwright.sync_api import Page
 
 from tests.web.test_client_crokinole import shoot
@@ -14,7 +18,9 @@ TIMEOUT_MS = 20_000
 ST = "window.crokinole"
 
 
-def open_page(new_page, base: str, name: str, query: str = "", **kw) -> Page:
+def open_page(
+    new_page: Callable[..., Page], base: str, name: str, query: str = "", **kw: Any
+) -> Page:
     page = new_page(**kw)
     page.add_init_script(f"localStorage.setItem('novuss.name', '{name}')")
     page.goto(f"{base}/crokinole/{query}")
@@ -23,16 +29,17 @@ def open_page(new_page, base: str, name: str, query: str = "", **kw) -> Page:
 
 
 def rows(page: Page) -> list[dict[str, str]]:
-    return page.eval_on_selector_all(
+    found: list[dict[str, str]] = page.eval_on_selector_all(
         "#players li",
         "els => els.map(e => ({name: e.querySelector('.name').textContent,"
         " score: e.querySelector('.score').textContent, left: e.dataset.left,"
         " colour: e.dataset.colour}))",
     )
+    return found
 
 
 def consecutive(seqs: list[int]) -> bool:
-    return all(b == a + 1 for a, b in zip(seqs, seqs[1:], strict=False))
+    return all(b == a + 1 for a, b in itertools.pairwise(seqs))
 
 
 def test_two_players_and_a_watcher_at_the_crokinole_table(web_server, new_page):
@@ -89,7 +96,9 @@ def test_two_players_and_a_watcher_at_the_crokinole_table(web_server, new_page):
     assert int(shooter.inner_text("#power-figure").split()[1].rstrip("%")) > 0
     shooter.mouse.up()
     for page in pages:
-        page.wait_for_function(f"{ST}.rulings === 1 && {ST}.turn === {1 - turn}", timeout=TIMEOUT_MS)
+        page.wait_for_function(
+            f"{ST}.rulings === 1 && {ST}.turn === {1 - turn}", timeout=TIMEOUT_MS
+        )
     assert shooter.is_hidden("#power")
     # the ruling names the shooter: "You" to him, his name to the others, with 002's words
     assert shooter.inner_text("#ruling").startswith("You: ")
@@ -150,7 +159,7 @@ def test_two_players_and_a_watcher_at_the_crokinole_table(web_server, new_page):
 
 def test_three_players_each_alone_on_a_phone(web_server, new_page):
     # 002 7 d: three colours, a quadrant each, 6 discs each; the page fits 390 px
-    phone = {"viewport": (390, 844), "has_touch": True, "is_mobile": True}
+    phone: dict[str, Any] = {"viewport": (390, 844), "has_touch": True, "is_mobile": True}
     host = open_page(new_page, web_server, "Anu", **phone)
     host.select_option("#mode", "3")
     host.click("#create")
