@@ -13,6 +13,7 @@ from playwright.sync_api import Page
 
 from tests.web.test_client_crokinole import shoot
 from tests.web.test_client_lobby_crokinole import shoot_from
+from tests.web.webtools import server_room
 
 TIMEOUT_MS = 20_000
 ST = "window.crokinole"
@@ -125,11 +126,14 @@ def test_two_players_and_a_watcher_at_the_crokinole_table(web_server, new_page):
     snapshots = watcher.evaluate(f"{ST}.snapshots.length")
     other.reload()
     watcher.evaluate("window.crokinoleLink.drop()")
-    shooter.wait_for_function(f"{ST}.rulings === 2", timeout=TIMEOUT_MS)
-    last = shooter.evaluate(f"{ST}.last")
-    for page in (other, watcher):
-        page.wait_for_function(f"{ST}.last === {last} && {ST}.phase === 'play'", timeout=TIMEOUT_MS)
-        page.wait_for_function(f"{ST}.turn === {1 - turn}", timeout=TIMEOUT_MS)
+    for page in pages:
+        page.wait_for_function(
+            f"{ST}.phase === 'play' && {ST}.turn === {1 - turn}", timeout=TIMEOUT_MS
+        )
+    # the server's last event (the ruling, and the reloaded player's "back" after it)
+    last = server_room(web_server, room)["seq"]
+    for page in pages:
+        page.wait_for_function(f"{ST}.last === {last}", timeout=TIMEOUT_MS)
     events = watcher.evaluate(f"{ST}.applied")
     assert consecutive(events) and events[-1] == last, events
     assert watcher.evaluate(f"{ST}.snapshots.length") == snapshots  # resumed from its last seq
@@ -157,7 +161,7 @@ def test_two_players_and_a_watcher_at_the_crokinole_table(web_server, new_page):
     assert [r["left"] for r in rows(watcher)] == ["8", "8"]
 
 
-def test_three_players_each_alone_on_a_phone(web_server, new_page):
+def test_three_players_each_alone_on_a_phone(web_server, new_page, artifacts):
     # 002 7 d: three colours, a quadrant each, 6 discs each; the page fits 390 px
     phone: dict[str, Any] = {"viewport": (390, 844), "has_touch": True, "is_mobile": True}
     host = open_page(new_page, web_server, "Anu", **phone)
@@ -181,3 +185,4 @@ def test_three_players_each_alone_on_a_phone(web_server, new_page):
     shoot_from(pages[turn], turn)
     host.wait_for_function(f"{ST}.rulings === 1", timeout=TIMEOUT_MS)
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
+    host.screenshot(path=str(artifacts / "crokinole-phone.png"), full_page=True)

@@ -114,7 +114,10 @@ function render() {
   $("how").hidden = !myTurn() || !!st.aim;
   $("how").textContent = t("crok.how");
 }
-onLanguage(render);
+onLanguage(() => {
+  $("status").textContent = t(`conn.${$("status").dataset.state}`);
+  render();
+});
 
 /** A short line over the board for a few seconds (a ruling, a refusal). */
 function banner(/** @type {string} */ text) {
