@@ -13,7 +13,7 @@ from playwright.sync_api import Page
 
 from tests.web.test_client_crokinole import shoot
 from tests.web.test_client_lobby_crokinole import shoot_from
-from tests.web.webtools import server_room
+from tests.web.webtools import publish, server_room
 
 TIMEOUT_MS = 20_000
 ST = "window.crokinole"
@@ -43,7 +43,7 @@ def consecutive(seqs: list[int]) -> bool:
     return all(b == a + 1 for a, b in itertools.pairwise(seqs))
 
 
-def test_two_players_and_a_watcher_at_the_crokinole_table(web_server, new_page):
+def test_two_players_and_a_watcher_at_the_crokinole_table(web_server, new_page, artifacts):
     host = open_page(new_page, web_server, "Maret")
     host.select_option("#mode", "singles")
     host.click("#create")
@@ -115,6 +115,9 @@ def test_two_players_and_a_watcher_at_the_crokinole_table(web_server, new_page):
     for page in (host, watcher):
         page.wait_for_selector(".chat-log li:has-text('hei')", timeout=TIMEOUT_MS)
     assert "Jaan" in host.inner_text(".chat-log") and "(black)" in host.inner_text(".chat-log")
+    shot = artifacts / "crokinole-table.png"
+    host.screenshot(path=str(shot))
+    publish(shot, "crokinole-table.png")
 
     # mid-shot: the non-shooter reloads, the watcher's link breaks; each resumes with every
     # event applied once and in order (by seq)
@@ -185,4 +188,6 @@ def test_three_players_each_alone_on_a_phone(web_server, new_page, artifacts):
     shoot_from(pages[turn], turn)
     host.wait_for_function(f"{ST}.rulings === 1", timeout=TIMEOUT_MS)
     assert host.evaluate("document.documentElement.scrollWidth") <= 390
-    host.screenshot(path=str(artifacts / "crokinole-phone.png"), full_page=True)
+    shot = artifacts / "crokinole-phone.png"
+    host.screenshot(path=str(shot), full_page=True)
+    publish(shot, "crokinole-phone.png")
