@@ -191,3 +191,20 @@ def test_three_players_each_alone_on_a_phone(web_server, new_page, artifacts):
     shot = artifacts / "crokinole-phone.png"
     host.screenshot(path=str(shot), full_page=True)
     publish(shot, "crokinole-phone.png")
+
+
+def test_quick_crokinole_from_its_page_under_the_name_given(web_server, new_page):
+    # a name typed on the page is the session's (a new one), then quick match seats both
+    pages = []
+    for name in ("Anu", "Boris"):
+        page = new_page()
+        page.goto(web_server + "/crokinole/")
+        page.wait_for_function(f"{ST} && {ST}.session !== null", timeout=TIMEOUT_MS)
+        page.fill("#name", name)
+        page.select_option("#mode", "singles")
+        page.click("#quick")
+        pages.append(page)
+    for page in pages:
+        page.wait_for_function(f"{ST}.phase === 'play'", timeout=TIMEOUT_MS)
+    assert sorted(r["name"].removesuffix(" (you)") for r in rows(pages[0])) == ["Anu", "Boris"]
+    assert pages[1].inner_text("#me").startswith("Boris: you play ")
