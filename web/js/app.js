@@ -13,6 +13,7 @@ import { Connection, socketUrl } from "./net.js";
 import { createNotices } from "./notices.js";
 import { Playback } from "./playback.js";
 import { showRecord } from "./record.js";
+import { helloMessage } from "./room-client.js";
 import { humanize } from "./rulings.js";
 import { Sounds } from "./sound.js";
 import { ContactSounds } from "./sound-events.js";
@@ -322,8 +323,7 @@ function start() {
   if (link.conn) return;
   link.conn = new Connection(socketUrl("/ws"), {
     onOpen: () => {
-      const token = localStorage.getItem(STORE.token);
-      send(token ? { t: "hello", name: state.name, token } : { t: "hello", name: state.name });
+      send(helloMessage(state.name));
     },
     onMessage,
     onState: setConnState,

@@ -3,10 +3,11 @@
 // side this player has in it.
 import { toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { STORE } from "./room-client.js";
 import { COMPETITION } from "./table.js";
 import { route } from "./url.js";
 
-export const STORE = { name: "novuss.name", token: "novuss.token" };
+export { STORE }; // the session's keys, kept by the room client (js/room-client.js)
 
 export const state = {
   name: localStorage.getItem(STORE.name) || "",
