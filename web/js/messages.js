@@ -4,7 +4,7 @@
 import { nameComputers } from "./computer.js";
 import { $, toast } from "./dom.js";
 import { refusalText, t } from "./i18n.js";
-import { roomPage, waitingFor } from "./lobby.js";
+import { quickTerms, roomPage, waitingFor } from "./lobby.js";
 import { restingPlaces } from "./replay-motion.js";
 import { ownerOfPuck, whosePucks } from "./rulings.js";
 import { joinByInvite, link, mySeat, send, state, STORE } from "./state.js";
@@ -201,7 +201,7 @@ export function createMessages(ctx) {
     },
 
     queued(m) {
-      lobbyView.setQuickStatus(() => waitingFor(m.game, m.mode, m.waiting));
+      lobbyView.setQuickStatus(() => [waitingFor(m.game, m.mode, m.waiting), quickTerms(m.rated, m.window)].filter(Boolean).join(" · "));
     },
 
     room(m) {

@@ -2,6 +2,26 @@
 // pucks arrive as words: a name, a team's name, whose pucks), error.<code> and
 // reason.<code> the server's refusals, the rest the page's own words.
 export default {
+  // i36-replay: the replay's suggestion and turning points, the quick match's terms
+  "replay.suggest": "What would the computer strike here?",
+  "replay.suggesting": "The computer is thinking…",
+  "replay.suggestion": "The computer (level 5) would strike for {name}:",
+  "replay.aim_pot": "at the ringed puck, to pot it in the {pocket} hole",
+  "replay.aim_puck": "at the ringed puck",
+  "replay.aim_none": "a rebound: at no puck directly",
+  "replay.expect_legal": "Expected: a legal stroke. The referee would rule:",
+  "replay.expect_foul": "Expected: a foul. The referee would rule:",
+  "replay.suggest_busy": "the server is busy; try again in a moment",
+  "replay.suggest_failed": "No suggestion: {why}",
+  "replay.turns": "Turning points",
+  "replay.turn_here": "turning point",
+  "replay.turn_lead": "{where}: the lead passes to {name}",
+  "replay.turn_set": "{where}: the set goes to {name}",
+  "replay.turn_points": "{where}: the score moves",
+  "replay.turn_match": "{where}: the match is decided",
+  "replay.no_turns": "None: nobody ever took the lead from the other.",
+  "lobby.quick_rated": "rated, opponents about {lo}–{hi} (wider as you wait)",
+  "lobby.quick_unrated": "unrated",
   // -- the referee's lines (004)
   "line.stroke.direct":
     "Direct stroke; {whose, select, none {the striker touched no puck} own {first touch: {n, plural, one {their own puck} other {# of their own pucks at once}}} opponent {first touch: {n, plural, one {an opponent's puck} other {# opponent's pucks at once}}} other {first touch: their own and an opponent's puck at once}}",

@@ -3,6 +3,26 @@
 // küljepoort, poorditsoon, keskring, suluseib, sulutsoon, otselöök, pörkelöök, trahviseib,
 // võlaseib, löögiõigus, löögikord, löökideseeria, geim, märkus, auk.
 export default {
+  // i36-replay: the replay's suggestion and turning points, the quick match's terms
+  "replay.suggest": "Mida lööks siin arvuti?",
+  "replay.suggesting": "Arvuti mõtleb…",
+  "replay.suggestion": "Arvuti (tase 5) lööks mängija {name} asemel nii:",
+  "replay.aim_pot": "rõngaga märgitud seibi pihta, et see läheks auku {pocket}",
+  "replay.aim_puck": "rõngaga märgitud seibi pihta",
+  "replay.aim_none": "pörkelöök: otse ühegi seibi pihta ei sihi",
+  "replay.expect_legal": "Oodatav: reeglipärane löök. Kohtunik otsustaks:",
+  "replay.expect_foul": "Oodatav: viga. Kohtunik otsustaks:",
+  "replay.suggest_busy": "server on hõivatud; proovi hetke pärast uuesti",
+  "replay.suggest_failed": "Soovitust pole: {why}",
+  "replay.turns": "Pöördepunktid",
+  "replay.turn_here": "pöördepunkt",
+  "replay.turn_lead": "{where}: juhtima läheb {name}",
+  "replay.turn_set": "{where}: geimi võidab {name}",
+  "replay.turn_points": "{where}: seis muutub",
+  "replay.turn_match": "{where}: mäng on otsustatud",
+  "replay.no_turns": "Pole: keegi ei võtnud teiselt juhtimist üle.",
+  "lobby.quick_rated": "reitinguga, vastased umbes {lo}–{hi} (oodates vahemik laieneb)",
+  "lobby.quick_unrated": "reitinguta",
   // -- kohtuniku read (004)
   "line.stroke.direct":
     "Otselöök; {whose, select, none {löögiketas ei puudutanud ühtki seibi} own {esimesena puudutatud: {n, plural, one {oma seib} other {# oma seibi korraga}}} opponent {esimesena puudutatud: {n, plural, one {vastase seib} other {# vastase seibi korraga}}} other {esimesena puudutatud: oma ja vastase seib korraga}}",

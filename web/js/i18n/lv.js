@@ -4,6 +4,26 @@
 // kauliņš, tumšais laukums, soda kauliņš, sitiena tiesības, sitienu sērija, sets, maisiņš.
 // Nepārbaudīti (docs/client.md): centra aplis, sānu apmale, parāds, brīdinājums.
 export default {
+  // i36-replay: the replay's suggestion and turning points, the quick match's terms
+  "replay.suggest": "Ko šeit sistu dators?",
+  "replay.suggesting": "Dators domā…",
+  "replay.suggestion": "Dators (5. līmenis) spēlētāja {name} vietā sistu tā:",
+  "replay.aim_pot": "pa iezīmēto kauliņu, lai iesistu to maisiņā {pocket}",
+  "replay.aim_puck": "pa iezīmēto kauliņu",
+  "replay.aim_none": "atsitiena sitiens: tieši ne pa vienu kauliņu",
+  "replay.expect_legal": "Sagaidāms: noteikumiem atbilstošs sitiens. Tiesnesis lemtu:",
+  "replay.expect_foul": "Sagaidāms: pārkāpums. Tiesnesis lemtu:",
+  "replay.suggest_busy": "serveris ir aizņemts; mēģini pēc brīža vēlreiz",
+  "replay.suggest_failed": "Ieteikuma nav: {why}",
+  "replay.turns": "Pagrieziena punkti",
+  "replay.turn_here": "pagrieziena punkts",
+  "replay.turn_lead": "{where}: vadībā izvirzās {name}",
+  "replay.turn_set": "{where}: setu uzvar {name}",
+  "replay.turn_points": "{where}: rezultāts mainās",
+  "replay.turn_match": "{where}: spēle ir izšķirta",
+  "replay.no_turns": "Nav: neviens nepārņēma vadību no otra.",
+  "lobby.quick_rated": "ar reitingu, pretinieki apmēram {lo}–{hi} (gaidot diapazons paplašinās)",
+  "lobby.quick_unrated": "bez reitinga",
   // -- tiesneša rindas (004)
   "line.stroke.direct":
     "Tiešs sitiens; {whose, select, none {ripa neskāra nevienu kauliņu} own {pirmais skartais: {n, plural, zero {# savu kauliņu vienlaikus} one {savs kauliņš} other {# savi kauliņi vienlaikus}}} opponent {pirmais skartais: {n, plural, zero {# pretinieka kauliņu vienlaikus} one {pretinieka kauliņš} other {# pretinieka kauliņi vienlaikus}}} other {pirmais skartais: savs un pretinieka kauliņš vienlaikus}}",
