@@ -3,12 +3,14 @@
 stroke on the table (the canvas changes) and words it with the referee's expected ruling
 (legal, as the server judged it); another step hides it, coming back shows it again; the
 button is off where nobody strikes. The turning points are listed and ticked under the
-timeline, and a click goes to one, which the step's heading then names."""
+timeline, and a click goes to one, which the step's heading then names. axe-core finds
+nothing serious on the page with them shown."""
 
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from tests.web.test_client_a11y import serious
 from tests.web.test_replay_viewer import TIMEOUT_MS, get, play_short_match, wait_index
 from tests.web.webtools import frames_drawn
 
@@ -62,6 +64,7 @@ def test_the_computers_stroke_is_drawn_and_the_turning_points_marked(game_server
     wait_index(page, 0)
     expect(page.locator("#replay-suggestion")).to_contain_text("Expected: a legal stroke.")
     assert page.evaluate(CANVAS) != plain
+    assert serious(page) == []  # axe-core: nothing serious, the new parts shown
     # in Estonian
     page.select_option("#lang", "et")
     expect(page.locator("#replay-suggestion")).to_contain_text("Oodatav: reeglipärane löök.")
