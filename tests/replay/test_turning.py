@@ -11,7 +11,13 @@ from server.replay.turning import turning_points
 from tests.replay.scripted import scripted_record
 
 
-def step(n: int | None, ahead: int | None, score=(0, 0), set_no=1, result=None) -> dict[str, Any]:
+def step(
+    n: int | None,
+    ahead: int | None,
+    score: tuple[int, int] = (0, 0),
+    set_no: int = 1,
+    result: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     return {"stroke": n, "ahead": ahead, "score": list(score), "set": set_no, "result": result}
 
 
