@@ -2,7 +2,7 @@
 // pucks arrive as words: a name, a team's name, whose pucks), error.<code> and
 // reason.<code> the server's refusals, the rest the page's own words.
 export default {
-  // i36-replay: the replay's suggestion and turning points, the quick match's terms
+  // i36-replay: the replay's suggestion and turning points, the quick match's terms, pairs and teams entering themselves
   "replay.suggest": "What would the computer strike here?",
   "replay.suggesting": "The computer is thinking…",
   "replay.suggestion": "The computer (level 5) would strike for {name}:",
@@ -22,6 +22,12 @@ export default {
   "replay.no_turns": "None: nobody ever took the lead from the other.",
   "lobby.quick_rated": "rated, opponents about {lo}–{hi} (wider as you wait)",
   "lobby.quick_unrated": "unrated",
+  "tour.enter_own": "Enter your pair or team",
+  "tour.partners": "Your partner or team-mates (usernames, comma-separated); each confirms",
+  "tour.enter_own_send": "Enter us",
+  "tour.waiting_for": "waiting for: {names}",
+  "tour.confirm": "Confirm",
+  "tour.decline": "Decline",
   // -- the referee's lines (004)
   "line.stroke.direct":
     "Direct stroke; {whose, select, none {the striker touched no puck} own {first touch: {n, plural, one {their own puck} other {# of their own pucks at once}}} opponent {first touch: {n, plural, one {an opponent's puck} other {# opponent's pucks at once}}} other {first touch: their own and an opponent's puck at once}}",

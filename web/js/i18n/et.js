@@ -3,7 +3,7 @@
 // küljepoort, poorditsoon, keskring, suluseib, sulutsoon, otselöök, pörkelöök, trahviseib,
 // võlaseib, löögiõigus, löögikord, löökideseeria, geim, märkus, auk.
 export default {
-  // i36-replay: the replay's suggestion and turning points, the quick match's terms
+  // i36-replay: the replay's suggestion and turning points, the quick match's terms, pairs and teams entering themselves
   "replay.suggest": "Mida lööks siin arvuti?",
   "replay.suggesting": "Arvuti mõtleb…",
   "replay.suggestion": "Arvuti (tase 5) lööks mängija {name} asemel nii:",
@@ -23,6 +23,12 @@ export default {
   "replay.no_turns": "Pole: keegi ei võtnud teiselt juhtimist üle.",
   "lobby.quick_rated": "reitinguga, vastased umbes {lo}–{hi} (oodates vahemik laieneb)",
   "lobby.quick_unrated": "reitinguta",
+  "tour.enter_own": "Registreeri oma paar või võistkond",
+  "tour.partners": "Sinu partner või võistkonnakaaslased (kasutajanimed komadega); igaüks kinnitab",
+  "tour.enter_own_send": "Registreeri meid",
+  "tour.waiting_for": "ootab: {names}",
+  "tour.confirm": "Kinnita",
+  "tour.decline": "Keeldu",
   // -- kohtuniku read (004)
   "line.stroke.direct":
     "Otselöök; {whose, select, none {löögiketas ei puudutanud ühtki seibi} own {esimesena puudutatud: {n, plural, one {oma seib} other {# oma seibi korraga}}} opponent {esimesena puudutatud: {n, plural, one {vastase seib} other {# vastase seibi korraga}}} other {esimesena puudutatud: oma ja vastase seib korraga}}",

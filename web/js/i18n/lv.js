@@ -4,7 +4,7 @@
 // kauliņš, tumšais laukums, soda kauliņš, sitiena tiesības, sitienu sērija, sets, maisiņš.
 // Nepārbaudīti (docs/client.md): centra aplis, sānu apmale, parāds, brīdinājums.
 export default {
-  // i36-replay: the replay's suggestion and turning points, the quick match's terms
+  // i36-replay: the replay's suggestion and turning points, the quick match's terms, pairs and teams entering themselves
   "replay.suggest": "Ko šeit sistu dators?",
   "replay.suggesting": "Dators domā…",
   "replay.suggestion": "Dators (5. līmenis) spēlētāja {name} vietā sistu tā:",
@@ -24,6 +24,12 @@ export default {
   "replay.no_turns": "Nav: neviens nepārņēma vadību no otra.",
   "lobby.quick_rated": "ar reitingu, pretinieki apmēram {lo}–{hi} (gaidot diapazons paplašinās)",
   "lobby.quick_unrated": "bez reitinga",
+  "tour.enter_own": "Piesaki savu pāri vai komandu",
+  "tour.partners": "Tavs partneris vai komandas biedri (lietotājvārdi ar komatiem); katrs apstiprina",
+  "tour.enter_own_send": "Pieteikt mūs",
+  "tour.waiting_for": "gaida: {names}",
+  "tour.confirm": "Apstiprināt",
+  "tour.decline": "Atteikties",
   // -- tiesneša rindas (004)
   "line.stroke.direct":
     "Tiešs sitiens; {whose, select, none {ripa neskāra nevienu kauliņu} own {pirmais skartais: {n, plural, zero {# savu kauliņu vienlaikus} one {savs kauliņš} other {# savi kauliņi vienlaikus}}} opponent {pirmais skartais: {n, plural, zero {# pretinieka kauliņu vienlaikus} one {pretinieka kauliņš} other {# pretinieka kauliņi vienlaikus}}} other {pirmais skartais: savs un pretinieka kauliņš vienlaikus}}",
