@@ -31,7 +31,7 @@ from aiohttp import web
 
 from server.accounts.store import AccountStore
 from server.games.registry import of_record
-from server.games.seam import NoSuchStroke, Replay, Replayed, ReplayError
+from server.games.seam import NoSuchStroke, Replay, Replayed, ReplayError, UnacceptedShot
 from server.lobby.room import record_for
 from server.replay.steps import recompute
 from server.replay.suggest import NoSuggestion, Suggestion, at_step, suggest
@@ -185,6 +185,8 @@ class Replays:
                     )
             except NoSuggestion as e:
                 raise _refuse(web.HTTPNotFound, "no_suggestion", str(e)) from None
+            except UnacceptedShot as e:  # the computer meant a stroke its referee refuses
+                raise _refuse(web.HTTPUnprocessableEntity, "no_suggestion", str(e)) from None
             except Busy as e:
                 raise _busy(e) from None
             self.suggested[key] = found

@@ -270,7 +270,10 @@ async function suggest() {
   render();
 }
 
-/** The suggestion of the step shown in words (none shown for another step). */
+/**
+ * The suggestion of the step shown in words (none shown for another step).
+ * @returns {void}
+ */
 function showSuggestion() {
   const out = $("replay-suggestion");
   const s = view.suggestion;
@@ -315,8 +318,11 @@ function turnWords(tp) {
   return t("replay.turn_match", { where });
 }
 
-/** The turning points as ticks under the timeline and a list of buttons to go to each (made
- * with the page and again in another language; render() marks the one shown). */
+/**
+ * The turning points as ticks under the timeline and a list of buttons to go to each (made
+ * with the page and again in another language; render() marks the one shown).
+ * @returns {void}
+ */
 function showTurns() {
   const turns = view.rep.turning || [];
   const steps = Math.max(1, view.rep.steps.length);
