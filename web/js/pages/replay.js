@@ -11,7 +11,7 @@
 // (server/replay/turning.py) are ticks under the timeline and a list to jump to.
 import { drawHint } from "../computer.js";
 import { figures, rulingWords } from "../crokinole-board.js";
-import { circle, drawBoard, toPx } from "../crokinole-draw.js";
+import { drawBoard, drawShotHint } from "../crokinole-draw.js";
 import { t } from "../i18n.js";
 import { Renderer } from "../render.js";
 import { discsAt, restingPlaces, stepOfStroke } from "../replay-motion.js";
@@ -97,32 +97,6 @@ function draw(now) {
     const { x, y, angle } = hint.shot;
     drawHint(renderer.ctx, renderer.view, renderer.dpr, { x, y, angle, target: hint.target, pocket: hint.pocket }, discs, view.table);
   }
-}
-
-/**
- * A Crokinole suggestion on the board, as js/computer.js draws a Novuss hint: where the disc
- * is placed (a dashed blue ring), the way it is shot, and the disc it is aimed at, ringed.
- * @param {CanvasRenderingContext2D} ctx
- * @param {object} board the served board
- * @param {{shot: {x: number, y: number, angle: number}, target: number|null}} hint
- * @param {Array<{id: number, x: number, y: number}>} discs at rest at the step
- * @returns {void}
- */
-function drawShotHint(ctx, board, hint, discs) {
-  const { x, y, angle } = hint.shot;
-  const target = discs.find((d) => d.id === hint.target);
-  const reach = target ? Math.hypot(target.x - x, target.y - y) : 200;
-  ctx.save();
-  ctx.lineWidth = 2;
-  ctx.setLineDash([6, 4]);
-  circle(ctx, board, x, y, board.disc_radius, "rgba(30,123,224,0.18)", "#1e7be0");
-  ctx.beginPath();
-  ctx.moveTo(...toPx(ctx.canvas, board, x, y));
-  ctx.lineTo(...toPx(ctx.canvas, board, x + Math.cos(angle) * reach, y + Math.sin(angle) * reach));
-  ctx.stroke();
-  ctx.setLineDash([]);
-  if (target) circle(ctx, board, target.x, target.y, board.disc_radius + 3, null, "#1e7be0");
-  ctx.restore();
 }
 
 function frame(now) {
