@@ -97,10 +97,9 @@ def propose_entry(doc: Doc, eid: str, name: str, players: list[tuple[str, str]])
         raise CompetitionError("refused", "The organiser has refused an entry of this player.")
     if len(requests) >= REQUESTS_MAX:
         raise CompetitionError("requests_full", f"At most {REQUESTS_MAX} entries wait.")
-    by = players[0][0]
-    requests.append(
-        {"id": eid, "name": name, "members": [u for u, _ in players], "confirmed": [by], "by": by}
-    )
+    by = players[0][0]  # who entered it: his word is given
+    members = [u for u, _ in players]
+    requests.append({"id": eid, "name": name, "members": members, "confirmed": [by]})
     doc["people"].update(dict(players))
     doc.get("removed", {}).pop(by, None)
 
