@@ -5,7 +5,7 @@
 import { nameComputers } from "./computer.js";
 import { $, toast } from "./dom.js";
 import { refusalText, t } from "./i18n.js";
-import { roomPage, waitingFor } from "./lobby.js";
+import { quickTerms, roomPage, waitingFor } from "./lobby.js";
 import { restingPlaces } from "./replay-motion.js";
 import { freshHello, rememberToken, RoomClient } from "./room-client.js";
 import { ownerOfPuck, whosePucks } from "./rulings.js";
@@ -168,7 +168,7 @@ export function createMessages(ctx) {
     },
 
     queued(m) {
-      lobbyView.setQuickStatus(() => waitingFor(m.game, m.mode, m.waiting));
+      lobbyView.setQuickStatus(() => [waitingFor(m.game, m.mode, m.waiting), quickTerms(m.rated, m.window)].filter(Boolean).join(" · "));
     },
 
     room(m) {

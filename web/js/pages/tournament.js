@@ -58,7 +58,13 @@ function draw() {
   const registering = doc.status === "registration";
   $("join").hidden = !(registering && individual && !you.entrant && !you.pending);
   $("leave").hidden = !(registering && (you.entrant || you.pending));
-  $("you-pending").hidden = !(registering && you.pending);
+  // a pair or team a player entered waits for its players' word (issue 36): said on its line
+  const mine = you.organiser ? [] : doc.requests;
+  const waitingMates = mine.some((r) => r.waiting?.length);
+  $("you-pending").hidden = !(registering && you.pending && !waitingMates);
+  $("your-requests").hidden = !(registering && mine.length);
+  $("your-requests").replaceChildren(...mine.map((r) => entrantLine(r, (you.confirm || []).includes(r.id) ? ["confirm", "decline"] : [])));
+  $("enter-own").hidden = !(registering && !individual && !you.entrant && !you.pending && !(you.confirm || []).length);
   const removed = registering && !you.entrant && !you.pending ? you.removed : null;
   $("you-removed").hidden = !removed;
   if (removed) $("you-removed").textContent = [t(`tour.${removed.what}_you`), removed.reason ? t("tour.reason_is", { reason: removed.reason }) : ""].join(" ").trim();
@@ -120,10 +126,11 @@ function draw() {
  * buttons for it (their clicks are the page's, see `answer` below). */
 function entrantLine(e, actions) {
   const named = e.members.length > 1 || e.members[0] !== e.name ? `${e.name} (${e.members.join(", ")})` : e.name;
-  const li = el("li", `${named}${e.withdrawn ? ` — ${t("tour.withdrawn")}` : ""}`);
+  const waiting = e.waiting?.length ? ` · ${t("tour.waiting_for", { names: e.waiting.join(", ") })}` : "";
+  const li = el("li", `${named}${waiting}${e.withdrawn ? ` — ${t("tour.withdrawn")}` : ""}`);
   li.dataset.entrant = e.id;
   for (const action of actions) {
-    li.append(" ", el("button", t(`tour.${action}`), { type: "button", className: action === "approve" ? action : `${action} danger` }));
+    li.append(" ", el("button", t(`tour.${action}`), { type: "button", className: ["approve", "confirm"].includes(action) ? action : `${action} danger` }));
   }
   return li;
 }
@@ -183,6 +190,19 @@ $("entry").addEventListener("submit", async (e) => {
   const f = new FormData(e.target);
   const members = String(f.get("members")).split(",").map((m) => m.trim()).filter(Boolean);
   if (await act("entry", { name: f.get("name"), members })) e.target.reset();
+});
+$("enter-own").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const f = new FormData(e.target);
+  const members = String(f.get("members")).split(",").map((m) => m.trim()).filter(Boolean);
+  if (await act("enter", { name: f.get("name"), members })) e.target.reset();
+});
+// a player named in a pair or team confirms it, or declines (off for all its players)
+$("your-requests").addEventListener("click", (e) => {
+  const button = e.target.closest("button");
+  if (!button) return;
+  if (button.classList.contains("confirm")) act("confirm", { entrant: button.closest("li").dataset.entrant });
+  else act("leave");
 });
 $("result").addEventListener("submit", async (e) => {
   e.preventDefault();
