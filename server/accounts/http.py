@@ -159,8 +159,16 @@ class Accounts:
     async def _hash(self, password: str, owner: bool) -> str:
         return await self.hashing.run(owner, hash_password, password)
 
-    async def _verify(self, stored: str | None, password: str, owner: bool) -> bool:
-        return await self.hashing.run(owner, verify_password, stored, password)
+    async def _verify(
+        self, stored: str | None, password: str, owner: bool, counted: list[str]
+    ) -> bool:
+        """Does the password match? Refused `busy`, the attempt counted is forgiven: it
+        tried nothing."""
+        try:
+            return await self.hashing.run(owner, verify_password, stored, password)
+        except AccountError:
+            await self.store.forgive(*counted)
+            raise
 
     def _answer(
         self, request: web.Request, data: dict[str, Any], token: str | None
@@ -243,7 +251,8 @@ class Accounts:
         counted = await self._attempt(request, key, True, uid is not None, trusted)
         account = None if uid is None else await self.store.account(uid)
         stored = None if account is None else account.get("hash")
-        if not await self._verify(stored, password, trusted) or uid is None or account is None:
+        right = await self._verify(stored, password, trusted, counted)
+        if not right or uid is None or account is None:
             raise AccountError("bad_login", "Wrong username or password.", 401)
         await self.store.forgive(*counted)
         await self._trust(request, uid)
@@ -320,7 +329,9 @@ class Accounts:
         counted = await self._attempt(request, username_key(me.name), False, True, trusted)
         account = await self.store.account(me.uid)
         stored = None if account is None else account.get("hash")
-        if not isinstance(password, str) or not await self._verify(stored, password, trusted):
+        if not isinstance(password, str) or not await self._verify(
+            stored, password, trusted, counted
+        ):
             raise AccountError("bad_login", "Wrong password.", 401)
         await self.store.forgive(*counted)
 
