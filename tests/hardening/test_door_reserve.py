@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 import msgpack
 
-from server.net.door import QUICK_TIMEOUT, Door
+from server.net.door import CUT_AFTER, QUICK_TIMEOUT, Door
 from tests.conftest import GameServer
 from tests.hardening.test_caps import health
 
@@ -77,10 +77,14 @@ def test_the_address_holding_the_most_waiting_connections_loses_its_oldest_first
 
 
 def test_an_address_at_its_waiting_limit_cuts_its_own_oldest():
-    door = Door(total=100, per_address=64, reserve=10, waiting_per_address=3, clock=Clock())
+    clock = Clock()
+    door = Door(total=100, per_address=64, reserve=10, waiting_per_address=3, clock=clock)
     mine = [connect(door, "10.0.0.1")[0] for _ in range(4)]
-    assert [h.transport.aborted for h in mine] == [True, False, False, False]
-    assert door.waiting == 3 and door.cut == 1
+    assert door.waiting == 4, "a burst accepted before any is read: none cut yet"
+    clock.now = CUT_AFTER
+    mine.append(connect(door, "10.0.0.1")[0])
+    assert [h.transport.aborted for h in mine] == [True, False, False, False, False]
+    assert door.waiting == 4 and door.cut == 1
 
 
 def test_when_the_door_is_busy_connections_waiting_long_are_cut_at_the_next_accept():
