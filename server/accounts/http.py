@@ -12,6 +12,7 @@ takes the memory, and the owner of an account goes first.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import json
@@ -49,6 +50,9 @@ ACCOUNT_ADDRESS_FAILS = 10
 ACCOUNT_FAILS = 100
 ADDRESS_FAILS = 50
 BODY_MAX = 4096
+# seconds a body may take to arrive: a request whose head is read holds one of the door's
+# reserved slots (server/net/door.py), and a body sent a byte at a time would keep it
+BODY_SECONDS = 10.0
 
 
 Handler = Callable[["Accounts", web.Request], Awaitable[web.Response]]
@@ -145,7 +149,15 @@ class Accounts:
         refuse_foreign(request, self.origins)
         if request.content_type != "application/json":
             raise AccountError("bad_request", "Send JSON (Content-Type: application/json).")
-        raw = await request.content.read(BODY_MAX + 1)
+        raw = b""  # read() gives what has come so far: the body may come in pieces
+        try:
+            async with asyncio.timeout(BODY_SECONDS):
+                while len(raw) <= BODY_MAX and (
+                    piece := await request.content.read(BODY_MAX + 1 - len(raw))
+                ):
+                    raw += piece
+        except TimeoutError:
+            raise AccountError("bad_request", "The request's body was too slow.", 408) from None
         if len(raw) > BODY_MAX:
             raise AccountError("bad_request", "The request is too large.", 413)
         try:

@@ -197,3 +197,24 @@ async def test_honest_hellos_and_logins_get_in_while_many_addresses_hold_half_se
     for s in held:
         with contextlib.suppress(OSError):
             s.close()
+
+
+async def test_a_login_whose_body_never_comes_is_answered_and_gives_its_slot_back(game_server):
+    # its head read, it holds a reserved slot: a body sent a byte at a time would keep it
+    srv = game_server()
+    s = socket.create_connection(("127.0.0.1", srv.port), timeout=30)
+    s.sendall(
+        b"POST /api/account/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 100\r\n\r\n{"
+    )
+
+    def answer() -> bytes:
+        data = b""
+        while not data.endswith(b"}") and (chunk := s.recv(4096)):
+            data += chunk
+        return data
+
+    data = await asyncio.to_thread(answer)
+    assert data.startswith(b"HTTP/1.1 408"), data
+    assert b'"error": "bad_request"' in data.split(b"\r\n\r\n", 1)[1], data
+    s.close()
