@@ -80,7 +80,9 @@ def test_tcp_connections_per_address_are_capped_at_accept(game_server):
 
 def test_the_total_of_tcp_connections_is_capped(game_server):
     srv = game_server(max_connections=6, header_timeout=30.0)
-    held = [raw_socket(srv) for _ in range(6)]
+    # each with its request in hand (a connection still waiting for one would be cut to make
+    # room: tests/hardening/test_door_reserve.py)
+    held = [ws_open(srv, 65536) for _ in range(6)]
     extra = raw_socket(srv)
     assert closed_by_server(extra, within=5.0)
     for s in [*held, extra]:
