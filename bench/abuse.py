@@ -49,9 +49,12 @@ from urllib.request import urlopen
 import psutil
 import redis
 
-from bench.abuse_attacks import ATTACKS, Context
+from bench import abuse_attacks, abuse_http
+from bench.abuse_attacks import Context
 from bench.abuse_honest import Table
 from bench.soak import start_server
+
+ATTACKS = {**abuse_attacks.ATTACKS, **abuse_http.ATTACKS}
 
 
 @dataclass
@@ -229,6 +232,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--addresses", type=int, default=64, help="addresses of the _many attacks")
     ap.add_argument("--only", nargs="*", choices=list(ATTACKS), help="these attacks only")
     ap.add_argument(
+        "--max-connections", type=int, default=0,
+        help="the server's TCP total (0: its default, from the open-file limit)",
+    )  # fmt: skip
+    ap.add_argument(
         "--server-root", type=Path, default=None,
         help="run the server of this tree (another commit's, exported: before and after)",
     )  # fmt: skip
@@ -238,6 +245,8 @@ def main(argv: list[str] | None = None) -> None:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         options: dict[str, object] = {"appendfsync": "everysec"}
+        if args.max_connections:
+            options["max_connections"] = args.max_connections
         if args.server_root is None:
             server = start_server(port, Path(tmp), options)
         else:

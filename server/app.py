@@ -155,7 +155,8 @@ def make_app(config: Config) -> web.Application:
     app.on_response_prepare.append(security_headers(config.web_dir))
     app[CONFIG] = config
     total = config.max_connections or max(64, open_file_limit() - RESERVED_FDS)
-    app[DOOR] = Door(total, config.tcp_per_address, trusted)
+    reserve = config.tcp_reserve or None
+    app[DOOR] = Door(total, config.tcp_per_address, trusted, reserve, config.waiting_per_address)
     url = config.redis_url or start_embedded(
         config.data_dir, config.appendfsync, config.redis_maxmemory
     )

@@ -44,6 +44,10 @@ class Config:
     max_connections: int = 0
     tcp_per_address: int = 64  # TCP connections per client address (a browser opens ~7)
     header_timeout: float = 10.0  # seconds a connection may take to send a whole request
+    # issue 37: TCP slots kept for connections with a request in hand (0: an eighth of the
+    # total), and connections without one (half-sent, idle) per address before its oldest go
+    tcp_reserve: int = 0
+    waiting_per_address: int = 16
     send_budget: int = 16  # MiB of unsent backlog in all: past it the furthest behind go
     # requests answered by a whole room or room list (watch, resume, join, lobby): a
     # snapshot costs the server ~100 times a ping, so they have a budget of their own
@@ -58,6 +62,7 @@ class Config:
     session_rate: float = 0.2
     session_burst: float = 20.0
     session_ttl: float = 600.0  # a session lives this long after its last connection ends
+    challenge_seconds: float = 120.0  # a challenge unanswered this long expires
     read_rate: float = 10.0  # HTTP API requests per second from one client address, sustained
     read_burst: float = 100.0  # ... in one burst
     allowed_origins: str = ""  # other sites' pages allowed to use this server (comma-separated)
@@ -115,6 +120,8 @@ _HELP = {
     "max_connections": "TCP connections in all (0: from the open-file limit)",
     "tcp_per_address": "TCP connections per client address (HTTP and websocket)",
     "header_timeout": "seconds a connection may take to send a request (and stay idle after)",
+    "tcp_reserve": "TCP slots kept from connections without a request (0: an eighth of the total)",
+    "waiting_per_address": "connections without a request per address before its oldest is cut",
     "send_budget": "MiB of unsent backlog over all connections; past it the slowest are dropped",
     "snapshot_rate": "watch/resume/join/lobby requests per second a connection may send",
     "snapshot_burst": "watch/resume/join/lobby requests a connection may send in one burst",
@@ -125,6 +132,7 @@ _HELP = {
     "session_rate": "new sessions per second from one client address (sustained)",
     "session_burst": "new sessions from one client address in one burst",
     "session_ttl": "seconds a session (its resume token) lives after its last connection",
+    "challenge_seconds": "seconds a challenge waits for its answer before it expires",
     "trusted_proxy": "comma-separated proxy addresses/networks whose X-Forwarded-For is used",
     "redis_maxmemory": "maxmemory of the embedded Redis (policy noeviction), e.g. 256mb",
     "memory_refuse": "fraction of Redis's maxmemory from which new sessions and rooms are refused",

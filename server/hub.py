@@ -11,8 +11,8 @@ The parts (docs/architecture.md, "The parts"):
   loop, the relay to rooms owned by other processes;
 - server/lobby: the lobby service and its rooms; server/cluster: ownership across processes;
 - the capabilities, each with its service, routes and store: accounts (logins, logouts,
-  profiles), computer (its seats, practice), competitions, history (the archivist and the
-  records' API), lessons, replay.
+  profiles), challenges, computer (its seats, practice), competitions, history (the archivist
+  and the records' API), lessons, replay.
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ from server.accounts.http import Accounts
 from server.accounts.logouts import Logouts
 from server.accounts.players import Players
 from server.accounts.store import AccountStore
+from server.challenges.routes import routes as challenge_routes
+from server.challenges.service import Challenges
+from server.challenges.store import ChallengeStore
 from server.cluster.bus import Bus
 from server.cluster.lease import Leases
 from server.cluster.router import Router
@@ -124,6 +127,12 @@ class Hub:
         limits = Limits.from_config(config)
         table = Table(self.lobby, self.runtime, ChatBudgets(limits), self.memory)
         self.computer = Computer(self.lobby, self.runtime, self.service, config)
+        self.challenges = Challenges(
+            ChallengeStore(store.redis), accounts, self.lobby, self.service, self.runtime,
+            self.router, self.bus, self.conns.by_cid.get, config.challenge_seconds,
+        )  # fmt: skip
+        self.session_service.arrived.append(self.challenges.arrived)
+        self.session_service.departed.append(self.challenges.departed)
         practice = Practice(self.lobby, self.runtime, self.computer.thinkers, self.computer.budget)
         table.struck.append(practice.struck)
         self.dispatcher = Dispatcher(
@@ -133,6 +142,7 @@ class Hub:
                 lobby_routes(self.service, self._subscribe),
                 table_routes(table),
                 computer_routes(self.computer, practice),
+                challenge_routes(self.challenges),
             ),
             config.max_frame_bytes,
             max(game(name).max_speed for name in NAMES),
@@ -187,7 +197,7 @@ class Hub:
             await self.router.take_over(rid)
         self.gateway.stalls.start()
         loops = (self.clock.run(), self._cluster_loop(), self.archivist.run(),
-                 self.competitions_loop.run())  # fmt: skip
+                 self.competitions_loop.run(), self.challenges.run())  # fmt: skip
         self._tasks = [asyncio.create_task(loop) for loop in loops]
         self.computer.start()
 

@@ -48,6 +48,13 @@ ERROR_CODES: tuple[str, ...] = (
     "idle",
     "practice_only",
     "nothing_to_take_back",
+    # the challenges (server/challenges/book.py)
+    "unknown_player",
+    "self_challenge",
+    "player_offline",
+    "already_challenged",
+    "too_many_challenges",
+    "challenge_gone",
 )
 """`error.code`: docs/protocol.md, "error"."""
 

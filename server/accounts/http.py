@@ -5,8 +5,9 @@ Every state-changing request is a JSON POST from this server's own pages (server
 origin.py). A login is a random token in an HttpOnly, SameSite=Lax cookie (Secure over TLS);
 Redis keeps only its hash. Failed logins are counted per account and per address in Redis (so
 every process of a cluster sees them): past the limit the answer is `throttled`, with when to
-try again. Password hashing (argon2id, ~50 ms and 64 MiB each) runs in threads, at most two at
-a time, so a burst of logins neither blocks the event loop nor takes the memory.
+try again. Password hashing (argon2id, 0.1 to 0.2 s and 19 MiB each) runs in threads within a
+budget (server/accounts/hashing.py), so a burst of logins neither blocks the event loop nor
+takes the memory, and the owner of an account goes first.
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ import json
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from aiohttp import web
 
 from server.accounts.errors import AccountError
+from server.accounts.hashing import Hashing
 from server.accounts.passwords import hash_password, needs_rehash, verify_password
 from server.accounts.policy import check_password, check_username, username_key
 from server.accounts.store import DELETED, LOGIN_TTL_S, AccountStore, login_hash
@@ -48,12 +50,11 @@ ACCOUNT_ADDRESS_FAILS = 10
 ACCOUNT_FAILS = 100
 ADDRESS_FAILS = 50
 BODY_MAX = 4096
-HASHING_AT_ONCE = 2  # argon2id runs (19 MiB each) at a time
-HASHING_QUEUE = 32  # requests waiting for one beyond that are refused (`busy`): a burst of
-# logins from many addresses must not pile up unbounded behind the hashing
+# seconds a body may take to arrive: a request whose head is read holds one of the door's
+# reserved slots (server/net/door.py), and a body sent a byte at a time would keep it
+BODY_SECONDS = 10.0
 
 
-T = TypeVar("T")
 Handler = Callable[["Accounts", web.Request], Awaitable[web.Response]]
 # logins of an account ended: (uid, only this login's hash, or all but this one's), so that
 # their open websockets end too (server/accounts/logouts.py)
@@ -107,8 +108,7 @@ class Accounts:
         self.history = history
         self.origins = origins
         self.trusted = trusted
-        self.hashing = asyncio.Semaphore(HASHING_AT_ONCE)
-        self.waiting = 0  # requests waiting for a hashing slot
+        self.hashing = Hashing()  # the budget of argon2 work, owners first
 
     # -- who is asking -------------------------------------------------------------
     def routes(self) -> list[web.RouteDef]:
@@ -149,7 +149,15 @@ class Accounts:
         refuse_foreign(request, self.origins)
         if request.content_type != "application/json":
             raise AccountError("bad_request", "Send JSON (Content-Type: application/json).")
-        raw = await request.content.read(BODY_MAX + 1)
+        raw = b""  # read() gives what has come so far: the body may come in pieces
+        try:
+            async with asyncio.timeout(BODY_SECONDS):
+                while len(raw) <= BODY_MAX and (
+                    piece := await request.content.read(BODY_MAX + 1 - len(raw))
+                ):
+                    raw += piece
+        except TimeoutError:
+            raise AccountError("bad_request", "The request's body was too slow.", 408) from None
         if len(raw) > BODY_MAX:
             raise AccountError("bad_request", "The request is too large.", 413)
         try:
@@ -160,23 +168,19 @@ class Accounts:
             raise AccountError("bad_request", "The body is a JSON object.")
         return body
 
-    async def _hash(self, password: str) -> str:
-        return await self._hashing(hash_password, password)
+    async def _hash(self, password: str, owner: bool) -> str:
+        return await self.hashing.run(owner, hash_password, password)
 
-    async def _verify(self, stored: str | None, password: str) -> bool:
-        return await self._hashing(verify_password, stored, password)
-
-    async def _hashing(self, work: Callable[..., T], *args: Any) -> T:
-        """Run argon2 work in a thread, at most HASHING_AT_ONCE at a time; refuse when too
-        many already wait."""
-        if self.waiting >= HASHING_QUEUE:
-            raise AccountError("busy", "The server is busy; try again in a moment.", 503)
-        self.waiting += 1
+    async def _verify(
+        self, stored: str | None, password: str, owner: bool, counted: list[str]
+    ) -> bool:
+        """Does the password match? Refused `busy`, the attempt counted is forgiven: it
+        tried nothing."""
         try:
-            async with self.hashing:
-                return await asyncio.to_thread(work, *args)
-        finally:
-            self.waiting -= 1
+            return await self.hashing.run(owner, verify_password, stored, password)
+        except AccountError:
+            await self.store.forgive(*counted)
+            raise
 
     def _answer(
         self, request: web.Request, data: dict[str, Any], token: str | None
@@ -239,7 +243,8 @@ class Accounts:
             # counted, a flood of taken names hashed without limit)
             raise taken
         uid = new_id("u")
-        if not await self.store.create(uid, name, username_key(name), await self._hash(password)):
+        pw_hash = await self._hash(password, False)
+        if not await self.store.create(uid, name, username_key(name), pw_hash):
             raise taken  # taken meanwhile
         await self._trust(request, uid)
         return self._answer(request, {"username": name}, await self._start_login(uid))
@@ -258,12 +263,13 @@ class Accounts:
         counted = await self._attempt(request, key, True, uid is not None, trusted)
         account = None if uid is None else await self.store.account(uid)
         stored = None if account is None else account.get("hash")
-        if not await self._verify(stored, password) or uid is None or account is None:
+        right = await self._verify(stored, password, trusted, counted)
+        if not right or uid is None or account is None:
             raise AccountError("bad_login", "Wrong username or password.", 401)
         await self.store.forgive(*counted)
         await self._trust(request, uid)
         if stored is not None and needs_rehash(stored):
-            await self.store.set_hash(uid, await self._hash(password))
+            await self.store.set_hash(uid, await self._hash(password, True))
         return self._answer(request, {"username": account["name"]}, await self._start_login(uid))
 
     @answered
@@ -298,7 +304,7 @@ class Accounts:
         me = await self._me(request)
         await self._recheck(request, me, body.get("current"))
         password = check_password(body.get("password"), me.name)
-        await self.store.set_hash(me.uid, await self._hash(password))
+        await self.store.set_hash(me.uid, await self._hash(password, True))
         ended = await self.store.end_logins(me.uid, keep=me.token)
         self.ended(me.uid, None, login_hash(me.token))
         return web.json_response({"ok": True, "ended": ended})
@@ -335,7 +341,9 @@ class Accounts:
         counted = await self._attempt(request, username_key(me.name), False, True, trusted)
         account = await self.store.account(me.uid)
         stored = None if account is None else account.get("hash")
-        if not isinstance(password, str) or not await self._verify(stored, password):
+        if not isinstance(password, str) or not await self._verify(
+            stored, password, trusted, counted
+        ):
             raise AccountError("bad_login", "Wrong password.", 401)
         await self.store.forgive(*counted)
 

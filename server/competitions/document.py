@@ -71,7 +71,8 @@ def ask_entry(doc: Doc, uid: str, name: str) -> None:
     `requests` (not an entrant: not counted, not paired). Refused: `already_entered` (entered
     or waiting already), `refused` (the organiser refused him here), `requests_full`."""
     requests = doc.setdefault("requests", [])
-    if any(uid in e["members"] for e in doc["entries"]) or any(r["id"] == uid for r in requests):
+    waiting = any(uid in r["members"] for r in requests)  # alone, or named in a pair or team
+    if waiting or any(uid in e["members"] for e in doc["entries"]):
         raise CompetitionError("already_entered", "A player is entered already.")
     if doc.get("removed", {}).get(uid, {}).get("what") == "refused":
         raise CompetitionError("refused", "The organiser has refused your entry.")
@@ -80,6 +81,49 @@ def ask_entry(doc: Doc, uid: str, name: str) -> None:
     requests.append({"id": uid, "name": name, "members": [uid]})
     doc["people"][uid] = name
     doc.get("removed", {}).pop(uid, None)
+
+
+def propose_entry(doc: Doc, eid: str, name: str, players: list[tuple[str, str]]) -> None:
+    """A player enters his own pair or team (issue 36): `players` (uid, username), he first.
+    It waits in `requests` till each player named has confirmed (`confirm_entry`), or the
+    organiser approves it. Refused: `already_entered` (a player entered, or named in a
+    waiting entry), `refused` (one the organiser refused here), `requests_full`."""
+    requests = doc.setdefault("requests", [])
+    named = {r_uid for r in requests for r_uid in r["members"]}
+    taken = {u for e in doc["entries"] for u in e["members"]} | named
+    if len({uid for uid, _ in players}) < len(players) or any(u in taken for u, _ in players):
+        raise CompetitionError("already_entered", "A player is entered already.")
+    if any(doc.get("removed", {}).get(u, {}).get("what") == "refused" for u, _ in players):
+        raise CompetitionError("refused", "The organiser has refused an entry of this player.")
+    if len(requests) >= REQUESTS_MAX:
+        raise CompetitionError("requests_full", f"At most {REQUESTS_MAX} entries wait.")
+    by = players[0][0]  # who entered it: his word is given
+    members = [u for u, _ in players]
+    requests.append({"id": eid, "name": name, "members": members, "confirmed": [by]})
+    doc["people"].update(dict(players))
+    doc.get("removed", {}).pop(by, None)
+
+
+def confirm_entry(doc: Doc, uid: str, entrant: Any, approval: bool) -> None:
+    """A player named in a waiting pair or team confirms it; once all have, it is an entry,
+    unless entries need the organiser's approval (then it waits for him, as a `join` does).
+    `unknown_entrant` for a waiting entry that does not name him."""
+    r = _request(doc, entrant)
+    if uid not in r["members"]:
+        raise no_entrant()
+    confirmed = r.setdefault("confirmed", [r["id"]])
+    if uid not in confirmed:
+        confirmed.append(uid)
+    doc.get("removed", {}).pop(uid, None)
+    if not approval and set(confirmed) >= set(r["members"]):
+        _enter_request(doc, r)
+
+
+def _enter_request(doc: Doc, r: Doc) -> None:
+    """A waiting entry becomes an entry (`full` at 64): a player's request, or a pair or
+    team entered by one of its players."""
+    add_entry(doc, r["id"], r["name"], [(u, doc["people"].get(u, "?")) for u in r["members"]])
+    doc["requests"] = [q for q in doc["requests"] if q["id"] != r["id"]]
 
 
 def reason_of(value: Any) -> str:
@@ -100,8 +144,7 @@ def _request(doc: Doc, entrant: Any) -> Doc:
 
 def approve(doc: Doc, entrant: Any) -> None:
     """The organiser approves a waiting request: it becomes an entry (`full` at 64)."""
-    r = _request(doc, entrant)
-    add_entry(doc, r["id"], r["name"], [(r["id"], r["name"])])  # which takes the request off
+    _enter_request(doc, _request(doc, entrant))  # his approval stands for every player's
 
 
 def refuse(doc: Doc, entrant: Any, reason: str) -> None:
@@ -127,9 +170,10 @@ def remove(doc: Doc, entrant: Any, reason: str) -> None:
 
 
 def leave(doc: Doc, uid: str) -> None:
-    """A player takes back his entry or his waiting request; `not_entered`."""
+    """A player takes back his entry or his waiting request, or declines a waiting pair or
+    team naming him (it is then off for all its players); `not_entered`."""
     entries = [e for e in doc["entries"] if uid not in e["members"]]
-    requests = [r for r in doc.get("requests", []) if r["id"] != uid]
+    requests = [r for r in doc.get("requests", []) if uid not in r["members"]]
     if len(entries) == len(doc["entries"]) and len(requests) == len(doc.get("requests", [])):
         raise CompetitionError("not_entered", "You are not entered.")
     doc["entries"], doc["requests"] = entries, requests

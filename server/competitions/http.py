@@ -148,6 +148,10 @@ class TournamentRoutes:
             doc = await s.leave(tid, who)
         elif action == "entry":
             doc = await s.add_entry(tid, who, body.get("name"), body.get("members"))
+        elif action == "enter":
+            doc = await s.enter_own(tid, who, body.get("name"), body.get("members"))
+        elif action == "confirm":
+            doc = await s.confirm(tid, who, body.get("entrant"))
         elif action == "result":
             doc = await s.enter_result(tid, who, body)
         elif action in ("approve", "refuse", "remove"):

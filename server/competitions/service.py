@@ -126,19 +126,24 @@ class TournamentService:
 
         return await self.change(tid, work)
 
-    async def add_entry(self, tid: str, who: Who, name: Any, members: Any) -> Doc:
-        """The organiser enters a team or a doubles pair: its name and its players' usernames
-        in the order given (boards by rating are the table's, 004 § 29 (2))."""
+    async def _players(self, name: Any, members: Any, most: int) -> list[tuple[str, str]]:
+        """An entry's name checked and its players' usernames as (uid, username)."""
         if not isinstance(name, str) or not name.strip() or len(name) > 40:
             raise bad_request("name: 1 to 40 characters.")
-        if not isinstance(members, list) or not 1 <= len(members) <= 12:
-            raise bad_request("members: 1 to 12 usernames.")
+        if not isinstance(members, list) or not 1 <= len(members) <= most:
+            raise bad_request(f"members: 1 to {most} usernames.")
         uids = []
         for m in members:
             uid = await self.uid_of(m) if isinstance(m, str) else None
             if uid is None:
                 raise CompetitionError("no_player", f"No registered player is called {m!r}.", 404)
             uids.append((uid, m))
+        return uids
+
+    async def add_entry(self, tid: str, who: Who, name: Any, members: Any) -> Doc:
+        """The organiser enters a team or a doubles pair: its name and its players' usernames
+        in the order given (boards by rating are the table's, 004 § 29 (2))."""
+        uids = await self._players(name, members, 12)
 
         def work(doc: Doc) -> None:
             organiser_only(doc, who)
@@ -269,12 +274,42 @@ class TournamentService:
         def work(doc: Doc) -> None:
             refuse_unless(doc["status"], "registration")
             if doc["form"]["form"] != "individual" or doc["form"]["kind"] != "singles":
-                raise CompetitionError("entries_by_organiser",
-                                       "Teams and pairs are entered by the organiser.")  # fmt: skip
+                raise CompetitionError("entries_by_organiser", "Teams and pairs are entered"
+                                       " with their players' names (enter).")  # fmt: skip
             if doc["form"].get("approval", False):  # forms stored before it: open entry
                 ask_entry(doc, who.uid, who.name)
             else:
                 add_entry(doc, who.uid, who.name, [(who.uid, who.name)])
+
+        return await self.change(tid, work)
+
+    async def enter_own(self, tid: str, who: Who, name: Any, partners: Any) -> Doc:
+        """A player enters his own pair (a doubles competition: one partner, 004 § 31) or
+        team (his team-mates, in the order given; boards by rating at the start, 004 § 29
+        (2)) during registration. It waits till each named player confirms (`confirm`), or
+        the organiser approves it; then it is an entry (with `approval`: once everyone has
+        confirmed, it waits for the organiser as a `join` does)."""
+        mates = await self._players(name, partners, 11)
+
+        def work(doc: Doc) -> None:
+            refuse_unless(doc["status"], "registration")
+            form = doc["form"]
+            if form["form"] == "individual" and form["kind"] == "singles":
+                raise bad_request("A singles player enters alone: join.")
+            if form["form"] == "individual" and len(mates) != 1:
+                raise bad_request("members: a pair names one partner.")
+            players = [(who.uid, who.name), *mates]
+            document.propose_entry(doc, "p" + secrets.token_hex(3), name.strip(), players)
+
+        return await self.change(tid, work)
+
+    async def confirm(self, tid: str, who: Who, entrant: Any) -> Doc:
+        """A player named in a waiting pair or team confirms it (`enter_own`)."""
+
+        def work(doc: Doc) -> None:
+            refuse_unless(doc["status"], "registration")
+            approval = bool(doc["form"].get("approval", False))
+            document.confirm_entry(doc, who.uid, entrant, approval)
 
         return await self.change(tid, work)
 

@@ -143,9 +143,14 @@ def you(doc: Doc, uid: str | None) -> dict[str, Any]:
     round."""
     if uid is None:
         return {"organiser": False, "entrant": None, "room": None, "pending": False,
-                "removed": None}  # fmt: skip
+                "removed": None, "confirm": []}  # fmt: skip
     entrant = next((e["id"] for e in doc["entries"] if uid in e["members"]), None)
-    pending = any(r["id"] == uid for r in doc.get("requests", []))
+    requests = doc.get("requests", [])
+    # his own request, or a pair or team he entered or confirmed, waits
+    pending = any(uid in r.get("confirmed", r["members"]) for r in requests)
+    # pairs or teams naming him that wait for his confirmation (issue 36)
+    confirm = [r["id"] for r in requests if uid not in r.get("confirmed", r["members"])
+               and uid in r["members"]]  # fmt: skip
     removed = doc.get("removed", {}).get(uid)
     room = None
     if doc["status"] in ("running", "paused"):
@@ -154,19 +159,24 @@ def you(doc: Doc, uid: str | None) -> dict[str, Any]:
             if live and uid in t["seats"]:  # one at a time (service.py, _open_free)
                 room = t["room"]
     return {"organiser": doc["organiser"] == uid, "entrant": entrant, "room": room,
-            "pending": pending, "removed": removed}  # fmt: skip
+            "pending": pending, "removed": removed, "confirm": confirm}  # fmt: skip
 
 
 def requests_view(doc: Doc, uid: str | None) -> list[dict[str, Any]]:
-    """The requests waiting for approval: all of them to the organiser, a player's own to
-    him, none to anybody else (who asks to play is the organiser's business till he
-    approves)."""
+    """The requests waiting for approval: all of them to the organiser, a player's own (and
+    a pair or team naming him) to him, none to anybody else (who asks to play is the
+    organiser's business till he approves). `waiting`: the players yet to confirm a pair or
+    team a player entered (issue 36)."""
     people = doc["people"]
-    return [
-        {"id": r["id"], "name": r["name"], "members": [people.get(u, "?") for u in r["members"]]}
-        for r in doc.get("requests", [])
-        if uid is not None and (doc["organiser"] == uid or r["id"] == uid)
-    ]
+    shown = []
+    for r in doc.get("requests", []):
+        if uid is None or (doc["organiser"] != uid and uid not in r["members"]):
+            continue
+        confirmed = r.get("confirmed", r["members"])  # a player's own request: his
+        members = [people.get(u, "?") for u in r["members"]]
+        waiting = [people.get(u, "?") for u in r["members"] if u not in confirmed]
+        shown.append({"id": r["id"], "name": r["name"], "members": members, "waiting": waiting})
+    return shown
 
 
 REGULATIONS = "regulations (§ 3)"

@@ -11,7 +11,13 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from server.games.core.play import Choice, Motion, Out, Settings, Shot, Step
-from server.games.core.replaying import Check, NoSuchStroke, Replayed, ReplayError
+from server.games.core.replaying import (
+    Check,
+    NoSuchStroke,
+    Replayed,
+    ReplayError,
+    UnacceptedShot,
+)
 
 
 class Replay(Protocol):
@@ -32,6 +38,16 @@ class Replay(Protocol):
         """Stroke n's motion simulated again from the recomputed state before it: the core's
         exact piecewise paths for the browser to sample at any instant (docs/notation.md,
         "The replay viewer"). Raises NoSuchStroke."""
+
+    def position(self, replayed: Replayed, index: int) -> tuple[Any, int] | None:
+        """What the game's computer (Game.decide) searches from at step `index` (0: the
+        start; i: after the i-th entry) and the seat holding the strike there; None where no
+        single seat may strike (the match over, several may shoot)."""
+
+    def expect(self, position: Any, seat: int, shot: Shot) -> dict[str, Any]:
+        """The referee's ruling on `shot` struck by `seat` from `position` (simulated and
+        judged): {"legal": did the rules accept it without a foul, "ruling": the ruling as a
+        log stores it}. Raises UnacceptedShot for a shot the referee refuses outright."""
 
 
 class Notation(Protocol):
@@ -228,5 +244,5 @@ class Game(Protocol):
 __all__ = [
     "Check", "Choice", "Decide", "Finished", "Game", "GameMatch", "Hint", "Lessons", "MatchSpec",
     "Motion", "NoSuchStroke", "Notation", "Out", "Practice", "Replay", "ReplayError",
-    "Replayed", "Settings", "Shot", "Step",
+    "Replayed", "Settings", "Shot", "Step", "UnacceptedShot",
 ]  # fmt: skip

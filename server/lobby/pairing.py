@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 BASE = 50.0  # rating points either side at once (a shown rating: 60 × mu, docs/accounts.md)
 WIDEN = 10.0  # more points either side per second waited
@@ -33,6 +34,26 @@ class Waiting:
 def window(waited: float) -> float:
     """Rating points either side acceptable after `waited` seconds."""
     return math.inf if waited >= OPEN_AFTER else BASE + WIDEN * max(0.0, waited)
+
+
+class Reach(TypedDict):
+    """A quick-match entry's terms as `queued` tells them (docs/protocol.md): will the match
+    be rated (a registered player in a rated game's queue; it then is when every player
+    seated is registered), and the shown ratings acceptable at once (`from`, `to`, None for a
+    guest), widening by `widen` points a second, anybody after `open_after` seconds."""
+
+    rated: bool
+    window: dict[str, float] | None
+
+
+def reach(rating: int | None, rated_queue: bool) -> Reach:
+    """The terms of a player of `rating` (None: a guest) queued in a queue that is rated or
+    not."""
+    if rating is None or not rated_queue:
+        return Reach(rated=False, window=None)
+    near = window(0.0)
+    terms = {"from": rating - near, "to": rating + near, "widen": WIDEN, "open_after": OPEN_AFTER}
+    return Reach(rated=True, window=terms)
 
 
 def suits(a: Waiting, b: Waiting, now: float) -> bool:

@@ -20,6 +20,7 @@ from server.lobby.identity import Identities, room_rating_mode
 from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.matchmaking import RATED_QUEUES, Matchmaker
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
+from server.lobby.pairing import reach
 from server.lobby.reserved import is_competition, take_held
 from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.lobby.seat import Player
@@ -227,11 +228,14 @@ class LobbyService:
         await self.dequeue(conn)
         entry: QueueEntry = [sess.sid, sess.name, self.cluster.pid, conn.cid]
         queue = rating_mode(game, mode)  # a queue per game and mode, named as its rating
+        rating = None
         if queue in RATED_QUEUES:
-            entry += [(await self.player(conn, rating_mode(game, mode))).rating, time.time()]
+            rating = (await self.player(conn, rating_mode(game, mode))).rating
+            entry += [rating, time.time()]
         waiting = await self.store.enqueue(queue, entry)
         conn.queued = (queue, entry)
-        conn.send({"t": "queued", "mode": mode, "game": game, "waiting": waiting})
+        terms = reach(rating, queue in RATED_QUEUES)  # said before the match: rated, and whom
+        conn.send({"t": "queued", "mode": mode, "game": game, "waiting": waiting, **terms})
         self.cluster.lobby_changed()
         await self._seat_table(queue, mode, game)
 

@@ -1,5 +1,5 @@
 """The door: TCP connections counted at accept, in all and per client address, before any
-HTTP is read.
+HTTP is read, with a reserve for connections that have asked for something.
 
 The websocket gateway counts its sockets per address (server/net/gateway.py), but a client
 that never finishes its request never reaches it: 20,000 half-sent requests from one address
@@ -8,6 +8,18 @@ connection is counted as aiohttp accepts it, and one over a limit is dropped at 
 long a request may take to arrive is aiohttp's keep-alive timer (set by __main__ from
 `--header-timeout`): it runs from the accept and from each answer until the next request is
 read, so a half-sent request is dropped when it fires.
+
+A connection without a request in hand (half-sent, or idle between requests) is `waiting`.
+Waiting connections may fill the total only up to its reserve (`--tcp-reserve`), so the
+last slots always go to connections that asked for something: a seated player's websocket,
+a login (issue 37: ~310 addresses with half-sent requests held the whole cap, and 46 of 103
+new honest hellos and 7 of 20 logins failed). When a new connection finds no room, the
+waiting connection of the address that holds the most waiting ones, its oldest, is cut for
+it, and an address holding `--waiting-per-address` cuts its own oldest: half-sent requests
+count against their address, and an honest client, which sends its request as it connects,
+is the youngest and the last to go (an address's own are cut once they waited CUT_AFTER). While
+waiting connections are past half their cap, those waiting longer than QUICK_TIMEOUT are cut
+at the next accept: they time out quickly.
 
 Behind a trusted proxy every connection comes from the proxy: its address is counted only
 in the total (the proxy bounds its clients itself: deploy/nginx.conf).
@@ -18,6 +30,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import resource
+import time
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -27,6 +41,12 @@ from server.edge.proxy import Network, trusted_peer
 
 log = logging.getLogger("novuss.door")
 RESERVED_FDS = 256  # descriptors kept for Redis, the log, the files served and the bus
+QUICK_TIMEOUT = 2.0  # seconds a connection may wait without a request once the door is busy
+# An address past its waiting limit cuts its own oldest only once that one has waited this
+# long: the loop accepts a burst of connections before it reads any of them, and a test's 40
+# at once from one address, each with its request already sent, were cut as they came in
+CUT_AFTER = 1.0
+PROXY = "proxy"  # the address key of connections from a trusted proxy (the total only)
 
 
 def open_file_limit() -> int:
@@ -42,23 +62,51 @@ def open_file_limit() -> int:
     return soft
 
 
-class Door:
-    """Admits a TCP connection if the total and its address are under their limits."""
+def default_reserve(total: int) -> int:
+    """The slots kept from waiting connections: an eighth of the total, at least 4."""
+    return max(4, total // 8)
 
-    def __init__(self, total: int, per_address: int, trusted: tuple[Network, ...] = ()):
+
+class Door:
+    """Admits a TCP connection if the total and its address are under their limits, cutting a
+    waiting connection to make room where one may be cut."""
+
+    def __init__(
+        self,
+        total: int,
+        per_address: int,
+        trusted: tuple[Network, ...] = (),
+        reserve: int | None = None,
+        waiting_per_address: int = 16,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.total = total
         self.per_address = per_address
         self.trusted = trusted
+        self.reserve = min(total - 1, default_reserve(total) if reserve is None else reserve)
+        self.waiting_per_address = waiting_per_address
+        self.clock = clock
         self.open: dict[str, int] = {}
         self.count = 0
         self.refused = 0
+        self.cut = 0  # waiting connections cut to make room, or for waiting too long
         self._admitted: dict[Any, str | None] = {}  # handler -> its counted address
+        # waiting connections: in all (oldest first) and per address, each with its
+        # transport and since when it waits
+        self._waiting: dict[Any, tuple[asyncio.Transport, float]] = {}
+        self._waiting_by: dict[str, dict[Any, None]] = {}
+
+    @property
+    def waiting(self) -> int:
+        """Connections open without a request in hand."""
+        return len(self._waiting)
 
     def attach(self, server: web.Server) -> None:
         """Count the connections of an aiohttp server. aiohttp has no accept hook: the
         server's own connection_made/connection_lost (which every request handler calls) are
-        wrapped on this one instance."""
+        wrapped on this one instance, and so is its request handler (a request in hand)."""
         made, lost = server.connection_made, server.connection_lost
+        handle = server.request_handler
 
         def connection_made(handler: RequestHandler, transport: asyncio.Transport) -> None:
             made(handler, transport)
@@ -71,27 +119,64 @@ class Door:
             self.release(handler)
             lost(handler, exc)
 
+        async def request_handler(request: web.BaseRequest) -> web.StreamResponse:
+            protocol = request.protocol
+            self.asking(protocol)
+            try:
+                return await handle(request)
+            finally:
+                self.idle(protocol)
+
         server.connection_made = connection_made  # type: ignore[method-assign]  # no accept hook
         server.connection_lost = connection_lost  # type: ignore[method-assign]  # no accept hook
+        server.request_handler = request_handler  # no hook for a request read either
 
     def admit(self, handler: Any, transport: asyncio.Transport) -> bool:
-        """Count a new connection; False if it is over a limit (and not counted)."""
+        """Count a new connection (waiting for its request); False if it is over a limit and
+        no waiting connection may be cut for it (it is not counted)."""
+        address = self._address(transport)
+        if address is not None and self.open.get(address, 0) >= self.per_address:
+            return False
+        key = PROXY if address is None else address
+        if address is not None and len(self._waiting_by.get(key, ())) >= self.waiting_per_address:
+            own = next(iter(self._waiting_by[key]))
+            if self._cuttable(own):
+                self._cut(own)  # its own oldest
+        self._cut_stale()
+        if self.count >= self.total or self.waiting >= self.total - self.reserve:
+            victim = self._heaviest_oldest()
+            if victim is None:
+                return False
+            self._cut(victim)
         if self.count >= self.total:
             return False
-        address = self._address(transport)
         if address is not None:
-            n = self.open.get(address, 0)
-            if n >= self.per_address:
-                return False
-            self.open[address] = n + 1
+            self.open[address] = self.open.get(address, 0) + 1
         self.count += 1
         self._admitted[handler] = address
+        self._wait(handler, transport, key)
         return True
+
+    def asking(self, handler: Any) -> None:
+        """A request was read on the connection: it no longer waits."""
+        if self._waiting.pop(handler, None) is not None:
+            key = self._key(handler)
+            by = self._waiting_by.get(key)
+            if by is not None:
+                by.pop(handler, None)
+                if not by:
+                    del self._waiting_by[key]
+
+    def idle(self, handler: Any) -> None:
+        """A request was answered: the connection waits for its next one (a keep-alive)."""
+        if handler in self._admitted and handler.transport is not None:
+            self._wait(handler, handler.transport, self._key(handler))
 
     def release(self, handler: Any) -> None:
         """A connection closed: uncount it if it was admitted."""
         if handler not in self._admitted:
             return
+        self.asking(handler)
         address = self._admitted.pop(handler)
         self.count -= 1
         if address is not None:
@@ -103,7 +188,50 @@ class Door:
 
     def view(self) -> dict[str, int]:
         """The numbers /healthz shows."""
-        return {"open": self.count, "limit": self.total, "refused": self.refused}
+        return {
+            "open": self.count, "limit": self.total, "refused": self.refused,
+            "waiting": self.waiting, "reserve": self.reserve, "cut": self.cut,
+        }  # fmt: skip
+
+    def _wait(self, handler: Any, transport: asyncio.Transport, key: str) -> None:
+        self._waiting.pop(handler, None)  # to the end: the youngest
+        self._waiting[handler] = (transport, self.clock())
+        by = self._waiting_by.setdefault(key, {})
+        by.pop(handler, None)
+        by[handler] = None
+
+    def _key(self, handler: Any) -> str:
+        address = self._admitted.get(handler)
+        return PROXY if address is None else address
+
+    def _cut(self, handler: Any) -> None:
+        """Close a waiting connection now and uncount it (its connection_lost comes later)."""
+        transport, _ = self._waiting[handler]
+        self.release(handler)
+        self.cut += 1
+        transport.abort()
+
+    def _cut_stale(self) -> None:
+        """Past half their cap, waiting connections older than QUICK_TIMEOUT are cut."""
+        limit = (self.total - self.reserve) / 2
+        if self.waiting <= limit:
+            return
+        oldest = self.clock() - QUICK_TIMEOUT
+        while self._waiting:
+            handler, (_, since) = next(iter(self._waiting.items()))
+            if since > oldest:
+                return
+            self._cut(handler)
+
+    def _heaviest_oldest(self) -> Any:
+        """The oldest waiting connection of the address holding the most waiting ones."""
+        if not self._waiting_by:
+            return None
+        heaviest = max(self._waiting_by.values(), key=len)
+        return next(iter(heaviest))
+
+    def _cuttable(self, handler: Any) -> bool:
+        return self._waiting[handler][1] <= self.clock() - CUT_AFTER
 
     def _address(self, transport: asyncio.Transport) -> str | None:
         peer = transport.get_extra_info("peername")

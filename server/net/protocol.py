@@ -101,6 +101,30 @@ class Computer:
 
 
 @dataclass(frozen=True, slots=True)
+class Challenge:
+    """Challenge a registered player, by username, to a room of these settings
+    (docs/protocol.md, "challenge")."""
+
+    to: str
+    mode: Mode
+    sets: int
+    clock: float
+    game: str = DEFAULT
+    rated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeAnswer:
+    id: str
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeCancel:
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
 class Hint:
     pass
 
@@ -176,6 +200,9 @@ ClientMessage = (
     | Watch
     | Quick
     | Computer
+    | Challenge
+    | ChallengeAnswer
+    | ChallengeCancel
     | Hint
     | TakeBack
     | Ready
@@ -314,6 +341,25 @@ def _computer(f: _Fields) -> Computer:
     return msg
 
 
+def _challenge(f: _Fields) -> Challenge:
+    msg = Challenge(
+        to=f.text("to", 1, NAME_MAX * 4),
+        mode=f.choice("mode", MODES),
+        sets=f.integer("sets", 1, SETS_MAX),
+        clock=f.number("clock", CLOCK_MIN, CLOCK_MAX),
+        game=f.choice("game", GAMES, False) or DEFAULT,
+        rated=f.flag("rated", False),
+    )
+    if msg.rated and not registry.game(msg.game).rated:
+        raise f.fail("rated", f"{msg.game} has no ratings")
+    return msg
+
+
+def _answer(f: _Fields) -> ChallengeAnswer:
+    f.get("accept", True)  # required: no answer is taken for a decline
+    return ChallengeAnswer(id=f.ident("id", ID_MAX), accept=f.flag("accept", False))
+
+
 def _ready(f: _Fields) -> Ready:
     return Ready(ready=f.flag("ready", True))
 
@@ -356,6 +402,9 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "watch": _watch,
     "quick": _quick,
     "computer": _computer,
+    "challenge": _challenge,
+    "challenge_answer": _answer,
+    "challenge_cancel": lambda f: ChallengeCancel(f.ident("id", ID_MAX)),
     "hint": lambda f: Hint(),
     "takeback": lambda f: TakeBack(),
     "ready": _ready,

@@ -23,7 +23,10 @@ from server.net.runtime import RoomRuntime
 from server.store.redis_store import Store
 
 # handled by the connection's own process whoever owns its room
-LOCAL_MESSAGES = (p.Ping, p.Hello, p.LobbySub, p.Create, p.Quick, p.Computer)
+LOCAL_MESSAGES = (
+    p.Ping, p.Hello, p.LobbySub, p.Create, p.Quick, p.Computer,
+    p.Challenge, p.ChallengeAnswer, p.ChallengeCancel,
+)  # fmt: skip
 
 
 class Relay:

@@ -33,6 +33,10 @@ from server.store.redis_store import Commit, LeaseLost, Store, StoredEvent
 log = logging.getLogger("novuss.runtime")
 
 WATCHERS_PUSH = 1.0  # watcher counts are batched about once a second
+EXPIRE_PER_TICK = 16
+"""Rooms one tick of the clock loop closes at most; the rest close on the next ticks (issue
+37: ~1,200 spam rooms whose absent players' grace ended in one tick were closed one commit
+after another, and the honest rooms' clocks waited 971 ms behind them). bench/expiry.py."""
 AIM_ENDS = frozenset({"stroke", "ruling", "takeback", "result"})
 """Events after which a preview still waiting for the watchers is stale: the aim is over."""
 
@@ -102,6 +106,7 @@ class RoomRuntime:
         self.watcher_aims = WatcherAims(self._watchers)  # previews to watchers, slower
         self.commits = 0
         self.errors = 0
+        self.expire_per_tick = EXPIRE_PER_TICK
         self._last_watchers = 0.0
 
     # -- the audience ------------------------------------------------------------------
@@ -340,7 +345,10 @@ class RoomRuntime:
     # -- the rooms' clocks -------------------------------------------------------------
     async def tick(self, now: float) -> None:
         """Run the clocks (stroke clock, grace, aim previews) of the rooms with one due,
-        retrying the commit of rooms left unsaved; batch watcher counts about once a second."""
+        retrying the commit of rooms left unsaved; batch watcher counts about once a second.
+        Rooms that close are closed after the others' visits, at most `expire_per_tick` of
+        them: the rest stay due and close on the next ticks."""
+        closing: list[Room] = []
         for rid in self.lobby.deadlines.pop_due(now):
             room = self.lobby.rooms.get(rid)
             if room is None:
@@ -350,12 +358,19 @@ class RoomRuntime:
             if room.status != before:
                 self.lobby_changed = True
             durable = any(isinstance(o, Event) for o in room.outbox) or room.log or room.records
-            if durable or room.id in self.unsaved or room.empty:
+            if room.empty and not self._busy(room):
+                closing.append(room)
+            elif durable or room.id in self.unsaved or room.empty:
                 await self.flush(room)
             elif room.outbox:
                 self.deliver_transient(room)
             else:
                 self.schedule(room)
+        for k, room in enumerate(closing):
+            if k < self.expire_per_tick and not room.closed:
+                await self.flush(room)
+            else:
+                self.schedule(room)  # still empty: due again at the next tick
         if now - self._last_watchers >= WATCHERS_PUSH and self.watchers_changed:
             self._last_watchers = now
             changed, self.watchers_changed = self.watchers_changed, set()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 
 from server.accounts.policy import is_username_key
 from server.accounts.store import LOGIN_TTL_S, AccountStore
@@ -67,6 +68,9 @@ class Sessions:
         self.memory = memory
         self.new_sessions = KeyedBuckets(config.session_rate, config.session_burst)
         self.stopping = False  # at shutdown: a dropped connection does not start a grace
+        # told of each connection's hello and end (the challenges: who is online where)
+        self.arrived: list[Callable[[Conn], Awaitable[None]]] = []
+        self.departed: list[Callable[[Conn], Awaitable[None]]] = []
 
     async def hello(self, conn: Conn, name: str, token: str | None) -> None:
         """Start or resume a session; a resumed player gets the seat back."""
@@ -107,6 +111,8 @@ class Sessions:
         })  # fmt: skip
         if room is not None:
             await self.runtime.flush(room)
+        for arrived in self.arrived:
+            await arrived(conn)
         if token is not None:  # used: kept on (after the handover, which must not wait)
             await self.store.touch_sessions([token], self.config.session_ttl)
 
@@ -202,6 +208,8 @@ class Sessions:
         conn.closed = True
         session = conn.session
         if isinstance(conn, Conn):
+            for departed in self.departed:
+                await departed(conn)
             await self.service.dequeue(conn)
             if conn.remote is not None:  # the owner of its room does the rest
                 self.bus.send(conn.remote.owner, ["closed", self.pid, conn.cid])

@@ -11,6 +11,11 @@ flight over every client, past which the answer is 503 `busy` with `Retry-After`
 is read only once a slot is taken (issue 37: each request loaded it before waiting). The last
 CACHED matches recomputed are kept, each under the length of its log (a live match's replay
 is recomputed when its log has grown).
+
+What the computer would have struck at a step (`GET /api/matches/{id}/replay/step/{i}/
+suggestion`, server/replay/suggest.py) is a top-level search, so it runs in the same workers
+under the same bound (503 `busy` past it); the last SUGGESTED answers are kept by (match,
+step): a step's position never changes once recomputed.
 """
 
 from __future__ import annotations
@@ -26,15 +31,27 @@ from aiohttp import web
 
 from server.accounts.store import AccountStore
 from server.games.registry import of_record
-from server.games.seam import NoSuchStroke, Replay, Replayed, ReplayError
+from server.games.seam import NoSuchStroke, Replay, Replayed, ReplayError, UnacceptedShot
 from server.lobby.room import record_for
 from server.replay.steps import recompute
+from server.replay.suggest import NoSuggestion, Suggestion, at_step, suggest
+from server.replay.turning import turning_points
 from server.store.redis_store import Store, log_key
 from server.workers import Busy, Workers
 
 CACHED = 64  # matches kept recomputed
 AT_ONCE = 4  # recomputations in flight (one worker: the host's other core serves the matches)
 STROKE_MAX = 100_000  # the largest stroke number read from a path
+SUGGESTED = 512  # suggestions kept, by (match, step)
+SUGGEST_BUDGET = 4.0  # s a suggestion's search may take (the top level, docs/bot.md: ~1 s)
+
+
+def _busy(e: Busy) -> web.HTTPException:
+    return web.HTTPServiceUnavailable(
+        text=json.dumps({"error": "busy", "message": "Many replays are being computed just"
+                         " now: try again."}),
+        content_type="application/json", headers={"Retry-After": str(e.retry_after)},
+    )  # fmt: skip
 
 
 def _refuse(
@@ -60,6 +77,7 @@ class Replays:
         self.viewer = viewer  # the request's logged-in account's uid: a private match's player
         self.cache: OrderedDict[str, tuple[int, dict[str, Any], Replayed]] = OrderedDict()
         self.workers = Workers(1, AT_ONCE)
+        self.suggested: OrderedDict[tuple[str, int], Suggestion] = OrderedDict()
 
     async def _header(self, request: web.Request) -> dict[str, Any] | None:
         """The match's header if this request may read it (its invite, for a private one)."""
@@ -101,11 +119,7 @@ class Replays:
                     raise _refuse(web.HTTPUnprocessableEntity, "not_replayable",
                                   f"This record cannot be replayed: {e}") from None  # fmt: skip
         except Busy as e:
-            raise web.HTTPServiceUnavailable(
-                text=json.dumps({"error": "busy", "message": "Many replays are being"
-                                 " computed just now: try again."}),
-                content_type="application/json", headers={"Retry-After": str(e.retry_after)},
-            ) from None  # fmt: skip
+            raise _busy(e) from None
         head = {k: v for k, v in record.items() if k != "log"}
         self.cache[mid] = (len(record["log"]), head, replayed)
         self.cache.move_to_end(mid)
@@ -118,12 +132,14 @@ class Replays:
         return [
             web.get("/api/matches/{mid}/replay", self.steps),
             web.get("/api/matches/{mid}/replay/{n}", self.stroke),
+            web.get("/api/matches/{mid}/replay/step/{i}/suggestion", self.suggestion),
             web.get("/m/{mid}", self.page_of),
         ]
 
     async def steps(self, request: web.Request) -> web.Response:
         """GET /api/matches/{mid}/replay: the header, the table at the start and after every
-        entry, each entry's stored ruling and whether the recomputation agrees with it."""
+        entry, each entry's stored ruling and whether the recomputation agrees with it, and
+        the match's turning points (server/replay/turning.py)."""
         head, replayed, _replay = await self._replayed(request)
         head = copy.deepcopy(head)  # named now: an account deleted since reads "deleted player"
         await self.accounts.name_players([head])
@@ -132,6 +148,7 @@ class Replays:
             "table": of_record(head).table_view(),
             "start": replayed.start,
             "steps": list(replayed.steps),
+            "turning": turning_points(replayed.start, replayed.steps),
             "mismatches": replayed.mismatches,
             "stopped": replayed.stopped,
         })  # fmt: skip
@@ -148,6 +165,35 @@ class Replays:
             return web.json_response(replay.stroke(replayed, int(raw)))
         except NoSuchStroke as e:
             raise _refuse(web.HTTPNotFound, "no_stroke", str(e)) from None
+
+    async def suggestion(self, request: web.Request) -> web.Response:
+        """GET /api/matches/{mid}/replay/step/{i}/suggestion: what the computer's top level
+        would have struck at step i (0: the start), and the referee's ruling on it."""
+        raw = request.match_info["i"]
+        if not raw.isdigit() or int(raw) > STROKE_MAX:
+            raise _refuse(web.HTTPNotFound, "no_step", "A step is a whole number from 0.")
+        index = int(raw)
+        _head, replayed, _replay = await self._replayed(request)  # the reader's right checked
+        key = (request.match_info["mid"], index)
+        if key not in self.suggested:
+            try:
+                position, seat = at_step(replayed, index)
+                async with self.workers.slot():
+                    # the step's index as the search's seed: the same answer for everyone
+                    found = await self.workers.submit(
+                        suggest, replayed.game, position, seat, index, SUGGEST_BUDGET
+                    )
+            except NoSuggestion as e:
+                raise _refuse(web.HTTPNotFound, "no_suggestion", str(e)) from None
+            except UnacceptedShot as e:  # the computer meant a stroke its referee refuses
+                raise _refuse(web.HTTPUnprocessableEntity, "no_suggestion", str(e)) from None
+            except Busy as e:
+                raise _busy(e) from None
+            self.suggested[key] = found
+            while len(self.suggested) > SUGGESTED:
+                self.suggested.popitem(last=False)
+        self.suggested.move_to_end(key)
+        return web.json_response(self.suggested[key])
 
     async def page_of(self, request: web.Request) -> web.StreamResponse:
         """GET /m/{mid}: the viewer's page; 404 (the same page, saying so) for a match that

@@ -101,6 +101,7 @@ ALLOWED: dict[str, set[str]] = {
     "server.accounts": {*BELOW_NET, "server.net", "server.history"},
     "server.history": {*BELOW_NET, "server.net", "server.history.summary"},
     "server.computer": {*BELOW_NET, "server.net"},
+    "server.challenges": {*BELOW_NET, "server.net"},
     # every game's lessons, through the Game seam (Game.lessons)
     "server.lessons": {*BELOW_NET, "server.net"},
     "server.replay": {*BELOW_NET, "server.net"},

@@ -16,3 +16,16 @@ def test_a_short_abuse_run_measures_the_honest_match_under_two_attacks(run_bench
     flood = next(line for line in out.splitlines() if line.startswith("session_flood"))
     welcomed = int(flood.rsplit("sessions welcomed: ", 1)[1].rstrip(")"))
     assert welcomed <= 20 + 2, "one address gets its burst of new sessions, then 1 per 5 s"
+
+
+def test_the_owner_logs_in_throughout_a_short_lockout_attack(run_bench) -> None:
+    # issue 37: a stranger's wrong passwords locked the owner out for 888 s
+    out, figures = run_bench(
+        "abuse", "--seconds", "4", "--settle", "1", "--addresses", "4",
+        "--only", "login_lockout_many",
+    )  # fmt: skip
+    assert figures["attacks"] == "1", figures
+    row = next(line for line in out.splitlines() if line.startswith("login_lockout_many"))
+    got, tried = row.split("owner logged in ", 1)[1].split(" ", 1)[0].split("/")
+    assert int(tried) > 0 and got == tried, row
+    assert "401" in row.split("attempts: ", 1)[1], "the strangers' guesses were answered"

@@ -131,8 +131,15 @@ async def test_every_field_of_the_computers_messages_is_documented(game_server):
     (lone,) = await connected(srv.ws_url, "Lone")
     await lone.send("quick", mode="singles", computer_after=5, level=2)
     await lone.expect("computer", timeout=90)
-    await lone.expect("room")
-    await asyncio.sleep(1)  # the lobby push of the computer's rooms
+    rid = (await lone.expect("room"))["id"]
+    while (
+        not [  # the lobby's push of the computer's room, its summary documented too
+            m
+            for m in lobby.seen
+            if m["t"] == "lobby" and rid in {r["id"] for r in m["live"] + m["rooms"]}
+        ]
+    ):
+        await lobby.expect("lobby")
     parts = sections()
     referee = parts["The referee's data"] + parts["Discs, motion and the table"]
     missing = set()

@@ -6,6 +6,7 @@ limit, with new sessions and rooms refused before Redis would refuse a live matc
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import time
 from typing import Any
@@ -78,7 +79,12 @@ async def test_an_unused_session_expires_and_a_connected_one_does_not(game_serve
     gone, welcome = await hello(srv)
     kept, kept_welcome = await hello(srv)
     await gone.close()
-    await asyncio.sleep(3.5)  # past the ttl; the connected one is renewed every ttl / 3
+    store = redis.Redis.from_url(srv.redis_url)
+    key = "nv:sess:" + hashlib.sha256(welcome["token"].encode()).hexdigest()
+    async with asyncio.timeout(15):  # Redis lets it expire ttl after its last use
+        while store.exists(key):
+            await asyncio.sleep(0.1)
+    # by then the connected one has lived past the ttl too, renewed every ttl / 3
     _c, reply = await hello(srv, token=welcome["token"])
     assert reply["t"] == "error" and reply["code"] == "bad_token", "expired after its last use"
     await kept.close()

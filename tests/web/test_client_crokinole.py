@@ -40,9 +40,9 @@ def test_a_crokinole_room_in_the_browser(web_server, new_page, artifacts):
         turn = host.evaluate("window.crokinole.turn")
         shoot(pages[turn], turn)
         for page in (host, guest):
-            ruled = f"#ruling').textContent.startsWith('Seat {turn + 1}')"
             page.wait_for_function(
-                f"document.querySelector('{ruled} && window.crokinole.turn !== {turn}",
+                f"document.querySelector('#ruling .line')?.dataset.seat === '{turn}'"
+                f" && window.crokinole.turn !== {turn}",
                 timeout=20_000,
             )
     for page in (host, guest):  # each shot drawn from its paths, frame after frame
@@ -55,8 +55,9 @@ def test_a_crokinole_room_in_the_browser(web_server, new_page, artifacts):
     # The page's language switcher rewords what is on screen at once (docs/client.md).
     host.select_option("#lang", "et")
     assert host.inner_text("#score").startswith("Mäng 0 : 0 · 20 augus")
-    assert host.inner_text("#ruling").startswith(f"Koht {turn + 1}: ")
+    # the shooter named to the reader: "you" for his own shot (issue 34)
+    assert host.inner_text("#ruling").startswith("Sina: " if turn == 0 else "Player: ")
     assert host.text_content("#create") == "Loo Crokinole'i tuba"
     host.select_option("#lang", "lv")
-    assert host.inner_text("#ruling").startswith(f"Vieta {turn + 1}: ")
-    assert guest.inner_text("#ruling").startswith(f"Seat {turn + 1}: ")
+    assert host.inner_text("#ruling").startswith("Tu: " if turn == 0 else "Player: ")
+    assert guest.inner_text("#ruling").startswith("You: " if turn == 1 else "Player: ")

@@ -30,7 +30,7 @@ def test_play_the_computer_at_crokinole_from_the_lobby(game_server, new_page, ar
         # my disc shot, then the computer's (002 2 a: alternate), ruled on the page
         page.wait_for_function(
             f"window.crokinole.round.shots_left[0] === {left - 1}"
-            " && document.querySelector('#ruling').textContent.startsWith('Seat 2')"
+            " && document.querySelector('#ruling').textContent.startsWith('The computer: ')"
             " && window.crokinole.turn === 0",
             timeout=TIMEOUT_MS,
         )

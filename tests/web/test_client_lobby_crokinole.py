@@ -64,20 +64,23 @@ def test_a_crokinole_room_from_the_lobby_joined_from_the_list(web_server, new_pa
     shoot(shooter, turn)
     for page in (host, guest):
         page.wait_for_function(
-            f"document.querySelector('#ruling').textContent.startsWith('Seat {turn + 1}')"
+            f"document.querySelector('#ruling .line')?.dataset.seat === '{turn}'"
             f" && window.crokinole.turn === {1 - turn}",
             timeout=TIMEOUT_MS,
         )
     assert "(3 b)" in host.inner_text("#ruling")  # the first shot: no opposing disc in play
+    # the ruling names the shooter: "You" to him, by name to the other (issue 34)
+    assert shooter.inner_text("#ruling").startswith("You: ")
+    other = {0: host, 1: guest}[1 - turn]
+    assert other.inner_text("#ruling").startswith(("Maret: ", "Jaan: ")[turn])
     assert host.evaluate("window.crokinole.room.match.rules.options.direct_hit") is True
 
     # back to the lobby: out of the room (resigning the game), the lobby shown again
+    guest.once("dialog", lambda dialog: dialog.accept())  # "Leaving resigns the match. Leave?"
     guest.click("#lobby")
     guest.wait_for_selector("#screen-lobby:not([hidden])", timeout=TIMEOUT_MS)
-    host.wait_for_function(
-        "document.querySelector('#round').textContent.includes('colour 1 wins')",
-        timeout=TIMEOUT_MS,
-    )
+    host.wait_for_selector("#result:not([hidden])", timeout=TIMEOUT_MS)
+    assert host.inner_text("#result-title") == "You won the match!"
 
 
 def test_quick_crokinole_from_the_lobby(web_server, new_page):
@@ -141,7 +144,7 @@ def test_three_players_each_alone_from_the_lobby(web_server, new_page):
         shoot_from(pages[turn], turn)
         for page in pages:
             page.wait_for_function(
-                f"document.querySelector('#ruling').textContent.startsWith('Seat {turn + 1}')"
+                f"document.querySelector('#ruling .line')?.dataset.seat === '{turn}'"
                 f" && window.crokinole.turn === {(turn + 1) % 3}",
                 timeout=TIMEOUT_MS,
             )

@@ -2,7 +2,7 @@
 and aims, what web/js/geometry.js firstTouch says the striker touches first (a puck, a
 rail, a hole) and whether that first touch is legal is what server/games/novuss/rules judges after
 the real physics ran the stroke (004 § 21, § 24 (1) 2), 4), 8), 11)); and the pucks the
-client marks blind are those server/games/novuss/rules/judge.py blind_for finds."""
+client marks blind are those server/games/novuss/rules/facts.py blind_for finds."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from server.games.novuss.rules import MatchConfig, judge, new_match, sim_discs
+from server.games.novuss.rules.facts import blind_for
 from server.games.novuss.rules.geometry import (
     angle_to_local,
     angle_to_world,
@@ -25,7 +26,6 @@ from server.games.novuss.rules.geometry import (
     striking_field,
     to_world,
 )
-from server.games.novuss.rules.judge import blind_for
 from server.games.novuss.rules.state import MatchState, Mode, Puck, team_of
 from server.games.novuss.sim import COMPETITION, Shot, simulate
 from server.games.novuss.sim.types import Side

@@ -1,6 +1,7 @@
 // The client's wiring: one connection, the protocol (docs/protocol.md, messages.js) applied to
 // one state object (state.js), and the screens (name, lobby, waiting room, match; the table in
 // table-view.js) drawn from it.
+import { createChallenges } from "./challenges.js";
 import { ChatBox } from "./chat.js";
 import { ComputerView, nameComputers, quickMessage } from "./computer.js";
 import { $, showScreen, toast } from "./dom.js";
@@ -9,14 +10,18 @@ import { initLanguage, languageMenu, onLanguage, t, translatePage } from "./i18n
 import { LobbyView, lookingFor, RoomView } from "./lobby.js";
 import { createMessages, showAccount } from "./messages.js";
 import { Connection, socketUrl } from "./net.js";
+import { createNotices } from "./notices.js";
 import { Playback } from "./playback.js";
 import { showRecord } from "./record.js";
+import { helloMessage } from "./room-client.js";
 import { humanize } from "./rulings.js";
 import { Sounds } from "./sound.js";
 import { ContactSounds } from "./sound-events.js";
 import { joinByInvite, link, mySeat, mySide, send, state, STORE } from "./state.js";
 import { COMPETITION } from "./table.js";
 import { createTableView } from "./table-view.js";
+import { foldingMenu } from "./topbar.js";
+import { inviteLink, joinLink, onHistory, push, returnTo, route, screenUrl, undo } from "./url.js";
 
 initLanguage();
 translatePage(document);
@@ -110,6 +115,13 @@ $("name-form").addEventListener("submit", (e) => {
   localStorage.setItem(STORE.name, name);
   $("name-error").hidden = true;
   $("name-input").removeAttribute("aria-invalid");
+  if (renaming) {
+    // A new name is a new session: the server keeps a session's name.
+    renaming = false;
+    link.conn?.close();
+    link.conn = null;
+    localStorage.removeItem(STORE.token);
+  }
   start(); // the lobby shows once the server has welcomed us: its buttons need the link
 });
 
@@ -128,22 +140,60 @@ function askNameAgain(reason) {
   $("name-input").focus();
 }
 
-// A new name is a new session: the server keeps a session's name.
-$("rename").addEventListener("click", () => {
-  link.conn?.close();
-  link.conn = null;
-  localStorage.removeItem(STORE.token);
+/** The name form opened from the lobby ("change name"): the session is kept until a name is
+ * given, so that Back returns to the lobby as it was. */
+let renaming = false;
+
+/** Show the name form over the lobby, the name as it is in the field. @returns {void} */
+function openRename() {
+  renaming = true;
   $("rename").hidden = true;
   $("name-input").value = state.name;
   showScreen("screen-name");
+}
+
+$("rename").addEventListener("click", () => {
+  push(screenUrl("name"));
+  openRename();
 });
 
 function showLobby() {
+  renaming = false;
   showScreen("screen-lobby");
   $("rename").hidden = !!state.account; // an account plays under its own name
   send({ t: "lobby", on: true });
-  if (location.pathname !== "/" || location.search) history.replaceState(null, "", "/");
+  returnTo(screenUrl("lobby"));
 }
+
+/**
+ * Back or Forward to another screen of this page (docs/client.md, "Addresses and Back").
+ * @param {import("./url.js").Route} r the screen the address now names
+ * @returns {void}
+ */
+function followHistory(r) {
+  if (r.screen === "record") return location.reload(); // a page of its own, no seat taken
+  if (r.screen === "name") {
+    if (state.room) return push(screenUrl("room", state.room.id)); // not while in a room
+    return openRename();
+  }
+  if (r.screen === "room") {
+    // Forward into a room left: not gone back into (leaving was the player's choice, and the
+    // room may be closed since); the page stays on the lobby's entry
+    if (state.room?.id !== (r.room ?? r.join)) undo();
+    return;
+  }
+  // Back to the lobby
+  if (!state.room) {
+    if (!link.conn) return start(); // from a reloaded name form: the lobby once welcomed
+    return showLobby();
+  }
+  // Leaving the room as its Leave button does: a player of a match still played is asked
+  // first, as that button asks (leaving resigns); staying puts the room's address back.
+  const live = mySeat() !== null && state.room.match && state.phase !== "over";
+  if ((live && !window.confirm(t("hud.confirm_leave"))) || !send({ t: "leave" })) return push(screenUrl("room", state.room.id));
+  state.leaving = true;
+}
+onHistory(followHistory);
 
 /** Show the waiting room or the table, whichever fits the room's state. */
 function showRoomScreen() {
@@ -155,7 +205,7 @@ function showRoomScreen() {
     chat.mount($(inMatch ? "match-chat-slot" : "room-chat-slot"));
   }
   chat.setTeamChat(r.mode === "doubles" && mySeat() !== null);
-  if (!inMatch) roomView.render(r, r.invite ? `${location.origin}/r/${r.invite}` : `${location.origin}/?join=${encodeURIComponent(r.id)}`, invitedBy());
+  if (!inMatch) roomView.render(r, r.invite ? inviteLink(r.invite) : joinLink(r.id), invitedBy());
   else renderHud();
 }
 
@@ -195,6 +245,50 @@ function renderHud() {
 const table = createTableView({ playback, sounds, contacts, hud, computerView, releaseHeld: () => messages.releaseHeld() });
 const messages = createMessages({ playback, chat, lobbyView, hud, table, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition, askNameAgain });
 
+// the tab's notice and the challenges (docs/client.md, "Challenges and notices")
+const notices = createNotices();
+const challenges = createChallenges({ send, notices });
+
+/**
+ * Whether it is this player's turn after message `m`, from the message itself: a ruling may
+ * be held until its motion has been drawn, which a hidden tab does not do.
+ * @param {{t: string, turn?: number|null, match?: {phase: string, turn: number|null}|null}} m
+ * @param {boolean} before
+ * @returns {boolean}
+ */
+function myTurnAfter(m, before) {
+  if (m.t === "ruling") return m.turn === mySeat();
+  if (m.t === "room") return m.match?.phase === "play" && m.match.turn === mySeat();
+  if (["stroke", "result", "left", "decided"].includes(m.t)) return false;
+  return before;
+}
+
+let myTurn = false;
+/** @param {{t: string, [k: string]: any}} m a server message */
+function onMessage(m) {
+  if (challenges.onMessage(m)) return; // a refusal of a challenge's message, shown by its form
+  messages.onMessage(m);
+  myTurn = myTurnAfter(m, myTurn);
+  notices.set("turn", myTurn ? t("notice.turn") : null);
+}
+
+function bindNotify() {
+  const button = $("notify");
+  button.hidden = !notices.supported;
+  const draw = () => {
+    button.setAttribute("aria-pressed", String(notices.enabled()));
+    button.textContent = t(notices.enabled() ? "notify.on" : "notify.off");
+  };
+  button.addEventListener("click", async () => {
+    const on = await notices.toggle(); // the browser asks now, on the player's click only
+    if (!on && Notification.permission === "denied") toast(t("notify.blocked"), 6000);
+    draw();
+  });
+  onLanguage(draw);
+  draw();
+}
+bindNotify();
+
 function setConnState(s) {
   const c = $("conn");
   c.dataset.state = s;
@@ -204,6 +298,7 @@ function setConnState(s) {
 /** After a change of language (the menu in the header), everything on screen reworded. */
 function setUpLanguages() {
   languageMenu($("lang"));
+  foldingMenu();
   const soundButton = sounds.bind($("sound"));
   onLanguage(() => {
     soundButton();
@@ -214,8 +309,8 @@ function setUpLanguages() {
     if (state.lobby) lobbyView.render(state.lobby);
     if (state.room && document.body.dataset.screen !== "screen-lobby") showRoomScreen();
     if (state.pendingIntent?.t === "join") nameInvite();
-    const recordId = new URLSearchParams(location.search).get("match");
-    if (recordId) showRecord(recordId, new URLSearchParams(location.search).get("invite"));
+    const { match, key } = route();
+    if (match) showRecord(match, key);
   });
 }
 
@@ -228,10 +323,9 @@ function start() {
   if (link.conn) return;
   link.conn = new Connection(socketUrl("/ws"), {
     onOpen: () => {
-      const token = localStorage.getItem(STORE.token);
-      send(token ? { t: "hello", name: state.name, token } : { t: "hello", name: state.name });
+      send(helloMessage(state.name));
     },
-    onMessage: messages.onMessage,
+    onMessage,
     onState: setConnState,
   });
   link.conn.connect();
@@ -284,13 +378,18 @@ window.__novuss = Object.freeze({
 
 setUpLanguages();
 requestAnimationFrame(table.frame);
-const recordId = new URLSearchParams(location.search).get("match");
-if (recordId) {
+const opened = route();
+if (opened.screen === "record") {
   // A finished match's record: a page to read, no seat taken.
   showScreen("screen-record");
   setConnState("idle");
-  showRecord(recordId, new URLSearchParams(location.search).get("invite"));
+  showRecord(opened.match, opened.key);
   loggedIn().then(showAccount);
+} else if (opened.screen === "name" && state.name) {
+  // the name form reloaded: asked again, nothing connected until a name is given (Back: the lobby)
+  setConnState("idle");
+  openRename();
+  renaming = false; // no session to end
 } else if (state.name) start();
 else enterOrAskName();
 

@@ -5,6 +5,7 @@
 import { $ } from "./dom.js";
 import { t } from "./i18n.js";
 import { pocketCentres } from "./table.js";
+import { param } from "./url.js";
 
 export const LEVELS = [1, 2, 3, 4, 5];
 
@@ -62,7 +63,7 @@ export class ComputerView {
     });
     form.addEventListener("change", () => this.showDoublesOptions());
     // ?game=: the game chosen where the visitor came from (the last of its lessons in /learn)
-    const asked = new URLSearchParams(location.search).get("game");
+    const asked = param("game");
     if ([...form.elements.game.options].some((o) => o.value === asked)) form.elements.game.value = asked;
     this.showDoublesOptions();
     $("hint-btn").addEventListener("click", () => intents.hint());

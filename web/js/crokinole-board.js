@@ -67,3 +67,33 @@ export function roundWords(round) {
     score: figures(round.score),
   });
 }
+
+/** A pull shorter than this share of a full one is a tap: nothing is shot, nothing is left. */
+export const MIN_POWER = 0.04;
+
+/**
+ * The colour a seat plays (a disc's `owner`): its `team` as the room gives it (002 1: singles
+ * and 7 d one each, doubles partners share one).
+ * @param {{seats: Array<{team?: number}|null>, mode?: string}} room
+ * @param {number} seat
+ * @returns {number}
+ */
+export function colourOf(room, seat) {
+  const team = room.seats[seat]?.team;
+  if (typeof team === "number") return team;
+  return room.mode === "doubles" ? seat % 2 : seat;
+}
+
+/**
+ * Who a seat is to the reader: "You", "The computer", or the player's name.
+ * @param {{seats: Array<{name: string, computer?: number|null}|null>}} room
+ * @param {number} seat
+ * @param {number|null} me this page's seat, null for a watcher
+ * @returns {string}
+ */
+export function whoIs(room, seat, me) {
+  if (seat === me) return t("crok.you");
+  const s = room.seats[seat];
+  if (s?.computer) return t("crok.the_computer");
+  return s?.name ?? t("seat", { seat: seat + 1 });
+}

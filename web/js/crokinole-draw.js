@@ -55,3 +55,30 @@ export function drawBoard(ctx, board, discs) {
   for (const [x, y] of b.pegs) circle(ctx, b, x, y, b.peg_radius, "#444");
   for (const d of discs) circle(ctx, b, d.x, d.y, b.disc_radius, COLOURS[d.owner] ?? "#888", "#000");
 }
+
+/**
+ * A Crokinole suggestion on the board, as js/computer.js draws a Novuss hint (the replay
+ * viewer's "what would the computer strike here?"): where the disc is placed (a dashed blue
+ * ring), the way it is shot, and the disc it is aimed at, ringed.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {object} board the served board
+ * @param {{shot: {x: number, y: number, angle: number}, target: number|null}} hint
+ * @param {Array<{id: number, x: number, y: number}>} discs at rest at the step
+ * @returns {void}
+ */
+export function drawShotHint(ctx, board, hint, discs) {
+  const { x, y, angle } = hint.shot;
+  const target = discs.find((d) => d.id === hint.target);
+  const reach = target ? Math.hypot(target.x - x, target.y - y) : 200;
+  ctx.save();
+  ctx.lineWidth = 2;
+  ctx.setLineDash([6, 4]);
+  circle(ctx, board, x, y, board.disc_radius, "rgba(30,123,224,0.18)", "#1e7be0");
+  ctx.beginPath();
+  ctx.moveTo(...toPx(ctx.canvas, board, x, y));
+  ctx.lineTo(...toPx(ctx.canvas, board, x + Math.cos(angle) * reach, y + Math.sin(angle) * reach));
+  ctx.stroke();
+  ctx.setLineDash([]);
+  if (target) circle(ctx, board, target.x, target.y, board.disc_radius + 3, null, "#1e7be0");
+  ctx.restore();
+}

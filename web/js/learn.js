@@ -19,6 +19,8 @@ import { humanize } from "./rulings.js";
 import { Sounds } from "./sound.js";
 import { ContactSounds } from "./sound-events.js";
 import { COMPETITION } from "./table.js";
+import { foldingMenu } from "./topbar.js";
+import { hash, setHash } from "./url.js";
 
 const $ = (id) => document.getElementById(id);
 const DONE_KEY = "novuss.lessons.done";
@@ -215,7 +217,7 @@ function open(i) {
   state.answer = null;
   state.pending = null;
   playback.clear();
-  history.replaceState(null, "", `/learn#${l.id}`);
+  setHash(l.id);
   renderLesson();
   giveStriker();
   say(`${$("lesson-title").textContent}. ${$("lesson-task").textContent}`);
@@ -272,6 +274,7 @@ function frame(now) {
 initLanguage();
 translatePage(document);
 languageMenu($("lang"));
+foldingMenu();
 const soundButton = sounds.bind($("sound"));
 onLanguage(() => {
   soundButton();
@@ -285,7 +288,7 @@ fetch("/api/lessons")
   .then((r) => r.json())
   .then((body) => {
     state.lessons = body.lessons;
-    const at = state.lessons.findIndex((l) => `#${l.id}` === location.hash);
+    const at = state.lessons.findIndex((l) => l.id === hash());
     open(at >= 0 ? at : 0);
     requestAnimationFrame(frame);
   });

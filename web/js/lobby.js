@@ -243,4 +243,18 @@ export const lookingFor = (game, mode) => t(game === "crokinole" ? "lobby.lookin
 export const waitingFor = (game, mode, waiting) =>
   t(game === "crokinole" ? "lobby.queued_crokinole" : "lobby.queued", { mode, waiting });
 
+/**
+ * A quick match's terms as `queued` tells them, before it starts: rated with the ratings in
+ * reach at once (the reach widens with the wait), or unrated (a guest's, an unrated game's).
+ * @param {boolean|undefined} rated
+ * @param {{from: number, to: number}|null|undefined} reach the ratings in reach at once
+ * @returns {string} "" from a server that does not say
+ */
+export function quickTerms(rated, reach) {
+  if (rated === undefined) return "";
+  if (!rated || !reach) return t("lobby.quick_unrated");
+  // plain digits, as ratings are written everywhere else (no thousands separator)
+  return t("lobby.quick_rated", { lo: String(Math.round(reach.from)), hi: String(Math.round(reach.to)) });
+}
+
 export const teamLetter = (team) => (team === 0 ? "A" : "B");

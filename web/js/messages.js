@@ -1,17 +1,17 @@
-// The protocol's events (docs/protocol.md) applied to the page's state: the order of the
-// sequenced events kept (duplicates dropped, a gap asked for again), the events that follow a
-// stroke held until its motion has been shown, and each message's handler.
+// The protocol's events (docs/protocol.md) applied to the Novuss page's state: each message's
+// handler. The order of the sequenced events (duplicates dropped, a gap asked for again) and
+// the events held until a stroke's motion has been shown are the room client's
+// (js/room-client.js), shared with the Crokinole page.
 import { nameComputers } from "./computer.js";
 import { $, toast } from "./dom.js";
 import { refusalText, t } from "./i18n.js";
-import { roomPage, waitingFor } from "./lobby.js";
+import { quickTerms, roomPage, waitingFor } from "./lobby.js";
 import { restingPlaces } from "./replay-motion.js";
+import { freshHello, rememberToken, RoomClient } from "./room-client.js";
 import { ownerOfPuck, whosePucks } from "./rulings.js";
-import { joinByInvite, link, mySeat, send, state, STORE } from "./state.js";
+import { joinByInvite, link, mySeat, send, state } from "./state.js";
 import { pocketCentres, tableFrom } from "./table.js";
-
-// The events that carry the room's `seq` (docs/protocol.md).
-const SEQUENCED = new Set(["room", "stroke", "ruling", "result", "chat", "gone", "back", "hidden", "takeback", "decided"]);
+import { push, replace, route, screenUrl } from "./url.js";
 
 /** The ids of the pucks a ruling says went into the holes. */
 function pocketedIds(ruling) {
@@ -85,53 +85,20 @@ export function createMessages(ctx) {
   let leavingFor = null; // the page a Crokinole room sent this one to
   const { playback, chat, lobbyView, hud, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition, askNameAgain } = ctx;
   const { aimer, updateAimer } = ctx.table;
+  const roomClient = new RoomClient({ track: state, send, playing: () => playback.active, invite: () => state.invite?.code });
 
+  /** @param {import("./room-client.js").ServerMessage} msg */
   function onMessage(msg) {
-    if (SEQUENCED.has(msg.t) && msg.t !== "room" && typeof msg.seq === "number" && !acceptSeq(msg.seq)) return;
-    const handler = HANDLERS[msg.t];
-    if (handler) handler(msg);
-  }
-
-  /** The protocol's rule for events: drop duplicates, ask for what a gap missed. */
-  function acceptSeq(seq) {
-    if (!state.room) return false;
-    if (seq <= state.last) return false;
-    if (seq > state.last + 1 && state.resumeAskedAt !== state.last) {
-      state.resumeAskedAt = state.last;
-      askSince(state.last);
-      return false;
-    }
-    // In order, or a gap that asking again did not fill: take it rather than ask forever.
-    state.last = seq;
-    state.resumeAskedAt = null;
-    return true;
-  }
-
-  /** Ask for the events after `since`: players resume, watchers watch again. */
-  function askSince(since) {
-    const r = state.room;
-    if (r.you?.role === "player") {
-      send({ t: "resume", room: r.id, since });
-      return;
-    }
-    const invite = state.invite?.code;
-    send({ t: "watch", room: r.id, since, ...(invite ? { invite } : {}) });
+    roomClient.handle(msg, HANDLERS);
   }
 
   /** Events after a stroke wait until its motion has been seen to the end. */
   function applyOrHold(fn) {
-    if (playback.active) {
-      state.held.push(fn);
-      return;
-    }
-    fn();
-    updateAimer();
+    if (roomClient.hold(fn)) updateAimer();
   }
 
   function releaseHeld() {
-    const held = state.held;
-    state.held = [];
-    for (const fn of held) fn();
+    roomClient.releaseHeld();
     updateAimer();
     if (state.room) showRoomScreen();
   }
@@ -167,19 +134,19 @@ export function createMessages(ctx) {
     welcome(m) {
       state.session = m.session;
       playback.rate = m.speed_factor > 0 ? m.speed_factor : 1;
-      localStorage.setItem(STORE.token, m.token);
+      rememberToken(m.token);
       $("me-name").textContent = m.name;
       showAccount(m.account);
       if (m.seat) {
         // Still seated somewhere: pick up where we were (a fresh page has seen nothing).
-        const since = state.room?.id === m.seat.room ? state.last : 0;
+        const since = roomClient.resumeSince(m.seat.room);
         if (since === 0) state.room = null;
         // opened at "/" (a reload keeps its room's address): a match still played is resumed,
         // one over is left for the lobby rather than its old result shown (issue 36)
-        state.leaveIfOver = since === 0 && !state.pendingIntent && location.pathname === "/" && !location.search;
+        state.leaveIfOver = since === 0 && !state.pendingIntent && route().screen === "lobby";
         send({ t: "resume", room: m.seat.room, since });
       } else if (state.room && state.room.you?.role === "watcher") {
-        askSince(state.last);
+        roomClient.askSince(state.last);
       } else if (state.pendingIntent?.invite) {
         state.joinedByLink = true;
         joinByInvite(state.pendingIntent.invite);
@@ -201,7 +168,7 @@ export function createMessages(ctx) {
     },
 
     queued(m) {
-      lobbyView.setQuickStatus(() => waitingFor(m.game, m.mode, m.waiting));
+      lobbyView.setQuickStatus(() => [waitingFor(m.game, m.mode, m.waiting), quickTerms(m.rated, m.window)].filter(Boolean).join(" · "));
     },
 
     room(m) {
@@ -224,15 +191,14 @@ export function createMessages(ctx) {
         state.history = [];
         send({ t: "lobby", on: false });
         lobbyView.setQuickStatus("");
-        history.replaceState(null, "", `/?room=${encodeURIComponent(m.id)}`);
+        // from the lobby a new step for Back; an invite or shared link becomes the room's address
+        (route().screen === "lobby" ? push : replace)(screenUrl("room", m.id));
       }
       nameComputers(m.seats);
       state.hint = null;
       state.room = m;
-      state.last = m.seq;
-      state.resumeAskedAt = null;
+      roomClient.entered(m);
       state.table = tableFrom(m.table);
-      state.held = [];
       playback.clear();
       // Joined mid-motion: the rest of it, from where the server had it when it sent this.
       if (m.motion?.paths) play(m.motion, m.motion.time);
@@ -401,8 +367,7 @@ export function createMessages(ctx) {
         toast(t("toast.room_closed"), 6000);
       }
       state.room = null;
-      state.last = 0;
-      state.held = [];
+      roomClient.left();
       playback.clear();
       aimer.stop();
       if (state.returnTo) return location.assign(state.returnTo);
@@ -434,12 +399,11 @@ export function createMessages(ctx) {
         return;
       }
       if (m.code === "bad_token") {
-        localStorage.removeItem(STORE.token);
-        send({ t: "hello", name: state.name });
+        send(freshHello(state.name));
         return;
       }
       if (state.joinRef && m.ref === state.joinRef && ["room_full", "seat_taken", "not_now"].includes(m.code)) {
-        send({ t: "watch", room: state.pendingRoom ?? new URLSearchParams(location.search).get("join") });
+        send({ t: "watch", room: state.pendingRoom ?? route().join });
         toast(t("toast.full_watching"));
         return;
       }

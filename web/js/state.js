@@ -3,10 +3,11 @@
 // side this player has in it.
 import { toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { inviteCode } from "./lobby.js";
+import { STORE } from "./room-client.js";
 import { COMPETITION } from "./table.js";
+import { route } from "./url.js";
 
-export const STORE = { name: "novuss.name", token: "novuss.token" };
+export { STORE }; // the session's keys, kept by the room client (js/room-client.js)
 
 export const state = {
   name: localStorage.getItem(STORE.name) || "",
@@ -49,12 +50,11 @@ export const state = {
 export const link = { conn: null, nextRef: 1 };
 
 function intentFromUrl() {
-  const m = location.pathname.match(/^\/r\/([^/]+)/);
-  if (m) return { t: "join", invite: inviteCode(location.pathname) };
-  const q = new URLSearchParams(location.search);
+  const r = route();
+  if (r.invite) return { t: "join", invite: r.invite };
   // A public room's shareable link (/?join=<id>): take a seat, or watch if it is full.
-  if (q.get("join")) return { t: "join", room: q.get("join") };
-  return q.get("room") ? { t: "watch", room: q.get("room") } : null;
+  if (r.join) return { t: "join", room: r.join };
+  return r.room ? { t: "watch", room: r.room } : null;
 }
 
 /** Send a message; a player's action while the link is down is not silently lost. */

@@ -21,6 +21,11 @@ class NoSuchStroke(Exception):
     """The match has no stroke of that number (or the replay stopped before it)."""
 
 
+class UnacceptedShot(Exception):
+    """A shot the referee refuses from a replayed position (Replay.expect): a placement the
+    rules forbid, a speed out of range, a match that is over."""
+
+
 @dataclass(frozen=True)
 class Check:
     """One entry of a match's log replayed (Replay.checks): its place in the log, its kind,
@@ -61,6 +66,9 @@ class Replayed:
     before: dict[int, Any]  # stroke -> the game's state before it, its seat and its shot
     stopped: str | None  # why the replay ended early (None: it reached the log's end)
     game: str | None = None  # the record's `game` (None: a record from before a second game)
+    # the game's recomputed state at each step (0: the start; i: after steps[i - 1]), what
+    # Replay.position gives the computer to search from (the replay viewer's suggestion)
+    at: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def mismatches(self) -> int:
@@ -117,6 +125,7 @@ def build_steps(
     without a state (an entry the recomputed match refuses) ends the steps there, marked."""
     log = record["log"]
     state = start
+    at = [start]
     steps: list[dict[str, Any]] = []
     before: dict[int, Any] = {}
     stopped = None
@@ -140,11 +149,13 @@ def build_steps(
             stopped = check.lines[0] if check.lines else "the replay stopped"
             before.pop(check.stroke or 0, None)
             steps.append({**step, **table_at(state), "stopped": stopped})
+            at.append(state)
             break
         state = check.state
+        at.append(state)
         steps.append({**step, **table_at(state)})
     game = record.get("game")
-    return Replayed(table_at(start), tuple(steps), before, stopped, game)
+    return Replayed(table_at(start), tuple(steps), before, stopped, game, tuple(at))
 
 
 def stroke_step(replayed: Replayed, stroke: int) -> dict[str, Any]:

@@ -24,10 +24,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from server.games.core.play import Shot
 from server.games.core.replaying import (
     Check,
     Replayed,
     ReplayError,
+    UnacceptedShot,
     build_steps,
     plain,
     same_result,
@@ -231,6 +233,27 @@ def stroke_motion(replayed: Replayed, stroke: int) -> dict[str, Any]:
     }
 
 
+def position(replayed: Replayed, index: int) -> tuple[State, int] | None:
+    """The rules' state at step `index` and the one seat to shoot (None: over, or several
+    colours may shoot at once, 002 7 c)."""
+    pos: Position = replayed.at[index]
+    if pos.result is not None or pos.forfeit is not None or len(pos.game.turn) != 1:
+        return None
+    return pos.game, pos.game.turn[0]
+
+
+def expect(state: State, seat: int, shot: Shot) -> dict[str, Any]:
+    """`shot` (the protocol's coordinates) judged as `seat`'s from `state` (002 3-5);
+    UnacceptedShot for one the rules refuse (002 5: a placement off the baseline)."""
+    try:
+        _after, ruling, _result = judge_shot(
+            state, seat, shot.x - OFFSET, shot.y - OFFSET, shot.angle, shot.speed
+        )
+    except ShotRefused as e:
+        raise UnacceptedShot(str(e)) from None
+    return {"legal": ruling.valid, "ruling": ruling_dict(ruling)}
+
+
 @dataclass(frozen=True, slots=True)
 class CrokinoleReplay:
     """Crokinole's `Replay` (server/games/seam.py) on the tournament board."""
@@ -243,6 +266,12 @@ class CrokinoleReplay:
 
     def stroke(self, replayed: Replayed, n: int) -> dict[str, Any]:
         return stroke_motion(replayed, n)
+
+    def position(self, replayed: Replayed, index: int) -> tuple[Any, int] | None:
+        return position(replayed, index)
+
+    def expect(self, position: Any, seat: int, shot: Shot) -> dict[str, Any]:
+        return expect(position, seat, shot)
 
 
 REPLAY = CrokinoleReplay()

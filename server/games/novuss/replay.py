@@ -28,6 +28,7 @@ from server.games.core.replaying import (
     NoSuchStroke,
     Replayed,
     ReplayError,
+    UnacceptedShot,
     build_steps,
     same_result,
     same_ruling,
@@ -154,8 +155,13 @@ def _words(ruling: Ruling) -> list[str]:
 
 def table_at(state: MatchState) -> dict[str, Any]:
     """The table as the viewer shows it: pucks at rest (protocol's disc view, exact floats),
-    each seat's side, sets won, the set in play, whose turn, the result once there is one."""
+    each seat's side, sets won, the set in play, whose turn, the result once there is one,
+    and the team ahead on the table (server/replay/turning.py): the one with fewer pucks
+    still to pocket, on the table or owed (004 § 27 (3): a set is won with all of a side's
+    pucks in the holes; § 24: a penalty puck owed goes back on), None when level."""
+    left = [len(state.team_pucks(t, "table")) + state.team_debt(t) for t in (0, 1)]
     return {
+        "ahead": None if left[0] == left[1] else int(left[1] < left[0]),
         "discs": [{"id": p.id, "owner": p.owner, "x": p.x, "y": p.y} for p in state.on_table()],
         "sides": [state.side_of(s) for s in state.seats],
         "score": list(state.sets_won),
@@ -195,6 +201,26 @@ def stroke_motion(replayed: Replayed, stroke: int, table: Table = COMPETITION) -
     }
 
 
+def position(replayed: Replayed, index: int) -> tuple[MatchState, int] | None:
+    """The referee's state at step `index` and the seat holding the strike (None: over)."""
+    state: MatchState = replayed.at[index]
+    if state.finished or state.turn_seat is None:
+        return None
+    return state, state.turn_seat
+
+
+def expect(state: MatchState, seat: int, shot: Shot, table: Table = COMPETITION) -> dict[str, Any]:
+    """`shot` simulated from `state` and judged as a stroke of `seat` (004 § 21-24: the
+    referee of a live match); UnacceptedShot for one it refuses (out of turn, a placement
+    off the zone, 004 § 18)."""
+    try:
+        result = simulate(table, sim_discs(state), shot)
+        ruling = judge(state, seat, shot, result)
+    except (StrokeRefused, SimInputError) as e:
+        raise UnacceptedShot(str(e)) from None
+    return {"legal": ruling.legal, "ruling": ruling.to_dict()}
+
+
 @dataclass(frozen=True, slots=True)
 class NovussReplay:
     """Novuss's `Replay` (server/games/seam.py) on the competition table."""
@@ -208,12 +234,18 @@ class NovussReplay:
     def stroke(self, replayed: Replayed, n: int) -> dict[str, Any]:
         return stroke_motion(replayed, n)
 
+    def position(self, replayed: Replayed, index: int) -> tuple[Any, int] | None:
+        return position(replayed, index)
+
+    def expect(self, position: Any, seat: int, shot: Shot) -> dict[str, Any]:
+        return expect(position, seat, shot)
+
 
 REPLAY = NovussReplay()
 """The replay the game's `Game` offers."""
 
 
 __all__ = [
-    "REPLAY", "Check", "NoSuchStroke", "NovussReplay", "ReplayError", "Replayed", "recompute",
-    "replay", "stroke_motion", "table_at",
+    "REPLAY", "Check", "NoSuchStroke", "NovussReplay", "ReplayError", "Replayed", "expect",
+    "position", "recompute", "replay", "stroke_motion", "table_at",
 ]  # fmt: skip

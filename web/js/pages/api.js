@@ -2,12 +2,14 @@
 // table's client: account.html, profile.html, leaderboard.html; and their words, from the
 // client's catalogs (js/i18n/) with the same language menu and remembered choice.
 import { has, initLanguage, languageMenu, locale, onLanguage, t, translatePage } from "../i18n.js";
+import { foldingMenu } from "../topbar.js";
 
 /** The page in the chosen language, its menu working; redraw() rewords what the script wrote. */
 export function setUpPage(redraw) {
   initLanguage();
   translatePage(document);
   languageMenu(document.getElementById("lang"));
+  foldingMenu();
   onLanguage(redraw);
 }
 

@@ -1,11 +1,12 @@
 // The leaderboard per game and mode (/leaderboard, /leaderboard#doubles,
 // /leaderboard#crokinole-7d), a page at a time.
 import { t } from "../i18n.js";
+import { hash, setHash } from "../url.js";
 import { getJSON, ratingText, setUpPage } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const MODES = [...document.querySelectorAll("[data-mode]")].map((b) => b.dataset.mode);
-let mode = MODES.includes(location.hash.slice(1)) ? location.hash.slice(1) : "singles";
+let mode = MODES.includes(hash()) ? hash() : "singles";
 let page = 0;
 
 function cell(...children) {
@@ -36,7 +37,7 @@ for (const b of document.querySelectorAll("[data-mode]")) {
   b.addEventListener("click", () => {
     mode = b.dataset.mode;
     page = 0;
-    history.replaceState(null, "", `#${mode}`);
+    setHash(mode);
     show();
   });
 }

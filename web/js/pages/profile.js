@@ -1,10 +1,11 @@
 // A player's profile (/u/{name}): ratings, results by mode, the rating history as a chart,
 // and the matches, newest first, a page at a time (docs/protocol.md, "HTTP").
 import { t } from "../i18n.js";
+import { pathPart } from "../url.js";
 import { getJSON, ratingText, setUpPage, when } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
-const name = decodeURIComponent(location.pathname.split("/")[2] || "");
+const name = pathPart(1);
 const NOVUSS = ["singles", "doubles"]; // shown always; another game's once rated in it
 const modeName = (mode) => t("prof.mode_name", { mode });
 let page = 0;

@@ -5,18 +5,24 @@
 // core's exact paths (GET .../replay/<n>), sampled at real speed (js/replay-motion.js).
 // Either game: the served table says which (a Crokinole board is drawn by
 // js/crokinole-draw.js, its rulings and score worded by js/crokinole-board.js).
+// At any step where a player is to strike, "what would the computer strike here?" asks the
+// server for its top level's stroke (GET .../replay/step/<i>/suggestion), drawn on the table
+// as a practice hint is, with the referee's ruling on it; the match's turning points
+// (server/replay/turning.py) are ticks under the timeline and a list to jump to.
+import { drawHint } from "../computer.js";
 import { figures, rulingWords } from "../crokinole-board.js";
-import { drawBoard } from "../crokinole-draw.js";
+import { drawBoard, drawShotHint } from "../crokinole-draw.js";
 import { t } from "../i18n.js";
 import { Renderer } from "../render.js";
 import { discsAt, restingPlaces, stepOfStroke } from "../replay-motion.js";
 import { humanize } from "../rulings.js";
 import { tableFrom } from "../table.js";
+import { hash, param, pathPart, setHash } from "../url.js";
 import { getJSON, setUpPage, when } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
-const mid = decodeURIComponent(location.pathname.split("/")[2] || "");
-const invite = new URLSearchParams(location.search).get("invite");
+const mid = pathPart(1);
+const invite = param("invite");
 const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
 const PAUSE_MS = 700; // between strokes while playing through
 
@@ -30,6 +36,8 @@ const view = {
   wait: null, // the timer of the pause between strokes
   motions: new Map(), // stroke -> its served motion
   shown: [], // the discs drawn last (for tests: window.__replay)
+  suggestion: null, // {index, data}: the computer's stroke at step `index`, as served
+  asking: null, // the step whose suggestion is being asked for
 };
 const renderer = new Renderer($("replay-canvas"));
 let crokinoleCanvas = null; // the canvas's 2d context, once a Crokinole board is shown
@@ -67,8 +75,10 @@ function draw(now) {
     discs = tableAt(view.index).discs;
   }
   view.shown = discs;
+  const hint = view.suggestion && view.suggestion.index === view.index && !view.motion ? view.suggestion.data : null;
   if (view.board) {
     drawBoard(crokinoleCanvas, view.board, discs);
+    if (hint) drawShotHint(crokinoleCanvas, view.board, hint, discs);
     return;
   }
   const turn = view.motion ? null : tableAt(view.index).turn;
@@ -84,6 +94,10 @@ function draw(now) {
     highlights: [],
     now,
   });
+  if (hint) {
+    const { x, y, angle } = hint.shot;
+    drawHint(renderer.ctx, renderer.view, renderer.dpr, { x, y, angle, target: hint.target, pocket: hint.pocket }, discs, view.table);
+  }
 }
 
 function frame(now) {
@@ -169,6 +183,8 @@ function render() {
     const kind = t(`record.kind.${step.kind}`);
     head = who ? t("record.kind_who", { kind, name: who }) : kind;
   }
+  const turn = (rep.turning || []).find((tp) => tp.index === i);
+  if (turn) head = `${head} · ${t("replay.turn_here")}: ${turnWords(turn)}`;
   $("replay-position").textContent = `${t("replay.position", { step: i, steps: steps.length })} · ${head}`;
   const [x, y] = at.score || [0, 0];
   const result = view.motion ? null : at.result;
@@ -198,8 +214,14 @@ function render() {
   $("replay-mismatch").hidden = wrong.length === 0;
   $("replay-mismatch").textContent = wrong.join(" ");
   $("replay-again").disabled = !(step && step.kind === "stroke" && !step.stopped);
+  $("replay-suggest").disabled = !canSuggest(i) || view.asking === i;
+  showSuggestion();
+  for (const b of $("replay-turns").querySelectorAll("button")) {
+    if (Number(b.dataset.step) === i) b.setAttribute("aria-current", "step");
+    else b.removeAttribute("aria-current");
+  }
   const n = strokeAt(i);
-  history.replaceState(null, "", `${location.pathname}${location.search}${n === null ? "" : `#stroke=${n}`}`);
+  setHash(n === null ? null : `stroke=${n}`);
   window.__replay = {
     index: i,
     steps: steps.length,
@@ -209,7 +231,123 @@ function render() {
     discs: () => view.shown,
     sample: (stroke, at) => discsAt(view.motions.get(stroke), at),
     resting: (stroke) => restingPlaces(view.motions.get(stroke)),
+    suggestion: view.suggestion && view.suggestion.index === i ? view.suggestion.data : null,
+    turning: rep.turning || [],
   };
+}
+
+/**
+ * May the computer be asked for a stroke at step i: someone is to strike there, the match
+ * is not over and the replay did not stop there.
+ * @param {number} i the step (0: the start)
+ * @returns {boolean}
+ */
+function canSuggest(i) {
+  const at = tableAt(i);
+  const step = view.rep.steps[i - 1];
+  return !view.motion && at.turn !== null && at.turn !== undefined && !at.result && !step?.stopped;
+}
+
+/**
+ * Ask the server what its computer would strike at the step shown, and draw it.
+ * @returns {Promise<void>}
+ */
+async function suggest() {
+  const i = view.index;
+  if (!canSuggest(i)) return;
+  view.asking = i;
+  const out = $("replay-suggestion");
+  out.hidden = false;
+  out.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("replay.suggesting") }));
+  render();
+  const { status, body } = await getJSON(`/api/matches/${encodeURIComponent(mid)}/replay/step/${i}/suggestion${query}`);
+  view.asking = null;
+  if (status === 200) view.suggestion = { index: i, data: body };
+  else if (view.index === i) {
+    const why = status === 503 ? t("replay.suggest_busy") : body?.message || String(status);
+    out.replaceChildren(Object.assign(document.createElement("p"), { textContent: t("replay.suggest_failed", { why }) }));
+    render();
+    return;
+  }
+  render();
+}
+
+/**
+ * The suggestion of the step shown in words (none shown for another step).
+ * @returns {void}
+ */
+function showSuggestion() {
+  const out = $("replay-suggestion");
+  const s = view.suggestion;
+  if (view.asking === view.index) return;
+  if (!s || s.index !== view.index || view.motion) {
+    out.hidden = true;
+    out.replaceChildren();
+    return;
+  }
+  const d = s.data;
+  const name = seatsAt(s.index)[d.seat]?.name ?? t("seat", { seat: d.seat + 1 });
+  const p = (text) => Object.assign(document.createElement("p"), { textContent: text });
+  let aim;
+  if (view.board) aim = null;
+  else if (d.target === null) aim = t("replay.aim_none");
+  else aim = d.pocket ? t("replay.aim_pot", { pocket: d.pocket }) : t("replay.aim_puck");
+  const ruled = view.board
+    ? [{ text: rulingWords(d.ruling), cite: d.ruling.rule }]
+    : humanize(d.ruling.lines, { seats: seatsAt(s.index), mode: view.rep.mode, me: null });
+  const list = document.createElement("ul");
+  list.className = "facts";
+  list.replaceChildren(...ruled.map((l) => Object.assign(document.createElement("li"), { textContent: l.text, title: l.cite || "" })));
+  out.replaceChildren(
+    p(t("replay.suggestion", { name })),
+    ...(aim ? [p(aim)] : []),
+    p(t(d.legal ? "replay.expect_legal" : "replay.expect_foul")),
+    list,
+  );
+  out.hidden = false;
+}
+
+/**
+ * A turning point in words: where (the stroke, else the step) and what turned.
+ * @param {{index: number, stroke: number|null, why: string, side: number|null}} tp
+ * @returns {string}
+ */
+function turnWords(tp) {
+  const where = tp.stroke === null ? t("replay.position", { step: tp.index, steps: view.rep.steps.length }) : t("record.stroke", { stroke: tp.stroke });
+  const sideName = tp.side === null ? "" : view.board ? colourNames(tp.side, tp.index) : teamNames(tp.side);
+  if (tp.why === "lead") return t("replay.turn_lead", { where, name: sideName });
+  if (tp.why === "set") return sideName ? t("replay.turn_set", { where, name: sideName }) : t("replay.turn_points", { where });
+  return t("replay.turn_match", { where });
+}
+
+/**
+ * The turning points as ticks under the timeline and a list of buttons to go to each (made
+ * with the page and again in another language; render() marks the one shown).
+ * @returns {void}
+ */
+function showTurns() {
+  const turns = view.rep.turning || [];
+  const steps = Math.max(1, view.rep.steps.length);
+  $("replay-marks").replaceChildren(
+    ...turns.map((tp) => {
+      const mark = document.createElement("span");
+      mark.style.left = `${(100 * tp.index) / steps}%`;
+      return mark;
+    }),
+  );
+  const items = turns.map((tp) => {
+    const b = Object.assign(document.createElement("button"), { type: "button", textContent: turnWords(tp) });
+    b.dataset.step = String(tp.index);
+    b.addEventListener("click", () => {
+      setPlaying(false);
+      go(tp.index);
+    });
+    const li = document.createElement("li");
+    li.append(b);
+    return li;
+  });
+  if (!items.length) items.push(Object.assign(document.createElement("li"), { textContent: t("replay.no_turns") }));
+  $("replay-turns").replaceChildren(...items);
 }
 
 function summary() {
@@ -224,6 +362,7 @@ function summary() {
   const check = $("replay-check");
   check.className = ok ? "replay-ok" : "replay-bad";
   check.textContent = ok ? `✓ ${t("replay.verified", { n: strokes })}` : `✗ ${t("replay.not_verified", { n: rep.mismatches + (rep.stopped ? 1 : 0) })}`;
+  showTurns();
 }
 
 function refuse(status, body) {
@@ -277,6 +416,10 @@ function controls() {
   $("replay-last").addEventListener("click", stop(() => go(view.rep.steps.length)));
   $("replay-again").addEventListener("click", stop(() => go(view.index, true)));
   $("replay-share").addEventListener("click", share);
+  $("replay-suggest").addEventListener("click", () => {
+    setPlaying(false);
+    suggest();
+  });
   $("replay-play").addEventListener("click", () => setPlaying(!view.playing));
   $("replay-scrub").addEventListener("input", (e) => {
     setPlaying(false);
@@ -285,7 +428,7 @@ function controls() {
   document.addEventListener("keydown", keys);
   // a link to another stroke of the same match (#stroke=N) moves there without a reload
   window.addEventListener("hashchange", () => {
-    const open = stepOfStroke(view.rep.steps, location.hash);
+    const open = stepOfStroke(view.rep.steps, `#${hash()}`);
     if (open !== null) {
       setPlaying(false);
       go(open);
@@ -314,7 +457,7 @@ async function load() {
   $("replay-body").hidden = false;
   summary();
   controls();
-  const open = stepOfStroke(body.steps, location.hash);
+  const open = stepOfStroke(body.steps, `#${hash()}`);
   await go(open ?? 0);
   requestAnimationFrame(frame);
 }

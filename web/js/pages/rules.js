@@ -6,6 +6,8 @@
 // scripts/extract_rules.py.
 import { initLanguage, language, languageMenu, onLanguage, t, translatePage } from "../i18n.js";
 import { RULES_URL, textLanguage } from "../rules-text.js";
+import { foldingMenu } from "../topbar.js";
+import { hash } from "../url.js";
 
 const $ = (id) => document.getElementById(id);
 let data = null;
@@ -52,7 +54,7 @@ function render() {
 
 /** The page is drawn after it loads: go to the paragraph the address names, and mark it. */
 function land() {
-  const id = decodeURIComponent(location.hash.slice(1));
+  const id = hash();
   for (const old of document.querySelectorAll(".landed")) old.classList.remove("landed");
   const target = id ? document.getElementById(id) : null;
   if (!target) return;
@@ -63,6 +65,7 @@ function land() {
 initLanguage();
 translatePage(document);
 languageMenu($("lang"));
+foldingMenu();
 onLanguage(() => data && render());
 window.addEventListener("hashchange", land);
 fetch(RULES_URL)

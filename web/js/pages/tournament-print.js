@@ -1,10 +1,11 @@
 // The printable page of a tournament's standings and cross-table (/tournaments/<id>/print).
 import { t } from "../i18n.js";
+import { pathPart } from "../url.js";
 import { getJSON, setUpPage, when } from "./api.js";
 import { drawCrosstable, drawStandings } from "./tournament-view.js";
 
 const $ = (id) => document.getElementById(id);
-const tid = location.pathname.split("/")[2];
+const tid = pathPart(1);
 
 async function show() {
   const { status, body } = await getJSON(`/api/tournaments/${tid}`);

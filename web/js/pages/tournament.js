@@ -3,12 +3,14 @@
 // match of the logged-in player is waiting for him, it takes him to his table
 // (/?join=<room>, once per table).
 import { t } from "../i18n.js";
+import { createNotices } from "../notices.js";
+import { joinLink, pathPart } from "../url.js";
 import { getJSON, postJSON, setUpPage } from "./api.js";
 import { drawCrosstable, drawStandings } from "./tournament-view.js";
 import { outcomeText, points, refusal } from "./tournament-words.js";
 
 const $ = (id) => document.getElementById(id);
-const tid = location.pathname.split("/")[2];
+const tid = pathPart(1);
 const api = `/api/tournaments/${tid}`;
 const POLL_MS = 2000;
 const NOTICE = "nv-tour-notice"; // set by the room page (js/messages.js, `decided`)
@@ -56,12 +58,18 @@ function draw() {
   const registering = doc.status === "registration";
   $("join").hidden = !(registering && individual && !you.entrant && !you.pending);
   $("leave").hidden = !(registering && (you.entrant || you.pending));
-  $("you-pending").hidden = !(registering && you.pending);
+  // a pair or team a player entered waits for its players' word (issue 36): said on its line
+  const mine = you.organiser ? [] : doc.requests;
+  const waitingMates = mine.some((r) => r.waiting?.length);
+  $("you-pending").hidden = !(registering && you.pending && !waitingMates);
+  $("your-requests").hidden = !(registering && mine.length);
+  $("your-requests").replaceChildren(...mine.map((r) => entrantLine(r, (you.confirm || []).includes(r.id) ? ["confirm", "decline"] : [])));
+  $("enter-own").hidden = !(registering && !individual && !you.entrant && !you.pending && !(you.confirm || []).length);
   const removed = registering && !you.entrant && !you.pending ? you.removed : null;
   $("you-removed").hidden = !removed;
   if (removed) $("you-removed").textContent = [t(`tour.${removed.what}_you`), removed.reason ? t("tour.reason_is", { reason: removed.reason }) : ""].join(" ").trim();
   $("your-table").hidden = !you.room;
-  if (you.room) $("your-room").href = `/?join=${encodeURIComponent(you.room)}`;
+  if (you.room) $("your-room").href = joinLink(you.room);
   const org = you.organiser;
   $("organiser").hidden = !org;
   if (org) {
@@ -118,10 +126,11 @@ function draw() {
  * buttons for it (their clicks are the page's, see `answer` below). */
 function entrantLine(e, actions) {
   const named = e.members.length > 1 || e.members[0] !== e.name ? `${e.name} (${e.members.join(", ")})` : e.name;
-  const li = el("li", `${named}${e.withdrawn ? ` — ${t("tour.withdrawn")}` : ""}`);
+  const waiting = e.waiting?.length ? ` · ${t("tour.waiting_for", { names: e.waiting.join(", ") })}` : "";
+  const li = el("li", `${named}${waiting}${e.withdrawn ? ` — ${t("tour.withdrawn")}` : ""}`);
   li.dataset.entrant = e.id;
   for (const action of actions) {
-    li.append(" ", el("button", t(`tour.${action}`), { type: "button", className: action === "approve" ? action : `${action} danger` }));
+    li.append(" ", el("button", t(`tour.${action}`), { type: "button", className: ["approve", "confirm"].includes(action) ? action : `${action} danger` }));
   }
   return li;
 }
@@ -150,11 +159,14 @@ async function load() {
   }
   doc = body;
   draw();
-  // taken to his table when his match is called (once per table: back here, he stays)
+  // taken to his table when his match is called (once per table: back here, he stays); a
+  // tab in the background says so (its title, a notification if allowed) and goes once shown
   const room = doc.you.room;
-  if (room && sessionStorage.getItem(`nv-tour-went-${room}`) !== "1") {
+  const going = room && sessionStorage.getItem(`nv-tour-went-${room}`) !== "1";
+  notices.set("round", going ? t("notice.round") : null);
+  if (going && !document.hidden) {
     sessionStorage.setItem(`nv-tour-went-${room}`, "1");
-    location.assign(`/?join=${encodeURIComponent(room)}`);
+    location.assign(joinLink(room));
   }
 }
 
@@ -178,6 +190,19 @@ $("entry").addEventListener("submit", async (e) => {
   const f = new FormData(e.target);
   const members = String(f.get("members")).split(",").map((m) => m.trim()).filter(Boolean);
   if (await act("entry", { name: f.get("name"), members })) e.target.reset();
+});
+$("enter-own").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const f = new FormData(e.target);
+  const members = String(f.get("members")).split(",").map((m) => m.trim()).filter(Boolean);
+  if (await act("enter", { name: f.get("name"), members })) e.target.reset();
+});
+// a player named in a pair or team confirms it, or declines (off for all its players)
+$("your-requests").addEventListener("click", (e) => {
+  const button = e.target.closest("button");
+  if (!button) return;
+  if (button.classList.contains("confirm")) act("confirm", { entrant: button.closest("li").dataset.entrant });
+  else act("leave");
 });
 $("result").addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -207,7 +232,9 @@ for (const list of ["requests", "entries"]) {
   });
 }
 
+const notices = createNotices();
 setUpPage(draw);
 noticeFromTable();
 load();
 setInterval(load, POLL_MS);
+document.addEventListener("visibilitychange", () => document.hidden || load()); // to the table at once

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from server.games.novuss.rules.aim import bank
 from server.games.novuss.rules.check import check_stroke, max_speed
+from server.games.novuss.rules.facts import blind_for
 from server.games.novuss.rules.geometry import cue_limits_local, striking_field, to_local, to_world
-from server.games.novuss.rules.judge import blind_for
 from server.games.novuss.rules.ruling import StrokeRefused
 from server.games.novuss.rules.state import MatchState, Puck, team_of
 from server.games.novuss.sim.types import POCKETS, Pocket, Shot

@@ -13,8 +13,9 @@ import math
 
 from server.games.novuss.bot.candidates import path_clear
 from server.games.novuss.rules.check import sim_discs
+from server.games.novuss.rules.facts import blind_for
 from server.games.novuss.rules.geometry import striking_field, to_local, to_world
-from server.games.novuss.rules.judge import blind_for, judge
+from server.games.novuss.rules.judge import judge
 from server.games.novuss.rules.ruling import Ruling
 from server.games.novuss.rules.state import MatchState, team_of
 from server.games.novuss.sim import simulate

@@ -7,7 +7,7 @@ from typing import Literal
 
 from server.games.novuss.rules.cautions import after_delay
 from server.games.novuss.rules.check import require_turn
-from server.games.novuss.rules.judge import Outcome, conclude
+from server.games.novuss.rules.conclude import Outcome, conclude
 from server.games.novuss.rules.lines import Line, line
 from server.games.novuss.rules.ruling import Ruling, StrokeRefused
 from server.games.novuss.rules.sets import forfeit

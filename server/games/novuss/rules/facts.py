@@ -1,0 +1,117 @@
+"""What a stroke did, read from the physics' event log: the kind of stroke, what the
+striker touched first, the pucks that left the table (004 § 21, § 24 (1)); and which pucks
+are blind for whom (004 § 21 (1), (3), (6))."""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from server.games.novuss.rules.geometry import (
+    OPPOSITE,
+    in_circle,
+    in_zone,
+)
+from server.games.novuss.rules.state import MatchState, Puck
+from server.games.novuss.sim.result import LogEntry
+from server.games.novuss.sim.types import STRIKER_ID, Side
+
+SAME_INSTANT = 1e-12
+"""Contacts closer in time than this (s) are simultaneous (004 § 24 (1) 2): 'at the same time')."""
+MOVED = 1e-6
+"""A puck displaced by more than this (mm) has moved (004 § 23 (1) 4))."""
+
+
+# -- what happened ---------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """The striker's story and the pucks' fates, read from the event log."""
+
+    kind: Literal["direct", "rebound"]
+    rebound_rail: str | None  # "opposite" | "side" for a rebound
+    rails: tuple[Side, ...]  # the rails the striker touched before its first puck
+    first_touch: tuple[int, ...]
+    touched: frozenset[int]  # every puck the striker touched
+    touch_order: tuple[int, ...]  # the pucks the striker touched, in the order of first touch
+    striker_pocketed: bool
+    striker_off: bool
+    crossed_back: bool  # the striker's hole came back inside its own edge zone
+    off: tuple[tuple[int, Side], ...]  # pucks over the rail, in order
+
+
+def read_events(events: Iterable[LogEntry], own: Side, puck_ids: Container[int]) -> Facts:
+    """The facts of a stroke from the physics' ordered event log, as plain tuples
+    (server.games.novuss.sim.result.plain_event; robust to any legal log: nothing touched,
+    several pucks leaving at once, the striker gone)."""
+    seq: list[tuple[float, str, Any]] = []  # the striker's contacts: ("puck", id) / ("rail", side)
+    touched: set[int] = set()
+    striker_pocketed = striker_off = left_zone = crossed = False
+    off: list[tuple[int, Side]] = []
+    for what, t, a, b in events:
+        if what == "disc":
+            if STRIKER_ID in (a, b):
+                other = b if a == STRIKER_ID else a
+                if other in puck_ids:
+                    seq.append((t, "puck", other))
+                    touched.add(other)
+        elif what == "rail":
+            if a == STRIKER_ID:
+                seq.append((t, "rail", b))
+        elif what == "pocket":
+            if a == STRIKER_ID:
+                striker_pocketed = True
+        elif what == "off":
+            if a == STRIKER_ID:
+                striker_off = True
+            elif a in puck_ids and all(a != d for d, _ in off):
+                off.append((a, b))
+        elif what == "zone" and a == own:
+            # 004 § 20 (7), § 25 (1) 4): the striker leaves its zone on the way out; its
+            # hole coming back entirely inside means the line was crossed going back.
+            if not b:
+                left_zone = True
+            elif left_zone:
+                crossed = True
+    first_t = next((t for t, what, _ in seq if what == "puck"), None)
+    if first_t is None:
+        first: tuple[int, ...] = ()
+        rails = [x for _, what, x in seq if what == "rail"]
+    else:
+        # A puck touched several times in the same instant (a row pressed together)
+        # counts once.
+        first = tuple(
+            dict.fromkeys(
+                x for t, what, x in seq if what == "puck" and abs(t - first_t) <= SAME_INSTANT
+            )
+        )
+        rails = [x for t, what, x in seq if what == "rail" and t < first_t - SAME_INSTANT]
+    # 004 § 21 (2): a rebound stroke touches at least one rail before any puck.
+    kind: Literal["direct", "rebound"] = "rebound" if rails else "direct"
+    rebound_rail = None
+    if rails:
+        rebound_rail = "opposite" if OPPOSITE[own] in rails else "side"
+    return Facts(
+        kind=kind,
+        rebound_rail=rebound_rail,
+        rails=tuple(rails),
+        first_touch=first,
+        touched=frozenset(touched),
+        touch_order=tuple(dict.fromkeys(x for _, what, x in seq if what == "puck")),
+        striker_pocketed=striker_pocketed,
+        striker_off=striker_off,
+        crossed_back=crossed,
+        off=tuple(off),
+    )
+
+
+def blind_for(state: MatchState, side: Side, p: Puck) -> bool:
+    """Is puck p blind for a striker at `side`: in the centre circle or in his own edge
+    zone, judged by its hole (004 § 21 (1), (3), 000 § 3; doubles § 28 (3): the
+    partner's rail zone is not blind)."""
+    return in_circle(state.table, p.x, p.y) or in_zone(state.table, side, p.x, p.y)
+
+
+def blind_for_owner(state: MatchState, p: Puck) -> bool:
+    """Is puck p in a blind position for its owner (004 § 21 (6), (7))."""
+    return blind_for(state, state.side_of(p.owner), p)
