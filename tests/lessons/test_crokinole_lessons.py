@@ -143,6 +143,7 @@ def test_every_crokinole_lesson_is_worded_in_each_language(lang: str) -> None:
             assert f'"lesson.{x.id}.{part}":' in catalog, (lang, x.id, part)
 
 
+@pytest.mark.fresh_server  # its own tries' budget: a burst of 10 an address (lessons/http.py)
 def test_the_routes_list_and_play_crokinole_lessons(game_server) -> None:
     base = game_server().url
     status, body = _http(f"{base}/api/lessons")

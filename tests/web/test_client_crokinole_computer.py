@@ -16,7 +16,6 @@ def test_play_the_computer_at_crokinole_from_the_lobby(game_server, new_page, ar
     page.wait_for_selector("#screen-lobby:not([hidden])")
     page.click("#computer-details summary")
     page.select_option("#computer-game", "crokinole")
-    assert page.is_disabled("#computer-form input[name=practice]")  # Novuss's only
     page.select_option("#computer-level", "3")
     page.click("#computer-play")
     room = on_crokinole_page(page, 0)

@@ -10,7 +10,7 @@ import { param } from "./url.js";
 export const LEVELS = [1, 2, 3, 4, 5];
 
 /** The `computer` message of the form's values: the computer as opponents and/or partner,
- * in Novuss or Crokinole (practice's hints and take-backs are Novuss's). */
+ * in Novuss or Crokinole, either with practice's hints and take-backs. */
 export function computerMessage(v) {
   const doubles = v.mode === "doubles";
   const crokinole = v.game === "crokinole";
@@ -18,7 +18,7 @@ export function computerMessage(v) {
   if (crokinole) msg.game = "crokinole";
   if (doubles && v.partner) msg.partner = true;
   if (doubles && !v.opponents) msg.opponents = false;
-  if (v.practice && !crokinole) msg.practice = true;
+  if (v.practice) msg.practice = true;
   return msg;
 }
 
@@ -70,15 +70,13 @@ export class ComputerView {
     $("takeback-btn").addEventListener("click", () => intents.takeback());
   }
 
-  /** The partner choice is for doubles; in doubles the computer fills at least one side;
-   * practice is for Novuss. */
+  /** The partner choice is for doubles; in doubles the computer fills at least one side. */
   showDoublesOptions() {
     const f = $("computer-form").elements;
     const doubles = f.mode.value === "doubles";
     f.partner.disabled = !doubles;
     f.opponents.disabled = !doubles;
     if (!doubles) f.opponents.checked = true;
-    f.practice.disabled = f.game.value === "crokinole";
     $("computer-play").disabled = doubles && !f.partner.checked && !f.opponents.checked;
   }
 

@@ -10,7 +10,7 @@
 import { ChatBox } from "./chat.js";
 import { nameComputers } from "./computer.js";
 import { colourOf, flick, MIN_POWER, quadrantOf, roundWords, startSpot } from "./crokinole-board.js";
-import { circle, drawBoard, toPx, toWorld } from "./crokinole-draw.js";
+import { circle, drawBoard, drawShotHint, toPx, toWorld } from "./crokinole-draw.js";
 import { CrokinoleHud } from "./crokinole-hud.js";
 import { $ } from "./dom.js";
 import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
@@ -55,6 +55,7 @@ const st = {
   applied: /** @type {number[]} */ ([]), // the seqs of the events applied, in order
   snapshots: /** @type {number[]} */ ([]), // the seqs of the `room` snapshots taken
   rulings: 0, // rulings applied since the page opened
+  hint: /** @type {any} */ (null), // practice: the computer's suggested shot, until a shot
 };
 // A shot's motion, drawn from its paths at the display's rate; what follows it (its ruling,
 // the round, the result) is held until it has played.
@@ -113,6 +114,10 @@ function render() {
   $("round").textContent = roundText ? roundText() : "";
   $("ready").hidden = !!r.match || st.seat === null || !!r.seats[st.seat]?.ready;
   $("resign").hidden = st.seat === null || !r.match || st.phase === "over";
+  // practice (docs/bot.md, "Practice"): a hint at the player's turn, a take-back at rest
+  $("practice").hidden = !r.options?.practice || st.seat === null || !r.match || st.phase === "over";
+  /** @type {HTMLButtonElement} */ ($("hint-btn")).disabled = !myTurn();
+  /** @type {HTMLButtonElement} */ ($("takeback-btn")).disabled = st.phase !== "play";
   $("how").hidden = !myTurn() || !!st.aim;
   $("how").textContent = t("crok.how");
 }
@@ -189,6 +194,7 @@ const HANDLERS = {
     }
     st.phase = "motion";
     st.aim = null;
+    st.hint = null;
     playback.start(m, 0, performance.now()); // the whole motion: it plays from now
     render();
   },
@@ -243,6 +249,13 @@ const HANDLERS = {
     chat.add({ system: true, text: t("chat.back", { name: m.name }) });
     render();
   },
+  hint(m) {
+    if (m.current) st.hint = m; // else the board changed while the computer thought
+  },
+  takeback() {
+    st.hint = null; // the board before the player's shot follows (room)
+    banner(t("computer.taken_back"));
+  },
   hidden() {}, // another team's event: it only moves `last` on
   left(m) {
     if (m.room === null || m.room === undefined) return ($("queue").textContent = ""); // out of the quick-match queue
@@ -291,6 +304,8 @@ $("quick").onclick = () => {
   sendAs({ t: "quick", game: "crokinole", mode });
 };
 $("ready").onclick = () => send({ t: "ready" });
+$("hint-btn").onclick = () => send({ t: "hint" });
+$("takeback-btn").onclick = () => send({ t: "takeback" });
 $("resign").onclick = () => {
   if (window.confirm(t("hud.confirm_resign"))) send({ t: "resign" });
 };
@@ -319,6 +334,7 @@ function draw(/** @type {number} */ now) {
   }
   if (playback.active) st.motionDraws += 1;
   drawBoard(ctx, b, playback.active ? playback.sample(now) : st.discs);
+  if (st.hint && myTurn()) drawShotHint(ctx, b, { shot: st.hint, target: st.hint.target }, st.discs);
   if (st.aim) drawAim(b, st.aim);
 }
 

@@ -16,9 +16,9 @@ test("the computer form gives the computer message the server takes", () => {
   assert.deepEqual(pair, { t: "computer", mode: "doubles", level: 3, sets: 1, clock: 60, partner: true, opponents: false, practice: true });
 });
 
-test("the computer form asks for Crokinole, without practice (Novuss only)", () => {
+test("the computer form asks for Crokinole, with practice too", () => {
   const msg = computerMessage({ ...form, game: "crokinole", practice: true });
-  assert.deepEqual(msg, { t: "computer", mode: "singles", level: 3, sets: 1, clock: 60, game: "crokinole" });
+  assert.deepEqual(msg, { t: "computer", mode: "singles", level: 3, sets: 1, clock: 60, game: "crokinole", practice: true });
   assert.equal(computerMessage({ ...form, game: "novuss" }).game, undefined);
 });
 
