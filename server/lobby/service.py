@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, cast
 
 from server.competitions.store import mark_came
 from server.games.registry import DEFAULT, rating_mode
@@ -26,6 +26,8 @@ from server.lobby.seat import Player
 from server.store.memory import MemoryWatch
 from server.store.pairing import QueueView
 from server.store.redis_store import Store
+from server.wire import Lobby as LobbyMessage
+from server.wire import RoomSummary
 
 
 class LobbyService:
@@ -79,9 +81,10 @@ class LobbyService:
         """Drop what is kept for a room that closed or moved to another process."""
         self.joining.pop(rid, None)
 
-    async def view(self) -> dict[str, Any]:
+    async def view(self) -> LobbyMessage:
         """The `lobby` message: every process's public rooms and the shared queues."""
-        summaries = await self.store.lobby_summaries()
+        # what Room.summary wrote, through Redis
+        summaries = cast(list[RoomSummary], await self.store.lobby_summaries())
         return lobby_view(summaries, await self.store.queue_lengths(list(SEATS)))
 
     # -- entering a room ---------------------------------------------------------------

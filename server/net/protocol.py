@@ -8,7 +8,7 @@ server/net/fields.py); nothing else in the server looks at raw client data. See 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -414,7 +414,7 @@ def decode(
     return Envelope(msg=msg, ref=ref)
 
 
-def encode(msg: dict[str, Any]) -> bytes:
+def encode(msg: Mapping[str, Any]) -> bytes:
     """A server message (a map with "t") as one binary frame."""
     packed = msgpack.packb(msg, use_bin_type=True)
     assert isinstance(packed, bytes)  # msgpack is untyped; packb returns bytes

@@ -60,7 +60,7 @@ def room_commit(
         ],
         log=logs,
         records=records,
-        summary=room.summary() if room.listed else None,
+        summary=dict(room.summary()) if room.listed else None,
         seated=seated if seated != before else {},
         unseated=[sid for sid in before if sid not in seated],
         invite=room.invite,

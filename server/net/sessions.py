@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import time
 
+from server import wire
 from server.accounts.policy import is_username_key
 from server.accounts.store import LOGIN_TTL_S, AccountStore
 from server.cluster.bus import Bus
@@ -94,7 +95,7 @@ class Sessions:
             conn.room = room
             room.back(session.sid, time.time())
             where = (room.id, room.seat_of(session.sid) or 0)
-        conn.send({
+        conn.send(wire.Welcome({
             "t": "welcome",
             "session": session.sid,
             "token": session.token,
@@ -104,7 +105,7 @@ class Sessions:
             "speed_factor": self.settings.speed_factor,
             "grace": self.config.grace_seconds,
             "protocol": p.PROTOCOL_VERSION,
-        })  # fmt: skip
+        }))  # fmt: skip
         if room is not None:
             await self.runtime.flush(room)
         if token is not None:  # used: kept on (after the handover, which must not wait)

@@ -23,6 +23,7 @@ const TEXT = {
       ? t("crok.score_round", { score: figures(score), twenties: round.twenties.join(" / "), round: round.round })
       : t("crok.score", { score: figures(score) }),
 };
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 // What each line of text shows, kept as a function so a change of language rewords it.
 const shown = new Map();

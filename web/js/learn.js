@@ -16,6 +16,7 @@ import { Sounds } from "./sound.js";
 import { ContactSounds } from "./sound-events.js";
 import { COMPETITION } from "./table.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 const DONE_KEY = "novuss.lessons.done";
 const CUE_ROOM_MM = 140;

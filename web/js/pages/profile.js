@@ -3,6 +3,7 @@
 import { t } from "../i18n.js";
 import { getJSON, ratingText, setUpPage, when } from "./api.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 const name = decodeURIComponent(location.pathname.split("/")[2] || "");
 const NOVUSS = ["singles", "doubles"]; // shown always; another game's once rated in it

@@ -14,6 +14,7 @@ import { humanize } from "../rulings.js";
 import { tableFrom } from "../table.js";
 import { getJSON, setUpPage, when } from "./api.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 const mid = decodeURIComponent(location.pathname.split("/")[2] || "");
 const invite = new URLSearchParams(location.search).get("invite");

@@ -7,6 +7,7 @@
 import { initLanguage, language, languageMenu, onLanguage, t, translatePage } from "../i18n.js";
 import { RULES_URL, textLanguage } from "../rules-text.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 let data = null;
 

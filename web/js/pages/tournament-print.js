@@ -3,6 +3,7 @@ import { t } from "../i18n.js";
 import { getJSON, setUpPage, when } from "./api.js";
 import { drawCrosstable, drawStandings } from "./tournament-view.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 const tid = location.pathname.split("/")[2];
 
