@@ -54,9 +54,11 @@ def test_a_crokinole_room_in_the_browser(web_server, new_page, artifacts):
     host.screenshot(path=str(artifacts / "crokinole-board.png"))
     # The page's language switcher rewords what is on screen at once (docs/client.md).
     host.select_option("#lang", "et")
+    host.wait_for_selector("html[lang=et]")  # its catalog loaded (js/i18n.js)
     assert host.inner_text("#score").startswith("Mäng 0 : 0 · 20 augus")
     assert host.inner_text("#ruling").startswith(f"Koht {turn + 1}: ")
     assert host.text_content("#create") == "Loo Crokinole'i tuba"
     host.select_option("#lang", "lv")
+    host.wait_for_selector("html[lang=lv]")  # its catalog loaded (js/i18n.js)
     assert host.inner_text("#ruling").startswith(f"Vieta {turn + 1}: ")
     assert guest.inner_text("#ruling").startswith(f"Seat {turn + 1}: ")
