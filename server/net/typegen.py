@@ -1,6 +1,7 @@
 """The protocol's messages as TypeScript for the client's type check (docs/client.md, "Types"):
 the client->server messages from the dataclasses of server/net/protocol.py (each with its `t`),
-the server->client ones from the TypedDicts of server/wire.py.
+the server->client ones from the TypedDicts of server/wire.py and, for the games' `stroke` and
+`ruling`, of server/games/core/play.py.
 
     .venv/bin/python -m server.net.typegen > web/js/protocol.d.ts
 
@@ -18,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Literal, NotRequired, Required, Union
 
 from server import wire
+from server.games.core.play import RulingView, ShotView, StrokeView
 from server.net import protocol
 
 HEADER = (
@@ -25,6 +27,10 @@ HEADER = (
     "// The wire protocol (docs/protocol.md) as the server defines it: client->server messages\n"
     "// from server/net/protocol.py, server->client ones from server/wire.py.\n"
 )
+
+
+# every game's part of the `stroke` and `ruling` messages (built by the games' matches)
+GAME_VIEWS = (ShotView, StrokeView, RulingView)
 
 
 def ts(tp: Any) -> str:
@@ -107,9 +113,9 @@ def dataclass_type(tag: str, cls: type) -> str:
 def generate() -> str:
     out = [HEADER, f"\nexport type ProtocolVersion = {json.dumps(protocol.PROTOCOL_VERSION)};\n"]
     out.append("\n// -- server -> client (server/wire.py)\n")
-    out.extend("\n" + typeddict(td) for td in wire.SERVER_MESSAGES)
+    out.extend("\n" + typeddict(td) for td in (*wire.SERVER_MESSAGES, *GAME_VIEWS))
     out.append("\n// the room's events: the data with their `t` and sequence number\n")
-    for tag, td in wire.SEQUENCED.items():
+    for tag, td in {**wire.SEQUENCED, "stroke": StrokeView, "ruling": RulingView}.items():
         name = td.__name__
         out.append(f"export type {name}Event = {name} & {{ t: {json.dumps(tag)}; seq: number }};\n")
     out.append("\n// -- client -> server (server/net/protocol.py)\n")

@@ -263,6 +263,7 @@ export function createMessages(ctx) {
       state.ghost = m;
     },
 
+    /** @param {import("./protocol").StrokeViewEvent} m */
     stroke(m) {
       // A stroke that comes while the last one still plays here: show its end at once.
       if (playback.active) {
@@ -286,6 +287,7 @@ export function createMessages(ctx) {
       if (playback.active && m.stroke === state.motionStroke) playback.seek(m.time, performance.now());
     },
 
+    /** @param {import("./protocol").RulingViewEvent} m */
     ruling(m) {
       applyOrHold(() => {
         const now = performance.now();

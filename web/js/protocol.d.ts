@@ -193,10 +193,53 @@ export interface ComputerTakes {
   waited: number;
 }
 
+/** A stroke as the `stroke` message names it (docs/protocol.md). */
+export interface ShotView {
+  stroke: number;
+  seat: number;
+  x: number;
+  y: number;
+  angle: number;
+  speed: number;
+}
+
+/** The `stroke` message's data: the stroke and its whole motion, the track's fields (server/games/core/paths.py; none after a restart). */
+export interface StrokeView {
+  stroke: number;
+  seat: number;
+  x: number;
+  y: number;
+  angle: number;
+  speed: number;
+  duration: number;
+  decel?: number;
+  paths?: any[][];
+  origin?: any;
+  wheres?: any;
+}
+
+/** The `ruling` message's data, every game's (docs/protocol.md); what the ruling found (`ruling`), the discs and the score are the game's own. */
+export interface RulingView {
+  stroke: number | null;
+  seat: number | null;
+  cause: string;
+  ruling: Record<string, any>;
+  discs: Record<string, any>[];
+  turn: number | null;
+  set: number;
+  score: number[];
+  sides: any[];
+  lines?: Record<string, any>[];
+  game?: string;
+  round?: Record<string, any>;
+}
+
 // the room's events: the data with their `t` and sequence number
 export type ChatLineEvent = ChatLine & { t: "chat"; seq: number };
 export type GoneEvent = Gone & { t: "gone"; seq: number };
 export type BackEvent = Back & { t: "back"; seq: number };
+export type StrokeViewEvent = StrokeView & { t: "stroke"; seq: number };
+export type RulingViewEvent = RulingView & { t: "ruling"; seq: number };
 
 // -- client -> server (server/net/protocol.py)
 
