@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from server import wire
 from server.cluster.bus import Bus
 from server.cluster.remote import RemoteConn
 from server.games.core.play import Motion, Out, Settings
@@ -300,7 +301,7 @@ class RoomRuntime:
 
     def _evict(self, room: Room) -> None:
         for m in list(self.audience.pop(room.id, ())):
-            m.send({"t": "left", "room": room.id})
+            m.send(wire.Left(t="left", room=room.id))
             if isinstance(m, RemoteConn):
                 self.bus.send(m.pid, ["leave", m.cid, room.id])
             m.room = None
@@ -362,7 +363,7 @@ class RoomRuntime:
             for rid in changed:
                 watched = self.lobby.rooms.get(rid)
                 if watched is not None:
-                    msg = p.encode({"t": "watchers", "room": rid, "n": watched.watchers})
+                    msg = p.encode(wire.Watchers(t="watchers", room=rid, n=watched.watchers))
                     for m in list(self.audience.get(rid, ())):
                         m.send(msg, droppable=True)
                     await self.flush(watched)  # the lobby hash shows the count to every process
