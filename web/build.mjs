@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 const WEB = dirname(fileURLToPath(import.meta.url));
 const DIST = join(WEB, "dist");
 const ASSETS = "assets"; // under dist/, served at /assets/ with a year's cache (hashed names)
-const ENTRY = /<script type="module" src="([^"]+)"><\/script>/g;
+const ENTRY = /<script\b(?=[^>]*\btype="module")[^>]*\bsrc="([^"]+)"[^>]*><\/script>/g;
 const IMPORT_MAP = /\s*<script type="importmap">[\s\S]*?<\/script>/;
 const PRELOADS = /\s*<!--[^>]*module_graph[\s\S]*?-->|\s*<link rel="modulepreload" href="[^"]*">/g;
 const SKIP = new Set(["node_modules", "dist", "tests"]);
@@ -62,8 +62,9 @@ async function build() {
   const { build: esbuild } = await import("esbuild");
   const pages = sourceFiles().filter((f) => f.endsWith(".html"));
   const entries = new Map(); // "/js/app.js" -> its bundle's URL
+  const at = (page, src) => new URL(src, `http://client/${page}`).pathname; // a relative src too
   for (const page of pages) {
-    for (const [, src] of readFileSync(join(WEB, page), "utf8").matchAll(ENTRY)) entries.set(src, null);
+    for (const [, src] of readFileSync(join(WEB, page), "utf8").matchAll(ENTRY)) entries.set(at(page, src), null);
   }
   rmSync(DIST, { recursive: true, force: true });
   const result = await esbuild({
@@ -103,7 +104,7 @@ async function build() {
     let html = readFileSync(join(WEB, page), "utf8");
     html = html.replace(IMPORT_MAP, "").replace(PRELOADS, "");
     html = html.replace(ENTRY, (tag, src) => {
-      const bundle = entries.get(src);
+      const bundle = entries.get(at(page, src));
       const links = preloads.get(bundle).map((c) => `\n  <link rel="modulepreload" href="${c}">`);
       return `<script type="module" src="${bundle}"></script>${links.join("")}`;
     });
