@@ -10,17 +10,21 @@
 //     node build.mjs            # quick when nothing changed (the fingerprint is compared)
 //     node build.mjs --force
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const WEB = dirname(fileURLToPath(import.meta.url));
 const DIST = join(WEB, "dist");
+// built beside dist/ and swapped in whole, so a server starting meanwhile finds one build or
+// the other, never half of one
+const NEXT = join(WEB, "dist.next");
+const OLD = join(WEB, "dist.old");
 const ASSETS = "assets"; // under dist/, served at /assets/ with a year's cache (hashed names)
 const ENTRY = /<script\b(?=[^>]*\btype="module")[^>]*\bsrc="([^"]+)"[^>]*><\/script>/g;
 const IMPORT_MAP = /\s*<script type="importmap">[\s\S]*?<\/script>/;
 const PRELOADS = /\s*<!--[^>]*module_graph[\s\S]*?-->|\s*<link rel="modulepreload" href="[^"]*">/g;
-const SKIP = new Set(["node_modules", "dist", "tests"]);
+const SKIP = new Set(["node_modules", "dist", "dist.next", "dist.old", "tests"]);
 
 /** Every file under `dir` (relative, "/"-separated, sorted), outside node_modules, dist, tests. */
 function files(dir = WEB, out = []) {
@@ -66,7 +70,7 @@ async function build() {
   for (const page of pages) {
     for (const [, src] of readFileSync(join(WEB, page), "utf8").matchAll(ENTRY)) entries.set(at(page, src), null);
   }
-  rmSync(DIST, { recursive: true, force: true });
+  rmSync(NEXT, { recursive: true, force: true });
   const result = await esbuild({
     absWorkingDir: WEB,
     entryPoints: [...entries.keys()].map((src) => src.replace(/^\//, "")),
@@ -76,14 +80,14 @@ async function build() {
     target: "es2022",
     minify: true,
     sourcemap: "linked",
-    outdir: join(DIST, ASSETS),
+    outdir: join(NEXT, ASSETS),
     entryNames: "[name]-[hash]",
     chunkNames: "[name]-[hash]",
     metafile: true,
     logLevel: "warning",
   });
   const outputs = result.metafile.outputs;
-  const url = (out) => "/" + relative(DIST, join(WEB, out)).split(sep).join("/");
+  const url = (out) => "/" + relative(NEXT, join(WEB, out)).split(sep).join("/");
   const preloads = new Map(); // bundle URL -> the chunks it imports at once
   for (const [out, meta] of Object.entries(outputs)) {
     if (!meta.entryPoint) continue;
@@ -108,8 +112,8 @@ async function build() {
       const links = preloads.get(bundle).map((c) => `\n  <link rel="modulepreload" href="${c}">`);
       return `<script type="module" src="${bundle}"></script>${links.join("")}`;
     });
-    mkdirSync(dirname(join(DIST, page)), { recursive: true });
-    writeFileSync(join(DIST, page), html);
+    mkdirSync(dirname(join(NEXT, page)), { recursive: true });
+    writeFileSync(join(NEXT, page), html);
   }
   return { pages: pages.length, bundles: Object.keys(outputs).filter((o) => o.endsWith(".js")).length };
 }
@@ -120,7 +124,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log("web/dist is up to date");
   } else {
     const made = await build();
-    writeFileSync(join(DIST, "build.json"), JSON.stringify({ sources, ...made }, null, 1) + "\n");
+    writeFileSync(join(NEXT, "build.json"), JSON.stringify({ sources, ...made }, null, 1) + "\n");
+    rmSync(OLD, { recursive: true, force: true });
+    if (existsSync(DIST)) renameSync(DIST, OLD);
+    renameSync(NEXT, DIST);
+    rmSync(OLD, { recursive: true, force: true });
     console.log(`web/dist: ${made.pages} pages, ${made.bundles} scripts`);
   }
 }

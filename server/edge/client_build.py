@@ -16,7 +16,7 @@ log = logging.getLogger("novuss.client")
 
 DIST = "dist"
 ASSETS = "assets"  # dist/assets: the hashed bundles, cached for a year
-SKIP = frozenset({"node_modules", DIST, "tests"})
+SKIP = frozenset({"node_modules", DIST, "dist.next", "dist.old", "tests"})  # build.mjs SKIP
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
