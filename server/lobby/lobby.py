@@ -16,6 +16,8 @@ from server.games.registry import DEFAULT
 from server.lobby.deadlines import Deadlines
 from server.lobby.room import SEATS, LobbyError, Room, new_id
 from server.lobby.seat import Player
+from server.wire import Lobby as LobbyMessage
+from server.wire import RoomSummary
 
 QUICK_SETS = 1  # quick matches are short: one set, the standard stroke clock
 QUICK_CLOCK = 30.0
@@ -124,7 +126,7 @@ class Lobby:
         return room, room.seat_ready(players, now)
 
 
-def lobby_view(summaries: list[dict[str, Any]], queue: dict[str, int]) -> dict[str, Any]:
+def lobby_view(summaries: list[RoomSummary], queue: dict[str, int]) -> LobbyMessage:
     """The `lobby` message from every process's public room summaries and the queue lengths:
     at most LOBBY_LIST open tables (the fullest first: the nearest to starting) and live
     matches (the most watched first), with how many there are in all, so that its size is

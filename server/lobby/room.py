@@ -11,10 +11,11 @@ import hashlib
 import secrets
 from collections import deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 
+from server import wire
 from server.games.core.play import Out, Settings, Step
 from server.games.registry import DEFAULT, game
 from server.games.seam import GameMatch, MatchSpec
@@ -74,7 +75,7 @@ class Event:
         `hidden` placeholder, so everybody's seq stays without gaps."""
         if self.shown_to(team, sid):
             return self.message
-        return {"t": "hidden", "seq": self.seq}
+        return dict(wire.Hidden(t="hidden", seq=self.seq))
 
 
 WAITING_GRACE = 20.0  # seconds an absent player keeps a seat when no match is being played
@@ -181,12 +182,16 @@ class Room:
         """The occupied seats."""
         return [(i, s) for i, s in enumerate(self.seats) if s is not None]
 
-    def summary(self) -> dict[str, Any]:
+    def rule_options(self) -> wire.RoomOptions:
+        """The room's options as the protocol types them (the ones `create` read)."""
+        return cast(wire.RoomOptions, self.options)
+
+    def summary(self) -> wire.RoomSummary:
         """The room as the lobby lists it."""
         return {
             "id": self.id,
             "game": self.game,
-            "options": self.options,
+            "options": self.rule_options(),
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,
@@ -200,11 +205,11 @@ class Room:
             "score": None if self.match is None else self.match.score(),
         }
 
-    def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
+    def snapshot(self, seat: int | None, now: float) -> wire.Room:
         """The full `room` message for a player at `seat` (None: a watcher)."""
         m = self.match
         sides = m.sides() if m is not None else [None] * len(self.seats)
-        seats = [
+        seats: list[wire.SeatView | None] = [
             None
             if s is None
             else {
@@ -223,7 +228,7 @@ class Room:
             "seq": self.seq,
             "id": self.id,
             "game": self.game,
-            "options": self.options,
+            "options": self.rule_options(),
             "mode": self.mode,
             "sets": self.sets,
             "clock": self.clock,
@@ -296,7 +301,7 @@ class Room:
         """Broadcast the whole room after a change of seats, readiness or rematch offers."""
         snap = self.snapshot(None, now)
         del snap["t"], snap["seq"], snap["you"], snap["invite"]
-        self.emit(Out("room", snap))
+        self.emit(Out("room", dict(snap)))
 
     def record_header(self) -> dict[str, Any]:
         """The match record's header: players, settings, times, result."""
@@ -480,7 +485,7 @@ class Room:
             return Step()
         grace = self.grace if self.status == "playing" else min(self.grace, WAITING_GRACE)
         s.away_until = now + grace
-        self.emit(Out("gone", {"seat": seat, "name": s.name, "grace": grace}))
+        self.emit(Out("gone", dict(wire.Gone(seat=seat, name=s.name, grace=grace))))
         if self.match is None:
             return Step()
         return self.apply(self.match.set_away(seat, True, now))
@@ -492,7 +497,7 @@ class Room:
         if seat is None or s is None or s.away_until is None:
             return Step()
         s.away_until = None
-        self.emit(Out("back", {"seat": seat, "name": s.name}))
+        self.emit(Out("back", dict(wire.Back(seat=seat, name=s.name))))
         if self.match is None:
             return self.start_if_ready(now)
         return self.apply(self.match.set_away(seat, False, now))
@@ -587,8 +592,8 @@ class Room:
                 raise LobbyError("not_teammate", "Team chat is for doubles partners.")
             audience = seat % 2
             readers = tuple(s.sid for i, s in self.seated() if i % 2 == audience)
-        data = {"seat": seat, "name": name, "text": text, "team": audience}
-        self.emit(Out("chat", data, audience=audience, readers=readers))
+        data = wire.ChatLine(seat=seat, name=name, text=text, team=audience)
+        self.emit(Out("chat", dict(data), audience=audience, readers=readers))
 
     # -- checkpoint ------------------------------------------------------------------
     def to_dict(self, now: float) -> dict[str, Any]:
@@ -645,7 +650,7 @@ class Room:
         motion cut short by the restart is skipped and its ruling delivered."""
         for i, s in self.seated():
             if s.away_until is None:
-                self.emit(Out("gone", {"seat": i, "name": s.name, "grace": self.grace}))
+                self.emit(Out("gone", dict(wire.Gone(seat=i, name=s.name, grace=self.grace))))
             s.away_until = now + self.grace  # the time the server was down is not theirs
             if self.match is not None:
                 self.match.away.add(i)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, cast
 
+from server import wire
 from server.competitions.store import mark_came
 from server.games.registry import DEFAULT, rating_mode
 from server.lobby.identity import Identities, room_rating_mode
@@ -80,9 +81,10 @@ class LobbyService:
         """Drop what is kept for a room that closed or moved to another process."""
         self.joining.pop(rid, None)
 
-    async def view(self) -> dict[str, Any]:
+    async def view(self) -> wire.Lobby:
         """The `lobby` message: every process's public rooms and the shared queues."""
-        summaries = await self.store.lobby_summaries()
+        # what Room.summary wrote, through Redis
+        summaries = cast(list[wire.RoomSummary], await self.store.lobby_summaries())
         return lobby_view(summaries, await self.store.queue_lengths(list(SEATS)))
 
     # -- entering a room ---------------------------------------------------------------
@@ -235,7 +237,12 @@ class LobbyService:
         waiting = await self.store.enqueue(queue, entry)
         conn.queued = (queue, entry)
         terms = reach(rating, queue in RATED_QUEUES)  # said before the match: rated, and whom
-        conn.send({"t": "queued", "mode": mode, "game": game, "waiting": waiting, **terms})
+        conn.send(
+            wire.Queued(
+                t="queued", mode=mode, game=game, waiting=waiting,
+                rated=terms["rated"], window=terms["window"],
+            )
+        )  # fmt: skip
         self.cluster.lobby_changed()
         await self._seat_table(queue, mode, game)
 
@@ -315,7 +322,7 @@ class LobbyService:
         """Leave the queue, stop watching, or give up the seat (resigning a live match)."""
         sid = self.sid(conn)
         if await self.dequeue(conn):
-            conn.send({"t": "left", "room": None})
+            conn.send(wire.Left(t="left", room=None))
             return
         room = conn.room or self.lobby.room_of(sid)
         if room is None:
@@ -326,10 +333,10 @@ class LobbyService:
         self.stage.lobby_changed = True
         await self.stage.flush(room)
         # after the commit: the seat is free in Redis, wherever the client acts next
-        conn.send({"t": "left", "room": room.id})
+        conn.send(wire.Left(t="left", room=room.id))
 
 
-def motion_played(room: Room, stroke: dict[str, Any], now: float) -> dict[str, Any]:
+def motion_played(room: Room, stroke: dict[str, Any], now: float) -> wire.Motion:
     """After a missed `stroke` (the last one among the missed events): how far its motion
     has played (`motion`, docs/protocol.md), so the client shows the rest of it, not all of
     it again (and one long over not at all)."""

@@ -8,7 +8,7 @@ server/net/fields.py); nothing else in the server looks at raw client data. See 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -394,6 +394,10 @@ def _ping(f: _Fields) -> Ping:
     return Ping(n=f.integer("n", -(2**53), 2**53, False))
 
 
+def _cancel(f: _Fields) -> ChallengeCancel:
+    return ChallengeCancel(f.ident("id", ID_MAX))
+
+
 _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "hello": _hello,
     "lobby": _lobby,
@@ -404,7 +408,7 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "computer": _computer,
     "challenge": _challenge,
     "challenge_answer": _answer,
-    "challenge_cancel": lambda f: ChallengeCancel(f.ident("id", ID_MAX)),
+    "challenge_cancel": _cancel,
     "hint": lambda f: Hint(),
     "takeback": lambda f: TakeBack(),
     "ready": _ready,
@@ -463,7 +467,7 @@ def decode(
     return Envelope(msg=msg, ref=ref)
 
 
-def encode(msg: dict[str, Any]) -> bytes:
+def encode(msg: Mapping[str, Any]) -> bytes:
     """A server message (a map with "t") as one binary frame."""
     packed = msgpack.packb(msg, use_bin_type=True)
     assert isinstance(packed, bytes)  # msgpack is untyped; packb returns bytes

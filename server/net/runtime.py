@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from server import wire
 from server.cluster.bus import Bus
 from server.cluster.remote import RemoteConn
 from server.games.core.play import Motion, Out, Settings
@@ -64,7 +65,7 @@ def room_commit(
         ],
         log=logs,
         records=records,
-        summary=room.summary() if room.listed else None,
+        summary=dict(room.summary()) if room.listed else None,
         seated=seated if seated != before else {},
         unseated=[sid for sid in before if sid not in seated],
         invite=room.invite,
@@ -305,7 +306,7 @@ class RoomRuntime:
 
     def _evict(self, room: Room) -> None:
         for m in list(self.audience.pop(room.id, ())):
-            m.send({"t": "left", "room": room.id})
+            m.send(wire.Left(t="left", room=room.id))
             if isinstance(m, RemoteConn):
                 self.bus.send(m.pid, ["leave", m.cid, room.id])
             m.room = None
@@ -377,7 +378,7 @@ class RoomRuntime:
             for rid in changed:
                 watched = self.lobby.rooms.get(rid)
                 if watched is not None:
-                    msg = p.encode({"t": "watchers", "room": rid, "n": watched.watchers})
+                    msg = p.encode(wire.Watchers(t="watchers", room=rid, n=watched.watchers))
                     for m in list(self.audience.get(rid, ())):
                         m.send(msg, droppable=True)
                     await self.flush(watched)  # the lobby hash shows the count to every process

@@ -175,7 +175,8 @@ def test_room_drop_back_and_grace():
     room.set_ready("a", True, 0.0)
     room.set_ready("b", True, 0.0)
     room.drop("b", 1.0)
-    assert room.snapshot(None, 1.5)["seats"][1]["away"] == 1.5
+    seat = room.snapshot(None, 1.5)["seats"][1]
+    assert seat is not None and seat["away"] == 1.5
     room.back("b", 2.0)
     back = room.seats[1]
     assert back is not None and back.away_until is None

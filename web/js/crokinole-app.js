@@ -64,7 +64,7 @@ const hud = new CrokinoleHud();
 let joinRef = null;
 /** @type {(() => string)|null} the last round's words, reworded on a change of language */
 let roundText = null;
-/** @type {object|null} a create or quick match waiting for the session under a new name */
+/** @type {import("./protocol").ClientMessage | null} a create or quick match waiting for the session under a new name */
 let afterHello = null;
 
 $("name").value = localStorage.getItem(STORE.name) || "";
@@ -84,7 +84,7 @@ const conn = new Connection(socketUrl("/ws"), {
     $("status").textContent = t(`conn.${s}`);
   },
 });
-/** @param {object} msg */
+/** @param {import("./protocol").ClientMessage} msg */
 const send = (msg) => conn.send(msg);
 const rooms = new RoomClient({ track: st, send, playing: () => playback.active, invite: () => param("invite") });
 const chat = new ChatBox(/** @type {HTMLTemplateElement} */ ($("chat-template")), (channel, text) => send({ t: "chat", text, team: channel === "team" }));
@@ -269,7 +269,7 @@ const HANDLERS = {
 /**
  * Create or queue under the name in the field: a new name is a new session (the form is
  * shown only outside a room, so no seat is given up), the message sent once it is welcomed.
- * @param {object} msg
+ * @param {import("./protocol").ClientMessage} msg
  */
 function sendAs(msg) {
   const name = playerName();

@@ -27,14 +27,20 @@ export function playersLine(mode, players) {
   return players.map(name).join(" v ");
 }
 
-/** The `create` message of the new-room form's values (docs/protocol.md): Novuss's mode,
- * sets and clock, or Crokinole's players and rule options (seed 002 4 f-g, 7 a-d). */
+/**
+ * The `create` message of the new-room form's values (docs/protocol.md): Novuss's mode,
+ * sets and clock, or Crokinole's players and rule options (seed 002 4 f-g, 7 a-d).
+ * @param {Record<string, any>} v the form's values
+ * @returns {import("./protocol").Create}
+ */
 export function createMessage(v) {
   if (v.game !== "crokinole") {
+    /** @type {import("./protocol").Create} */
     const msg = { t: "create", mode: v.mode, sets: v.sets, clock: v.clock, private: v.private };
     return v.rated ? { ...msg, rated: true } : msg;
   }
   const alone = v.players === "3" || v.players === "4";
+  /** @type {import("./protocol").Create} */
   const msg = { t: "create", game: "crokinole", mode: alone ? "singles" : v.players, sets: 1, clock: 60, private: v.private };
   if (alone) msg.players = Number(v.players); // 7 d
   msg.scoring = alone ? "tournament" : v.scoring; // 4 g is between two sides
