@@ -182,6 +182,7 @@ class Queued(TypedDict):
     waiting: int
     rated: bool  # the match will be rated (server/lobby/pairing.py reach)
     window: QuickWindow | None  # None: anybody (a guest, or an unrated queue)
+    players: NotRequired[int]  # a table of 3 or 4 players each alone (002 7 d)
 
 
 class Pong(TypedDict):

@@ -126,7 +126,7 @@ class Computer:
 
     async def quick(self, conn: Client, msg: p.Quick) -> None:
         """Quick match; with `computer_after`, the computer plays if nobody came by then."""
-        await self.service.quick(conn, msg.mode, msg.game)
+        await self.service.quick(conn, msg.mode, msg.game, msg.players)
         if msg.computer_after is not None and conn.queued is not None:
             at = time.time() + msg.computer_after
             waiting = Waiting(

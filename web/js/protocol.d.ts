@@ -174,6 +174,7 @@ export interface Queued {
   waiting: number;
   rated: boolean;
   window: QuickWindow | null;
+  players?: number;
 }
 
 export interface Pong {
@@ -324,6 +325,7 @@ export type Quick = {
   game?: string;
   computer_after?: number | null;
   level?: number;
+  players?: number | null;
 };
 
 export type Computer = {
