@@ -150,7 +150,7 @@ const HANDLERS = {
     render();
   },
   queued(m) {
-    $("queue").textContent = waitingFor("crokinole", m.mode, m.waiting);
+    $("queue").textContent = waitingFor("crokinole", m.mode, m.waiting, m.players);
   },
   room(m) {
     if (m.game !== "crokinole") return location.assign("/"); // the Novuss client's room
@@ -284,11 +284,12 @@ $("setup").addEventListener("submit", (e) => {
   sendAs(createMessage({ game: "crokinole", players: $("mode").value, private: false, scoring: "tournament" }));
 });
 $("quick").onclick = () => {
-  const mode = $("mode").value;
-  // the server's quick match pairs two sides (server/net/protocol.py `_quick`: singles, doubles)
-  if (mode !== "singles" && mode !== "doubles") return banner(t("crok.quick_two_sided"));
-  $("queue").textContent = lookingFor("crokinole", mode);
-  sendAs({ t: "quick", game: "crokinole", mode });
+  const chosen = $("mode").value;
+  // "3" or "4": a table of that many players each alone (002 7 d), a queue of its own
+  const players = chosen === "3" || chosen === "4" ? Number(chosen) : undefined;
+  const mode = players ? "singles" : chosen;
+  $("queue").textContent = lookingFor("crokinole", mode, players);
+  sendAs({ t: "quick", game: "crokinole", mode, ...(players ? { players } : {}) });
 };
 $("ready").onclick = () => send({ t: "ready" });
 $("resign").onclick = () => {

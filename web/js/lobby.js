@@ -242,12 +242,29 @@ export class RoomView {
   }
 }
 
-/** The quick-match queue's status line: looking for a match of that game and mode. */
-export const lookingFor = (game, mode) => t(game === "crokinole" ? "lobby.looking_crokinole" : "lobby.looking", { mode });
+/**
+ * The quick-match queue's status line: looking for a match of that game and mode, or of
+ * that many players each alone (002 7 d).
+ * @param {string} game
+ * @param {string} mode
+ * @param {number} [players] 3 or 4 players each alone
+ * @returns {string}
+ */
+export const lookingFor = (game, mode, players) =>
+  players ? t("crok.looking_alone", { players }) : t(game === "crokinole" ? "lobby.looking_crokinole" : "lobby.looking", { mode });
 
-/** The quick-match queue's status line: queued, with how many wait. */
-export const waitingFor = (game, mode, waiting) =>
-  t(game === "crokinole" ? "lobby.queued_crokinole" : "lobby.queued", { mode, waiting });
+/**
+ * The quick-match queue's status line: queued, with how many wait.
+ * @param {string} game
+ * @param {string} mode
+ * @param {number} waiting
+ * @param {number} [players] 3 or 4 players each alone (002 7 d)
+ * @returns {string}
+ */
+export const waitingFor = (game, mode, waiting, players) =>
+  players
+    ? t("crok.queued_alone", { players, waiting })
+    : t(game === "crokinole" ? "lobby.queued_crokinole" : "lobby.queued", { mode, waiting });
 
 /**
  * A quick match's terms as `queued` tells them, before it starts: rated with the ratings in

@@ -171,7 +171,7 @@ export function createMessages(ctx) {
 
     /** @param {import("./protocol").Queued} m */
     queued(m) {
-      lobbyView.setQuickStatus(() => [waitingFor(m.game, m.mode, m.waiting), quickTerms(m.rated, m.window)].filter(Boolean).join(" · "));
+      lobbyView.setQuickStatus(() => [waitingFor(m.game, m.mode, m.waiting, m.players), quickTerms(m.rated, m.window)].filter(Boolean).join(" · "));
     },
 
     /** @param {import("./protocol").Room} m */
