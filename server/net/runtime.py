@@ -21,9 +21,10 @@ from server import wire
 from server.cluster.bus import Bus
 from server.cluster.remote import RemoteConn
 from server.games.core.play import Motion, Out, Settings
+from server.lobby.events import Event
 from server.lobby.lobby import Lobby
 from server.lobby.members import Member
-from server.lobby.room import Event, Room
+from server.lobby.room import Room
 from server.net import protocol as p
 from server.net.aims import WatcherAims
 from server.net.conn import Conn, Connections

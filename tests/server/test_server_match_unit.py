@@ -14,8 +14,9 @@ from server.games.novuss.match import Match
 from server.games.novuss.rules import MatchConfig
 from server.games.novuss.rules.state import Mode
 from server.games.novuss.sim import COMPETITION, Shot, simulate
+from server.lobby.events import Event
 from server.lobby.lobby import Lobby
-from server.lobby.room import Event, LobbyError, Room
+from server.lobby.room import LobbyError, Room
 from tests.server.server_bot import choose_shot
 from tools.scenarios import mixed_strokes
 
