@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sourced by run.sh and test.sh: make .venv hold the project (with its Cython core
-# compiled) and web/node_modules hold the client's libraries. Idempotent and quick
+# compiled), web/node_modules hold the client's libraries and web/dist its build. Idempotent and quick
 # when nothing changed. Usage: source scripts/setup-env.sh base|test
 # (always name one: a sourced script sees the caller's arguments when given none).
 set -euo pipefail
@@ -24,4 +24,7 @@ if [ -f web/package.json ]; then
   if [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules ]; then
     (cd web && npm ci --no-audit --no-fund --loglevel=error)
   fi
+  # The client's build (web/dist, served in place of the sources while it is theirs; a moment
+  # when nothing changed: docs/client.md, "Types, lint and build").
+  (cd web && node build.mjs >/dev/null)
 fi

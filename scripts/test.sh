@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what the tests need (Python packages, Chromium for the browser tests, the
-# client's npm libraries) and run lint, the Python tests and the client's unit tests.
+# client's npm libraries) and run lint, the Python tests, the client's unit tests, its type
+# check and its lint.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x /usr/bin/chromium ]; then
@@ -17,6 +18,9 @@ source scripts/setup-env.sh test
 if [ -d web/tests ]; then
   (cd web && node --test tests/)
 fi
+# The client's type check (web/tsconfig.json, with the protocol's types generated from the
+# server's: web/js/protocol.d.ts) and its lint (web/eslint.config.js).
+(cd web && npx --no-install tsc -p . && npx --no-install eslint .)
 if [ "$#" -gt 0 ]; then
   exec .venv/bin/python -m pytest -q "$@"
 fi

@@ -12,6 +12,7 @@ from pathlib import Path
 from aiohttp import web
 
 from server.config import Config
+from server.edge.client_build import IMMUTABLE, is_hashed, served_root
 from server.edge.headers import security_headers
 from server.edge.proxy import parse_networks
 from server.edge.reads import Handler, read_limits
@@ -51,35 +52,37 @@ COMPRESSED = frozenset({".html", ".js", ".mjs", ".css", ".json", ".svg", ".map",
 UNCOMPRESSED_ASKS = ("If-Modified-Since", "If-None-Match", "If-Range", "Range")
 
 
-def _file(path: Path, request: web.Request) -> web.FileResponse:
+def _file(path: Path, request: web.Request, cache: str | None = None) -> web.FileResponse:
     """A file of the client, its text compressed (when the answer surely has a body)."""
-    response = web.FileResponse(path)
+    response = web.FileResponse(path, headers=None if cache is None else {"Cache-Control": cache})
     if path.suffix in COMPRESSED and not any(h in request.headers for h in UNCOMPRESSED_ASKS):
         response.enable_compression()
     return response
 
 
-def _static(web_dir: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-    """GET of any file under web/ (node_modules included); anything else gets index.html, so
-    invite links (/r/<invite>) and deep links open the client."""
-    root = web_dir.resolve()
+def _static(*dirs: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """GET of any file under the first of `dirs` that has it (the build, then web/ with
+    node_modules); anything else gets index.html, so invite links (/r/<invite>) and deep links
+    open the client. The build's hashed bundles are cached for good."""
+    roots = [d.resolve() for d in dict.fromkeys(dirs)]
 
     async def handler(request: web.Request) -> web.StreamResponse:
         rel = request.match_info.get("path", "")
         if "\x00" in rel or any(len(part) > NAME_MAX for part in rel.split("/")):
             raise web.HTTPBadRequest(text="Not a path this server has.")
-        try:
-            target = (root / rel).resolve()
-            inside = target.is_relative_to(root)
-            if inside and target.is_file():
-                return _file(target, request)
-            if inside and target.is_dir() and (target / "index.html").is_file():
-                return _file(target / "index.html", request)
-        except (OSError, ValueError):  # a name the file system refuses: not ours to serve
-            raise web.HTTPBadRequest(text="Not a path this server has.") from None
+        for root in roots:
+            try:
+                target = (root / rel).resolve()
+                inside = target.is_relative_to(root)
+                if inside and target.is_file():
+                    return _file(target, request, IMMUTABLE if is_hashed(root, target) else None)
+                if inside and target.is_dir() and (target / "index.html").is_file():
+                    return _file(target / "index.html", request)
+            except (OSError, ValueError):  # a name the file system refuses: not ours to serve
+                raise web.HTTPBadRequest(text="Not a path this server has.") from None
         if Path(rel).suffix and not rel.startswith("r/"):
             raise web.HTTPNotFound()
-        index = root / "index.html"
+        index = roots[0] / "index.html"
         if not index.is_file():
             raise web.HTTPNotFound(text="The web client (web/index.html) is not there.")
         return _file(index, request)
@@ -167,7 +170,8 @@ def make_app(config: Config) -> web.Application:
     store = Store(url, config.event_buffer, config.redis_password)
     store.archive = ArchiveReader(db)
     settings = Settings(speed_factor=config.speed_factor, aim_rate=config.aim_rate)
-    hub = Hub(config, store, db, settings, config.web_dir)
+    served = served_root(config.web_dir)  # the build, unless it is stale or missing
+    hub = Hub(config, store, db, settings, served)
     app[STORE], app[HUB] = store, hub
 
     async def lifecycle(app: web.Application) -> AsyncIterator[None]:
@@ -193,6 +197,6 @@ def make_app(config: Config) -> web.Application:
     app.cleanup_ctx.append(lifecycle)
     app.on_shutdown.append(close_sockets)
     app.add_routes([web.get("/ws", websocket), web.get("/healthz", healthz), *hub.http])
-    app.add_routes(web.get(path, _page(config.web_dir / page)) for path, page in PAGES.items())
-    app.add_routes([web.get("/{path:.*}", _static(config.web_dir))])
+    app.add_routes(web.get(path, _page(served / page)) for path, page in PAGES.items())
+    app.add_routes([web.get("/{path:.*}", _static(served, config.web_dir))])
     return app

@@ -4,16 +4,16 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
 
 import msgpack
 
 from server.lobby.room import LobbyError
+from server.wire import Challenged, ChallengeEnd, ChallengeSent, ChallengeWhy
 
 MAX_FROM = 3  # challenges one session has waiting at once
 MAX_TO = 5  # challenges waiting for one player, from everybody: nobody floods a screen
 
-End = Literal["accepted", "declined", "cancelled", "expired", "busy", "gone"]
+End = ChallengeWhy
 """Why a challenge ended (`challenge_end.why`): the challenged player accepted (the room is
 made) or declined; the challenger cancelled it or left; nobody answered in time; one of the
 two had taken a seat elsewhere meanwhile; the challenger's connection was gone at the
@@ -51,25 +51,30 @@ class Challenge:
     terms: Terms
     expires: float  # wall time
 
-    def _told(self, t: str, now: float) -> dict[str, Any]:
-        return {
-            "t": t,
-            "id": self.id,
-            **asdict(self.terms),
-            "expires_in": round(max(0.0, self.expires - now), 1),  # no clock skew to mind
-        }
+    def _left(self, now: float) -> float:
+        return round(max(0.0, self.expires - now), 1)  # seconds: no clock skew to mind
 
-    def offer(self, now: float) -> dict[str, Any]:
+    def offer(self, now: float) -> Challenged:
         """`challenged`: what the challenged player's tabs show."""
-        return {**self._told("challenged", now), "from": self.sender_name}
+        m = self.terms
+        told: Challenged = {
+            "t": "challenged", "id": self.id, "game": m.game, "mode": m.mode, "sets": m.sets,
+            "clock": m.clock, "rated": m.rated, "expires_in": self._left(now),
+            "from": self.sender_name,
+        }  # fmt: skip
+        return told
 
-    def sent(self, now: float) -> dict[str, Any]:
+    def sent(self, now: float) -> ChallengeSent:
         """`challenge_sent`: the challenger's receipt."""
-        return {**self._told("challenge_sent", now), "to": self.target_name}
+        m = self.terms
+        return ChallengeSent(
+            t="challenge_sent", id=self.id, game=m.game, mode=m.mode, sets=m.sets,
+            clock=m.clock, rated=m.rated, expires_in=self._left(now), to=self.target_name,
+        )  # fmt: skip
 
-    def ended(self, why: End) -> dict[str, Any]:
+    def ended(self, why: End) -> ChallengeEnd:
         """`challenge_end`: told to both sides (every tab of the challenged player)."""
-        return {"t": "challenge_end", "id": self.id, "why": why}
+        return ChallengeEnd(t="challenge_end", id=self.id, why=why)
 
     def pack(self) -> bytes:
         """As Redis keeps it."""

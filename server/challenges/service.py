@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -112,13 +112,13 @@ class Challenges:
             if (pid == self.pid and self.local(cid) is not None) or alive.get(pid)
         }
 
-    def _tell(self, pid: str, cid: str, msg: dict[str, Any]) -> None:
+    def _tell(self, pid: str, cid: str, msg: Mapping[str, Any]) -> None:
         if pid != self.pid:
             self.bus.deliver(pid, cid, p.encode(msg), False)
         elif (conn := self.local(cid)) is not None:
             conn.send(msg)
 
-    async def _tell_both(self, ch: Challenge, msg: dict[str, Any]) -> None:
+    async def _tell_both(self, ch: Challenge, msg: Mapping[str, Any]) -> None:
         self._tell(ch.pid, ch.cid, msg)
         for cid, pid in (await self._online(ch.target)).items():
             self._tell(pid, cid, msg)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +39,7 @@ class RemoteConn:
     closed: bool = False
     queued: tuple[str, QueueEntry] | None = None  # always None: queues are its process's
 
-    def send(self, msg: dict[str, Any] | bytes, droppable: bool = False) -> None:
+    def send(self, msg: Mapping[str, Any] | bytes, droppable: bool = False) -> None:
         """Queue a message for the connection on its own process."""
         if self.closed:
             return

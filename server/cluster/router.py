@@ -22,9 +22,10 @@ from server.cluster.bus import Bus
 from server.cluster.lease import Leases
 from server.cluster.remote import RemoteConn
 from server.games.core.play import Settings
+from server.lobby.events import Event
 from server.lobby.lobby import Lobby
 from server.lobby.members import Member, Session, Stage
-from server.lobby.room import Event, Room
+from server.lobby.room import Room
 from server.store.redis_store import Store
 
 log = logging.getLogger("novuss.cluster")

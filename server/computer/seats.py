@@ -24,6 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
+from server import wire
 from server.computer.rooms import NAME, computer_seats, computer_sid
 from server.computer.thinker import Thinkers
 from server.config import Config
@@ -125,7 +126,7 @@ class Computer:
 
     async def quick(self, conn: Client, msg: p.Quick) -> None:
         """Quick match; with `computer_after`, the computer plays if nobody came by then."""
-        await self.service.quick(conn, msg.mode, msg.game)
+        await self.service.quick(conn, msg.mode, msg.game, msg.players)
         if msg.computer_after is not None and conn.queued is not None:
             at = time.time() + msg.computer_after
             waiting = Waiting(
@@ -142,7 +143,8 @@ class Computer:
                 if not await self.service.dequeue(w.conn):
                     continue  # taken for a table with people meanwhile
                 # never silently: the player is told before the room arrives
-                w.conn.send({"t": "computer", "mode": w.mode, "level": w.level, "waited": w.wait})
+                told = wire.ComputerTakes(t="computer", mode=w.mode, level=w.level, waited=w.wait)
+                w.conn.send(told)
                 try:
                     opponents = p.Computer(w.mode, w.level, QUICK_SETS, QUICK_CLOCK,
                                            partner=w.mode == "doubles", game=w.game)  # fmt: skip

@@ -17,7 +17,7 @@ from aiohttp import web
 from server.accounts.store import AccountStore
 from server.games.registry import NAMES, game, of_record
 from server.games.seam import ReplayError
-from server.lobby.room import record_for
+from server.lobby.room_views import record_for
 from server.store.redis_store import Store
 
 RECOMPUTED = 64  # archived records kept with their recomputed rulings

@@ -14,8 +14,10 @@ from typing import Any
 from server.games.core.play import Settings, Step
 from server.games.registry import DEFAULT
 from server.lobby.deadlines import Deadlines
-from server.lobby.room import SEATS, LobbyError, Room, new_id
+from server.lobby.room import LobbyError, Room, new_id
 from server.lobby.seat import Player
+from server.wire import Lobby as LobbyMessage
+from server.wire import RoomSummary
 
 QUICK_SETS = 1  # quick matches are short: one set, the standard stroke clock
 QUICK_CLOCK = 30.0
@@ -113,19 +115,24 @@ class Lobby:
         now: float,
         rid: str | None = None,
         game: str = DEFAULT,
+        options: dict[str, Any] | None = None,
     ) -> tuple[Room, Step]:
         """Seat a filled quick-match table, in queue order, in a new public room (`rid`, or a
-        new id); everybody is ready, so the match starts. Rated when every player is
-        registered, each at one seat (either game: each rated apart)."""
+        new id) of the game's `options` (players each alone: 002 7 d); everybody is ready, so
+        the match starts. Rated when every player is registered, each at one seat (either
+        game: each rated apart)."""
         accounts = [p.account for p in players]
         # one account at two seats (two sessions queued) plays itself: never rated (issue 37)
         rated = None not in accounts and len(set(accounts)) == len(accounts)
-        room = self.add(self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid, game, rated=rated))
+        room = self.add(
+            self.new_room(mode, QUICK_SETS, QUICK_CLOCK, False, rid, game, options, rated)
+        )
         return room, room.seat_ready(players, now)
 
 
-def lobby_view(summaries: list[dict[str, Any]], queue: dict[str, int]) -> dict[str, Any]:
-    """The `lobby` message from every process's public room summaries and the queue lengths:
+def lobby_view(summaries: list[RoomSummary], queue: dict[str, int]) -> LobbyMessage:
+    """The `lobby` message from every process's public room summaries and the lengths of
+    the quick-match queues, by name (server/lobby/matchmaking.py QUEUES):
     at most LOBBY_LIST open tables (the fullest first: the nearest to starting) and live
     matches (the most watched first), with how many there are in all, so that its size is
     bounded however many rooms exist."""
@@ -138,5 +145,5 @@ def lobby_view(summaries: list[dict[str, Any]], queue: dict[str, int]) -> dict[s
         "rooms": rooms[:LOBBY_LIST],
         "live": live[:LOBBY_LIST],
         "counts": {"rooms": len(rooms), "live": len(live)},
-        "queue": {m: queue.get(m, 0) for m in SEATS},
+        "queue": dict(queue),
     }

@@ -10,18 +10,67 @@ all or none, so two processes never seat one player twice.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from server.games.registry import NAMES, game, rating_mode
 from server.lobby.members import QueueEntry
 from server.lobby.pairing import Waiting, pick
+from server.lobby.room import SEATS
 from server.store.pairing import QueueView
 
-# the quick-match queues of rated games (server/lobby/service.py names them): (game, mode)
-RATED_QUEUES = {
-    rating_mode(name, mode): (name, mode)
+ALONE = (3, 4)  # 002 7 d: 3 or 4 players, each alone (a game offering the "players" option)
+
+
+@dataclass(frozen=True)
+class QuickQueue:
+    """One quick-match queue: a table of `game` in `mode`, or (`players`) of 3 or 4 players
+    each alone (002 7 d), who are rated as the game's 7 d rating but wait apart (a table of 3
+    is not one of 4)."""
+
+    game: str
+    mode: str
+    players: int | None = None
+
+    @property
+    def name(self) -> str:
+        """The queue's key: its rating's name ("singles", "crokinole-doubles"), and for
+        players alone their number too ("crokinole-7d-3")."""
+        if self.players is None:
+            return self.rating
+        return f"{self.rating}-{self.players}"
+
+    @property
+    def rating(self) -> str:
+        """The rating its players are paired by and its matches change."""
+        return rating_mode(self.game, self.mode, self.players is not None)
+
+    @property
+    def seats(self) -> int:
+        """Players at its table."""
+        return self.players or SEATS[self.mode]
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Its room's options, as `create` makes a room of players alone from the game's
+        page (002 7 d; 4 f: tournament scoring, the only one of more than two sides)."""
+        if self.players is None:
+            return {}
+        scoring = {"scoring": "tournament"} if "scoring" in game(self.game).options else {}
+        return {"players": self.players, **scoring}
+
+
+# every quick-match queue, by name (server/lobby/service.py queues in them)
+QUEUES = {
+    q.name: q
     for name in NAMES
-    if game(name).rated
-    for mode in ("singles", "doubles")
+    for q in [
+        *(QuickQueue(name, mode) for mode in SEATS),
+        *(QuickQueue(name, "singles", n) for n in ALONE if "players" in game(name).options),
+    ]
 }
+# the queues of rated games: paired by rating (server/lobby/pairing.py)
+RATED_QUEUES = {k: q for k, q in QUEUES.items() if game(q.game).rated}
 TRIES = 5  # a table taken meanwhile by another process: the queue is read again
 
 

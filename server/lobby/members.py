@@ -10,7 +10,7 @@ is put together (server/net/hub.py).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -41,7 +41,7 @@ class Member(Protocol):
     closed: bool
     queued: tuple[str, QueueEntry] | None  # (mode, entry) while in a quick-match queue
 
-    def send(self, msg: dict[str, Any] | bytes, droppable: bool = False) -> None:
+    def send(self, msg: Mapping[str, Any] | bytes, droppable: bool = False) -> None:
         """Deliver a message (a map, or bytes already encoded); `droppable`: a reader that
         falls behind may lose it."""
 

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
+from server.wire import QuickWindow
+
 BASE = 50.0  # rating points either side at once (a shown rating: 60 × mu, docs/accounts.md)
 WIDEN = 10.0  # more points either side per second waited
 OPEN_AFTER = 45.0  # seconds waited after which anybody will do (the window is then ±500)
@@ -43,7 +45,7 @@ class Reach(TypedDict):
     guest), widening by `widen` points a second, anybody after `open_after` seconds."""
 
     rated: bool
-    window: dict[str, float] | None
+    window: QuickWindow | None
 
 
 def reach(rating: int | None, rated_queue: bool) -> Reach:
@@ -52,7 +54,9 @@ def reach(rating: int | None, rated_queue: bool) -> Reach:
     if rating is None or not rated_queue:
         return Reach(rated=False, window=None)
     near = window(0.0)
-    terms = {"from": rating - near, "to": rating + near, "widen": WIDEN, "open_after": OPEN_AFTER}
+    terms: QuickWindow = {
+        "from": rating - near, "to": rating + near, "widen": WIDEN, "open_after": OPEN_AFTER
+    }  # fmt: skip
     return Reach(rated=True, window=terms)
 
 

@@ -7,17 +7,16 @@ in a bounded buffer so a client that reconnects gets exactly what it missed.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections import deque
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-import msgpack
-
+from server import wire
 from server.games.core.play import Out, Settings, Step
 from server.games.registry import DEFAULT, game
 from server.games.seam import GameMatch, MatchSpec
+from server.lobby import room_views
+from server.lobby.events import Event, EventBuffer
 from server.lobby.seat import Player, Seat
 
 SEATS = {"singles": 2, "doubles": 4}
@@ -32,75 +31,7 @@ class LobbyError(Exception):
         self.message = message
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """A sequenced event as kept for resume, its message msgpack-encoded once. A room keeps
-    the last `buffer` events (256): as one bytes object each instead of a tree of dicts and
-    lists, at 500 tables they are no longer most of what the cycle collector walks
-    (docs/performance.md, "Third round"), and the hub sends these very bytes."""
-
-    seq: int
-    audience: int | None
-    kind: str  # the message's "t"
-    packed: bytes
-    readers: tuple[str, ...] = ()  # team chat: the sessions of the team when it was written
-
-    @classmethod
-    def of(
-        cls, seq: int, audience: int | None, message: dict[str, Any], readers: tuple[str, ...] = ()
-    ) -> Event:
-        """The event of a message (which carries its own "t" and "seq")."""
-        packed = msgpack.packb(message, use_bin_type=True)
-        return cls(seq, audience, message["t"], packed, readers)
-
-    @property
-    def message(self) -> dict[str, Any]:
-        """The message, decoded afresh (a copy: the event itself never changes)."""
-        message = msgpack.unpackb(self.packed, raw=False, strict_map_key=False)
-        assert isinstance(message, dict)  # every event is a map with "t" (Event.of)
-        return message
-
-    def shown_to(self, team: int | None, sid: str | None) -> bool:
-        """May the session `sid`, now of `team` (None: a watcher), read it? A team's message
-        is its writers' team's: whoever takes one of their seats later does not read it."""
-        if self.audience is None:
-            return True
-        if self.readers:
-            return sid in self.readers
-        return self.audience == team
-
-    def visible_to(self, team: int | None, sid: str | None = None) -> dict[str, Any]:
-        """The message as `sid` of `team` gets it: an event meant for others is replaced by a
-        `hidden` placeholder, so everybody's seq stays without gaps."""
-        if self.shown_to(team, sid):
-            return self.message
-        return {"t": "hidden", "seq": self.seq}
-
-
 WAITING_GRACE = 20.0  # seconds an absent player keeps a seat when no match is being played
-# The kept events' bytes, besides their count (the buffer): 256 events of up to ~3.6 KB each
-# held 0.9 MB for one room (issue 37); a resume that needs older ones gets a whole `room`.
-EVENT_BYTES = 128 * 1024
-
-
-def invite_hash(invite: str) -> str:
-    """What a private match's record keeps of its room's invite: a check, not the invite."""
-    return hashlib.sha256(("invite:" + invite).encode()).hexdigest()
-
-
-def record_for(
-    record: dict[str, Any], invite: str | None, viewer: str | None = None
-) -> dict[str, Any] | None:
-    """A stored match record as served: a private match's only to who has its room's invite
-    or played in it (`viewer`: the asking account's uid; to anybody else it does not exist),
-    and never with its invite check."""
-    access = record.pop("access", None)
-    played = viewer is not None and any(
-        p.get("account") == viewer for p in record.get("players", [])
-    )
-    if access is not None and not played and (invite is None or invite_hash(invite) != access):
-        return None
-    return record
 
 
 def new_id(prefix: str) -> str:
@@ -111,9 +42,12 @@ def new_id(prefix: str) -> str:
 class Room:
     """One table: seats, presence, the match, the event sequence.
 
-    Why one class of ~480 lines: every step changes seats, presence, the match and the event
-    sequence together, and the checkpoint is all of it at once. It should still be split
-    (seats and presence, the event buffer, the match glue): a known debt, not a design.
+    Why one class of ~450 lines: every step it takes (a seat taken or left, a player gone or
+    back, a ready, a stroke, a tick) changes seats, presence and the match together and emits
+    the events of that change in one order, and its checkpoint is all of it at once. What
+    stands apart is apart: the event sequence and its bounds (server/lobby/events.py), what
+    the room shows (server/lobby/room_views.py), a seat (server/lobby/seat.py), the game's
+    match behind the seam.
     """
 
     def __init__(
@@ -148,9 +82,7 @@ class Room:
         self.rematch: set[int] = set()
         self.struck: set[int] = set()  # the teams that struck in the current match
         self.resigning: int | None = None  # a seat that resigned while the discs moved
-        self.seq = 0
-        self.events: deque[Event] = deque(maxlen=buffer)
-        self.event_bytes = 0  # the kept events' size: bounded too (EVENT_BYTES)
+        self.buffer = EventBuffer(buffer)
         self.watchers = 0
         self.outbox: list[Out | Event] = []
         self.log: list[tuple[str, dict[str, Any]]] = []
@@ -159,6 +91,16 @@ class Room:
         self.seat_index: dict[str, Room] | None = None  # the lobby's session -> room index
 
     # -- views -----------------------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        """The `seq` of the room's newest event."""
+        return self.buffer.seq
+
+    @property
+    def events(self) -> deque[Event]:
+        """The events kept for resume, oldest first."""
+        return self.buffer.events
+
     @property
     def status(self) -> str:
         """ "open" before the first match, "playing" during one, "over" after."""
@@ -181,78 +123,23 @@ class Room:
         """The occupied seats."""
         return [(i, s) for i, s in enumerate(self.seats) if s is not None]
 
-    def summary(self) -> dict[str, Any]:
-        """The room as the lobby lists it."""
-        return {
-            "id": self.id,
-            "game": self.game,
-            "options": self.options,
-            "mode": self.mode,
-            "sets": self.sets,
-            "clock": self.clock,
-            "status": self.status,
-            "players": [
-                None if s is None else {"name": s.name, "ready": s.ready, **s.identity()}
-                for s in self.seats
-            ],
-            "rated": self.rated,
-            "watchers": self.watchers,
-            "score": None if self.match is None else self.match.score(),
-        }
+    def rule_options(self) -> wire.RoomOptions:
+        """The room's options as the protocol types them (the ones `create` read)."""
+        return cast(wire.RoomOptions, self.options)
 
-    def snapshot(self, seat: int | None, now: float) -> dict[str, Any]:
+    def summary(self) -> wire.RoomSummary:
+        """The room as the lobby lists it (server/lobby/room_views.py)."""
+        return room_views.summary(self)
+
+    def snapshot(self, seat: int | None, now: float) -> wire.Room:
         """The full `room` message for a player at `seat` (None: a watcher)."""
-        m = self.match
-        sides = m.sides() if m is not None else [None] * len(self.seats)
-        seats = [
-            None
-            if s is None
-            else {
-                "seat": i,
-                "team": self.team_of(i),
-                "name": s.name,
-                "ready": s.ready,
-                "away": None if s.away_until is None else round(max(0.0, s.away_until - now), 1),
-                "side": sides[i],
-                **s.identity(),
-            }
-            for i, s in enumerate(self.seats)
-        ]
-        return {
-            "t": "room",
-            "seq": self.seq,
-            "id": self.id,
-            "game": self.game,
-            "options": self.options,
-            "mode": self.mode,
-            "sets": self.sets,
-            "clock": self.clock,
-            "private": self.private,
-            "rated": self.rated,
-            "status": self.status,
-            "watchers": self.watchers,
-            "invite": self.invite if seat is not None else None,
-            "you": {"role": "watcher" if seat is None else "player", "seat": seat},
-            "seats": seats,
-            "table": game(self.game).table_view(),
-            "match": None if m is None else m.view(now),
-            "discs": [] if m is None else m.discs(now),
-            "motion": None if m is None or m.motion is None else m.motion.view(now, self.settings),
-            "rematch": sorted(self.rematch),
-        }
+        return room_views.snapshot(self, seat, now)
 
     def missed(
         self, since: int, team: int | None, sid: str | None = None
     ) -> list[dict[str, Any]] | None:
-        """The events after `since` as the session `sid` of `team` (None: a watcher) may see
-        them, or None when some are no longer kept (the caller then sends a full snapshot)."""
-        if since == self.seq:
-            return []
-        if since > self.seq:
-            return None  # a number from the future (a store that lost data): resync whole
-        if not self.events or self.events[0].seq > since + 1:
-            return None
-        return [e.visible_to(team, sid) for e in self.events if e.seq > since]
+        """The events after `since` as `sid` of `team` may see them (EventBuffer.missed)."""
+        return self.buffer.missed(since, team, sid)
 
     # -- emitting --------------------------------------------------------------------
     def emit(self, out: Out) -> None:
@@ -260,21 +147,7 @@ class Room:
         if not out.sequenced:
             self.outbox.append(out)
             return
-        self.seq += 1
-        message = {"t": out.kind, "seq": self.seq, **out.data}
-        event = Event.of(self.seq, out.audience, message, out.readers)
-        self.keep(event)
-        self.outbox.append(event)
-
-    def keep(self, event: Event) -> None:
-        """Keep an event for resume, within the buffer's count and EVENT_BYTES (the oldest
-        go first; the newest is always kept)."""
-        if len(self.events) == self.events.maxlen:
-            self.event_bytes -= len(self.events[0].packed)
-        self.events.append(event)
-        self.event_bytes += len(event.packed)
-        while self.event_bytes > EVENT_BYTES and len(self.events) > 1:
-            self.event_bytes -= len(self.events.popleft().packed)
+        self.outbox.append(self.buffer.add(out.kind, out.data, out.audience, out.readers))
 
     def apply(self, step: Step) -> Step:
         """Queue a match step's messages and log entries; return it for its motion."""
@@ -296,39 +169,11 @@ class Room:
         """Broadcast the whole room after a change of seats, readiness or rematch offers."""
         snap = self.snapshot(None, now)
         del snap["t"], snap["seq"], snap["you"], snap["invite"]
-        self.emit(Out("room", snap))
+        self.emit(Out("room", dict(snap)))
 
     def record_header(self) -> dict[str, Any]:
         """The match record's header: players, settings, times, result."""
-        m = self.match
-        assert m is not None  # only called with a match
-        return {
-            "id": m.id,
-            "room": self.id,
-            "game": self.game,
-            "mode": self.mode,
-            "sets": self.sets,
-            "clock": self.clock,
-            "players": [
-                {
-                    "seat": i,
-                    "team": self.team_of(i),
-                    "name": s.name,
-                    "sid": s.sid,
-                    "account": s.account,
-                }
-                for i, s in self.seated()
-            ],
-            "rated": self.rated,
-            "started": m.started,
-            "ended": m.ended,
-            "strokes": m.strokes,
-            "score": m.score(),
-            "result": m.state.match_result,
-            "private": self.private,
-            **({"access": invite_hash(self.invite)} if self.private and self.invite else {}),
-            **({"aborted": True} if m.ended is not None and self.aborted() else {}),
-        }
+        return room_views.record_header(self)
 
     def aborted(self) -> bool:
         """A match against the computer in which its people never struck: nobody played it,
@@ -481,7 +326,7 @@ class Room:
             return Step()
         grace = self.grace if self.status == "playing" else min(self.grace, WAITING_GRACE)
         s.away_until = now + grace
-        self.emit(Out("gone", {"seat": seat, "name": s.name, "grace": grace}))
+        self.emit(Out("gone", dict(wire.Gone(seat=seat, name=s.name, grace=grace))))
         if self.match is None:
             return Step()
         return self.apply(self.match.set_away(seat, True, now))
@@ -493,7 +338,7 @@ class Room:
         if seat is None or s is None or s.away_until is None:
             return Step()
         s.away_until = None
-        self.emit(Out("back", {"seat": seat, "name": s.name}))
+        self.emit(Out("back", dict(wire.Back(seat=seat, name=s.name))))
         if self.match is None:
             return self.start_if_ready(now)
         return self.apply(self.match.set_away(seat, False, now))
@@ -588,8 +433,8 @@ class Room:
                 raise LobbyError("not_teammate", "Team chat is for doubles partners.")
             audience = seat % 2
             readers = tuple(s.sid for i, s in self.seated() if i % 2 == audience)
-        data = {"seat": seat, "name": name, "text": text, "team": audience}
-        self.emit(Out("chat", data, audience=audience, readers=readers))
+        data = wire.ChatLine(seat=seat, name=name, text=text, team=audience)
+        self.emit(Out("chat", dict(data), audience=audience, readers=readers))
 
     # -- checkpoint ------------------------------------------------------------------
     def to_dict(self, now: float) -> dict[str, Any]:
@@ -635,10 +480,7 @@ class Room:
             struck = [room.team_of(i) for i in range(len(room.seats))]
         room.struck = set(struck or ())
         room.resigning = d.get("resigning")
-        room.seq = d["seq"]
-        for e in events:
-            if e.seq <= room.seq:
-                room.keep(e)
+        room.buffer.restore(d["seq"], events)
         return room
 
     def reloaded(self, now: float) -> Step:
@@ -646,7 +488,7 @@ class Room:
         motion cut short by the restart is skipped and its ruling delivered."""
         for i, s in self.seated():
             if s.away_until is None:
-                self.emit(Out("gone", {"seat": i, "name": s.name, "grace": self.grace}))
+                self.emit(Out("gone", dict(wire.Gone(seat=i, name=s.name, grace=self.grace))))
             s.away_until = now + self.grace  # the time the server was down is not theirs
             if self.match is not None:
                 self.match.away.add(i)

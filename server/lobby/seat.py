@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from server.wire import Identity
+
 
 @dataclass(slots=True)
 class Seat:
@@ -37,7 +39,7 @@ class Seat:
             d.get("account"), d.get("rating"), d.get("provisional", True), d.get("computer"),
         )  # fmt: skip
 
-    def identity(self) -> dict[str, Any]:
+    def identity(self) -> Identity:
         """Who sits here, as every view shows it: registered or a guest, and the rating; the
         computer with its level (the client names it in the player's language)."""
         return {"registered": self.account is not None, "rating": self.rating,

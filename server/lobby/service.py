@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, cast
 
+from server import wire
 from server.competitions.store import mark_came
 from server.games.registry import DEFAULT, rating_mode
 from server.lobby.identity import Identities, room_rating_mode
 from server.lobby.lobby import Lobby, lobby_view
-from server.lobby.matchmaking import RATED_QUEUES, Matchmaker
+from server.lobby.matchmaking import QUEUES, RATED_QUEUES, Matchmaker, QuickQueue
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
 from server.lobby.pairing import reach
 from server.lobby.reserved import is_competition, take_held
-from server.lobby.room import SEATS, LobbyError, Room, new_id
+from server.lobby.room import LobbyError, Room, new_id
 from server.lobby.seat import Player
 from server.store.memory import MemoryWatch
 from server.store.pairing import QueueView
@@ -80,10 +81,11 @@ class LobbyService:
         """Drop what is kept for a room that closed or moved to another process."""
         self.joining.pop(rid, None)
 
-    async def view(self) -> dict[str, Any]:
+    async def view(self) -> wire.Lobby:
         """The `lobby` message: every process's public rooms and the shared queues."""
-        summaries = await self.store.lobby_summaries()
-        return lobby_view(summaries, await self.store.queue_lengths(list(SEATS)))
+        # what Room.summary wrote, through Redis
+        summaries = cast(list[wire.RoomSummary], await self.store.lobby_summaries())
+        return lobby_view(summaries, await self.store.queue_lengths(list(QUEUES)))
 
     # -- entering a room ---------------------------------------------------------------
     async def create(
@@ -215,11 +217,13 @@ class LobbyService:
                 conn.send(motion_played(room, message, time.time()))
 
     # -- quick match -------------------------------------------------------------------
-    async def quick(self, conn: Client, mode: str, game: str = DEFAULT) -> None:
+    async def quick(
+        self, conn: Client, mode: str, game: str = DEFAULT, players: int | None = None
+    ) -> None:
         """Queue for a quick match (one queue per game and mode in Redis, shared by every
-        process); whoever completes a table seats it in a new room of this process, and it
-        starts. An entry carries the player's rating in the game and mode, to be paired by it
-        (server/lobby/matchmaking.py)."""
+        process, and per number of `players` each alone: 002 7 d); whoever completes a table
+        seats it in a new room of this process, and it starts. An entry carries the player's
+        rating in the game and mode, to be paired by it (server/lobby/matchmaking.py)."""
         await self.free(conn)
         self.room_for_more()
         sess = conn.session
@@ -227,29 +231,35 @@ class LobbyService:
         self.stage.leave_audience(conn)
         await self.dequeue(conn)
         entry: QueueEntry = [sess.sid, sess.name, self.cluster.pid, conn.cid]
-        queue = rating_mode(game, mode)  # a queue per game and mode, named as its rating
+        queue = QuickQueue(game, mode, players)
         rating = None
-        if queue in RATED_QUEUES:
-            rating = (await self.player(conn, rating_mode(game, mode))).rating
+        if queue.name in RATED_QUEUES:
+            rating = (await self.player(conn, queue.rating)).rating
             entry += [rating, time.time()]
-        waiting = await self.store.enqueue(queue, entry)
-        conn.queued = (queue, entry)
-        terms = reach(rating, queue in RATED_QUEUES)  # said before the match: rated, and whom
-        conn.send({"t": "queued", "mode": mode, "game": game, "waiting": waiting, **terms})
+        waiting = await self.store.enqueue(queue.name, entry)
+        conn.queued = (queue.name, entry)
+        terms = reach(rating, queue.name in RATED_QUEUES)  # said before the match: rated, whom
+        told = wire.Queued(
+            t="queued", mode=mode, game=game, waiting=waiting,
+            rated=terms["rated"], window=terms["window"],
+        )  # fmt: skip
+        if players is not None:
+            told["players"] = players
+        conn.send(told)
         self.cluster.lobby_changed()
-        await self._seat_table(queue, mode, game)
+        await self._seat_table(queue)
 
     async def pair_waiting(self) -> None:
         """Seat whatever table the rated queues hold now (called once a second: a player's
         window widens as they wait, so a table may form with nobody new coming)."""
         lengths = await self.store.queue_lengths(list(RATED_QUEUES))
-        for queue, (game, mode) in RATED_QUEUES.items():
-            if lengths.get(queue, 0) >= SEATS[mode]:
-                await self._seat_table(queue, mode, game)
+        for name, queue in RATED_QUEUES.items():
+            if lengths.get(name, 0) >= queue.seats:
+                await self._seat_table(queue)
 
-    async def _seat_table(self, queue: str, mode: str, game: str) -> None:
+    async def _seat_table(self, queue: QuickQueue) -> None:
         """Take a table from the queue, if one is full, and seat it here."""
-        taken = await self._take_table(queue, SEATS[mode])
+        taken = await self._take_table(queue.name, queue.seats)
         if not taken:
             return
         rid = new_id("r")
@@ -259,12 +269,12 @@ class LobbyService:
                 await self.store.release(e[0], rid)
             # a session queued from two processes: the connection its newer hello replaced
             # dequeues its own entry as it closes; the other must stay queued
-            await self.store.requeue(queue, [e for e in claimed if self._connected(e)])
+            await self.store.requeue(queue.name, [e for e in claimed if self._connected(e)])
             return
-        players = await self.identities.players(
-            [(e[0], e[1]) for e in taken], rating_mode(game, mode)
+        players = await self.identities.players([(e[0], e[1]) for e in taken], queue.rating)
+        room, _step = self.lobby.quick_room(
+            queue.mode, players, time.time(), rid, queue.game, queue.options
         )
-        room, _step = self.lobby.quick_room(mode, players, time.time(), rid, game)
         await self.cluster.claim(room.id)
         for sid, name, pid, cid, *_ in taken:
             player = self.cluster.member(pid, cid, sid, name)
@@ -315,7 +325,7 @@ class LobbyService:
         """Leave the queue, stop watching, or give up the seat (resigning a live match)."""
         sid = self.sid(conn)
         if await self.dequeue(conn):
-            conn.send({"t": "left", "room": None})
+            conn.send(wire.Left(t="left", room=None))
             return
         room = conn.room or self.lobby.room_of(sid)
         if room is None:
@@ -326,10 +336,10 @@ class LobbyService:
         self.stage.lobby_changed = True
         await self.stage.flush(room)
         # after the commit: the seat is free in Redis, wherever the client acts next
-        conn.send({"t": "left", "room": room.id})
+        conn.send(wire.Left(t="left", room=room.id))
 
 
-def motion_played(room: Room, stroke: dict[str, Any], now: float) -> dict[str, Any]:
+def motion_played(room: Room, stroke: dict[str, Any], now: float) -> wire.Motion:
     """After a missed `stroke` (the last one among the missed events): how far its motion
     has played (`motion`, docs/protocol.md), so the client shows the rest of it, not all of
     it again (and one long over not at all)."""

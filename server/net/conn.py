@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,13 +44,13 @@ class Conn:
     login: str | None = None  # that login's hash (login_hash): its websockets end with it
     written_at: float = 0.0  # time.perf_counter() of its last write (server/net/stroke_times.py)
 
-    def send(self, msg: dict[str, Any] | bytes, droppable: bool = False) -> None:
+    def send(self, msg: Mapping[str, Any] | bytes, droppable: bool = False) -> None:
         """Write a message to the socket now. A reader that falls behind loses previews
         (droppable), never events: one too slow even for those is dropped (its client
         resyncs when it reconnects)."""
         if self.closed or self.wire is None:
             return
-        data = p.encode(msg) if isinstance(msg, dict) else msg
+        data = msg if isinstance(msg, bytes) else p.encode(msg)
         if not self.wire.send(data, droppable):
             self.shutdown(abort=True)
         self.written_at = time.perf_counter()

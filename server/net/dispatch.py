@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from server import wire
 from server.games.core.play import MatchRefused, Shot
 from server.lobby.members import Member
 from server.lobby.room import LobbyError
@@ -125,7 +126,7 @@ class Dispatcher:
     async def dispatch(self, conn: Member, msg: p.ClientMessage) -> None:
         """Route a typed message to its handler."""
         if isinstance(msg, p.Ping):
-            conn.send({"t": "pong", "n": msg.n, "time": time.time()})
+            conn.send(wire.Pong(t="pong", n=msg.n, time=time.time()))
             return
         if not isinstance(conn, Conn) and isinstance(msg, LOCAL_MESSAGES):
             # the relay forwards none of these: a process that sent one is not ours to obey

@@ -7,6 +7,8 @@ import math
 import unicodedata
 from typing import Any, overload
 
+from server.wire import ErrorMessage
+
 
 class ProtocolError(Exception):
     """A client message that is refused: a stable code and a sentence for the player."""
@@ -26,9 +28,9 @@ class ProtocolError(Exception):
         self.rule = rule
         self.reason = reason
 
-    def reply(self) -> dict[str, Any]:
+    def reply(self) -> ErrorMessage:
         """The `error` message answering the refused one."""
-        out: dict[str, Any] = {"t": "error", "code": self.code, "message": self.message}
+        out: ErrorMessage = {"t": "error", "code": self.code, "message": self.message}
         if self.ref is not None:
             out["ref"] = self.ref
         if self.rule:

@@ -8,7 +8,7 @@ server/net/fields.py); nothing else in the server looks at raw client data. See 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -82,6 +82,7 @@ class Quick:
     game: str = DEFAULT
     computer_after: float | None = None  # seconds; then the computer at `level` plays
     level: int = 1
+    players: int | None = None  # a table of 3 or 4 players each alone (002 7 d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,12 +256,7 @@ def _create(f: _Fields) -> Create:
         ("players", f.integer("players", 3, 4, False)),
     )
     chosen = tuple((k, v) for k, v in options if v is not None)
-    played = registry.game(game)
-    foreign = [k for k, _ in chosen if k not in played.options]
-    if foreign:
-        owners = [g.title for g in map(registry.game, NAMES) if foreign[0] in g.options]
-        raise f.fail(foreign[0], f"is an option of {' and '.join(owners)} rooms, not of"
-                                 f" {played.title} rooms")  # fmt: skip
+    _own_options(f, game, [k for k, _ in chosen])
     mode = f.choice("mode", MODES)
     _crokinole_sides(f, mode, dict(chosen))
     return Create(
@@ -272,6 +268,16 @@ def _create(f: _Fields) -> Create:
         options=chosen,
         rated=f.flag("rated", False),
     )
+
+
+def _own_options(f: _Fields, game: str, chosen: list[str]) -> None:
+    """Refuse an option the game does not offer (its registry entry says which it does)."""
+    played = registry.game(game)
+    foreign = [k for k in chosen if k not in played.options]
+    if foreign:
+        owners = [g.title for g in map(registry.game, NAMES) if foreign[0] in g.options]
+        raise f.fail(foreign[0], f"is an option of {' and '.join(owners)} rooms, not of"
+                                 f" {played.title} rooms")  # fmt: skip
 
 
 def _crokinole_sides(f: _Fields, mode: str, options: dict[str, Any]) -> None:
@@ -315,7 +321,14 @@ def _quick(f: _Fields) -> Quick:
     if f.get("computer_after", False) is not None:
         after = f.number("computer_after", COMPUTER_WAIT_MIN, COMPUTER_WAIT_MAX)
     level = f.integer("level", 1, LEVELS, False) or 1
-    return Quick(mode=f.choice("mode", MODES), game=game, computer_after=after, level=level)
+    mode = f.choice("mode", MODES)
+    players = f.integer("players", 3, 4, False)  # 002 7 d: a table of players each alone
+    if players is not None:
+        _own_options(f, game, ["players"])
+        _crokinole_sides(f, mode, {"players": players})
+        if after is not None:  # `computer` makes rooms of two sides only (no `players`)
+            raise f.fail("computer_after", "the computer plays tables of two sides only")
+    return Quick(mode=mode, game=game, computer_after=after, level=level, players=players)
 
 
 def _computer(f: _Fields) -> Computer:
@@ -394,6 +407,10 @@ def _ping(f: _Fields) -> Ping:
     return Ping(n=f.integer("n", -(2**53), 2**53, False))
 
 
+def _cancel(f: _Fields) -> ChallengeCancel:
+    return ChallengeCancel(f.ident("id", ID_MAX))
+
+
 _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "hello": _hello,
     "lobby": _lobby,
@@ -404,7 +421,7 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "computer": _computer,
     "challenge": _challenge,
     "challenge_answer": _answer,
-    "challenge_cancel": lambda f: ChallengeCancel(f.ident("id", ID_MAX)),
+    "challenge_cancel": _cancel,
     "hint": lambda f: Hint(),
     "takeback": lambda f: TakeBack(),
     "ready": _ready,
@@ -463,7 +480,7 @@ def decode(
     return Envelope(msg=msg, ref=ref)
 
 
-def encode(msg: dict[str, Any]) -> bytes:
+def encode(msg: Mapping[str, Any]) -> bytes:
     """A server message (a map with "t") as one binary frame."""
     packed = msgpack.packb(msg, use_bin_type=True)
     assert isinstance(packed, bytes)  # msgpack is untyped; packb returns bytes

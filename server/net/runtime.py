@@ -17,12 +17,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from server import wire
 from server.cluster.bus import Bus
 from server.cluster.remote import RemoteConn
 from server.games.core.play import Motion, Out, Settings
+from server.lobby.events import Event
 from server.lobby.lobby import Lobby
 from server.lobby.members import Member
-from server.lobby.room import Event, Room
+from server.lobby.room import Room
 from server.net import protocol as p
 from server.net.aims import WatcherAims
 from server.net.conn import Conn, Connections
@@ -64,7 +66,7 @@ def room_commit(
         ],
         log=logs,
         records=records,
-        summary=room.summary() if room.listed else None,
+        summary=dict(room.summary()) if room.listed else None,
         seated=seated if seated != before else {},
         unseated=[sid for sid in before if sid not in seated],
         invite=room.invite,
@@ -305,7 +307,7 @@ class RoomRuntime:
 
     def _evict(self, room: Room) -> None:
         for m in list(self.audience.pop(room.id, ())):
-            m.send({"t": "left", "room": room.id})
+            m.send(wire.Left(t="left", room=room.id))
             if isinstance(m, RemoteConn):
                 self.bus.send(m.pid, ["leave", m.cid, room.id])
             m.room = None
@@ -377,7 +379,7 @@ class RoomRuntime:
             for rid in changed:
                 watched = self.lobby.rooms.get(rid)
                 if watched is not None:
-                    msg = p.encode({"t": "watchers", "room": rid, "n": watched.watchers})
+                    msg = p.encode(wire.Watchers(t="watchers", room=rid, n=watched.watchers))
                     for m in list(self.audience.get(rid, ())):
                         m.send(msg, droppable=True)
                     await self.flush(watched)  # the lobby hash shows the count to every process

@@ -13,6 +13,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 
+from server import wire
 from server.accounts.policy import is_username_key
 from server.accounts.store import LOGIN_TTL_S, AccountStore
 from server.cluster.bus import Bus
@@ -98,7 +99,7 @@ class Sessions:
             conn.room = room
             room.back(session.sid, time.time())
             where = (room.id, room.seat_of(session.sid) or 0)
-        conn.send({
+        conn.send(wire.Welcome({
             "t": "welcome",
             "session": session.sid,
             "token": session.token,
@@ -108,7 +109,7 @@ class Sessions:
             "speed_factor": self.settings.speed_factor,
             "grace": self.config.grace_seconds,
             "protocol": p.PROTOCOL_VERSION,
-        })  # fmt: skip
+        }))  # fmt: skip
         if room is not None:
             await self.runtime.flush(room)
         for arrived in self.arrived:

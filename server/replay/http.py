@@ -32,7 +32,7 @@ from aiohttp import web
 from server.accounts.store import AccountStore
 from server.games.registry import of_record
 from server.games.seam import NoSuchStroke, Replay, Replayed, ReplayError, UnacceptedShot
-from server.lobby.room import record_for
+from server.lobby.room_views import record_for
 from server.replay.steps import recompute
 from server.replay.suggest import NoSuggestion, Suggestion, at_step, suggest
 from server.replay.turning import turning_points

@@ -18,7 +18,7 @@ ROOT_MODULES = {"server.__main__", "server.app", "server.hub"}
 
 GAMES = {"server.games.core", "server.games.seam", "server.games.registry"}
 LOW = {"server.store", "server.ratings", "server.recent", "server.edge", "server.config",
-       "server.gc_policy", "server.heap", "server.workers"}  # fmt: skip
+       "server.gc_policy", "server.heap", "server.workers", "server.wire"}  # fmt: skip
 STORES = {"server.accounts.store", "server.history.store", "server.competitions.store"}
 PURE_ACCOUNTS = {"server.accounts.errors", "server.accounts.passwords", "server.accounts.policy"}
 BELOW_NET = {"server.lobby", "server.cluster", *GAMES, *LOW, *STORES, *PURE_ACCOUNTS}
@@ -32,6 +32,7 @@ ALLOWED: dict[str, set[str]] = {
     "server.gc_policy": {"server.recent"},
     "server.messages": {"server.games.novuss", "server.accounts.errors"},
     "server.edge": set(),
+    "server.wire": set(),  # the server->client messages as types (pure)
     "server.workers": set(),  # worker processes for CPU work off the loop (lessons, replays)
     "server.config": {"server.edge"},
     "server.store": set(),

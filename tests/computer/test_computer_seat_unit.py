@@ -28,5 +28,5 @@ def test_a_room_with_computer_seats_keeps_them_after_a_reload():
     assert computer_seats(back) == [1, 2, 3] and practice(back)
     assert [p and p["computer"] for p in back.summary()["players"]] == [None, 2, 2, 2]
     seats = back.snapshot(None, 0.0)["seats"]
-    assert [s["computer"] for s in seats] == [None, 2, 2, 2]
+    assert [s and s["computer"] for s in seats] == [None, 2, 2, 2]
     assert back.rated is False

@@ -22,7 +22,7 @@ from tests.hardening.test_caps import health
 class Transport:
     """A stand-in for an accepted socket: its peer, and whether the door cut it."""
 
-    def __init__(self, host: str):
+    def __init__(self, host: str) -> None:
         self.host = host
         self.aborted = False
 
@@ -36,7 +36,7 @@ class Transport:
 class Handler:
     """A stand-in for aiohttp's RequestHandler (what the door reads of it)."""
 
-    def __init__(self, transport: Transport):
+    def __init__(self, transport: Transport) -> None:
         self.transport = transport
 
 

@@ -185,6 +185,7 @@ async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_s
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # 50 s: the quick match waits for the windows to reach the ratings' gap
 async def test_7d_a_rated_three_player_room_rates_the_one_who_resigns_last(game_server):
     srv = game_server()
     hs = await browsers(srv.url, "Mari", "Neeme", "Olev")
@@ -217,5 +218,20 @@ async def test_7d_a_rated_three_player_room_rates_the_one_who_resigns_last(game_
     assert shown["Mari"] == shown["Olev"] > 1500 > shown["Neeme"]
     _, neeme = await hs[1].get("/api/players/neeme")
     assert neeme["ratings"]["crokinole-singles"] is None and neeme["ratings"]["singles"] is None
+    # quick match of three each alone (issue 34): paired and rated by the 7 d rating
+    for c in cs:
+        await c.send("leave")
+        await c.close()
+    cs = [await h.player(srv.ws_url) for h in hs]
+    for c, name in zip(cs, ("Mari", "Neeme", "Olev"), strict=True):
+        await c.send("quick", mode="singles", game="crokinole", players=3)
+        queued = await c.expect("queued")
+        assert queued["rated"] is True and queued["players"] == 3
+        assert queued["window"]["from"] == shown[name] - 50  # ± 50 about the 7 d rating
+    for c in cs:
+        # the ratings apart: seated once the windows reach the gap (at most 45 s)
+        got = await c.expect("room", timeout=60)
+        assert got["rated"] is True and got["options"] == {"players": 3, "scoring": "tournament"}
+        assert sorted(s["rating"] for s in got["seats"]) == sorted(shown.values())
     for h in hs:
         await h.close()

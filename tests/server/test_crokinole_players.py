@@ -80,8 +80,10 @@ def test_7d_a_room_of_three_has_three_seats_and_colours_and_shoots_clockwise() -
     # 002 7 d): three colours, 6 discs each; 002 2 a): clockwise
     room = started("singles", {"players": 3})
     snap = room.snapshot(0, 0.0)
-    assert [s["team"] for s in snap["seats"]] == [0, 1, 2]
-    assert [s["side"] for s in snap["seats"]] == ["colour 0", "colour 1", "colour 2"]
+    seats = [s for s in snap["seats"] if s is not None]
+    assert [s["team"] for s in seats] == [0, 1, 2] and len(snap["seats"]) == 3
+    assert [s["side"] for s in seats] == ["colour 0", "colour 1", "colour 2"]
+    assert snap["match"] is not None
     assert snap["match"]["round"]["shots_left"] == [6, 6, 6]
     assert snap["match"]["rules"]["options"]["teams"] is False
     first = match_of(room).turn
@@ -137,6 +139,7 @@ def test_7c_free_order_doubles_either_opponent_shoots_the_partner_is_refused() -
     room.strike(f"s{first}", Shot(**shot_for(first, 0, players=4)), 1.0)
     room.finish_motion(10.0)
     view = room.snapshot(None, 10.0)["match"]
+    assert view is not None
     opponents = sorted({(first + 1) % 4, (first + 3) % 4})
     assert view["turn"] is None and view["round"]["turn"] == opponents
     partner = (first + 2) % 4
@@ -176,3 +179,83 @@ async def test_7d_three_players_create_join_and_shoot(game_server):
     assert ruling["seat"] == seat and ruling["turn"] == (seat + 1) % 3  # 002 2 a
     assert len(ruling["score"]) == 3
     await close_all(a, b, c)
+
+
+# -- quick match of players each alone (issue 34) -------------------------------------
+
+
+def quick(**fields: object) -> protocol.Quick:
+    base = {"t": "quick", "mode": "singles", "game": "crokinole"}
+    msg = protocol.decode(msgpack.packb(base | fields)).msg
+    assert isinstance(msg, protocol.Quick)
+    return msg
+
+
+def test_7d_quick_match_takes_the_players() -> None:
+    # 002 7 d): a table of 3 or 4 players, each alone
+    assert quick(players=3).players == 3 and quick(players=4).players == 4
+    assert quick().players is None  # two sides, as before
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"players": 3, "game": "novuss"}, "players"),  # the game offers no players option
+        ({"players": 4, "mode": "doubles"}, "players"),  # 002 7 d: alone, not in teams
+        ({"players": 2}, "players"),  # 002 1 is singles; 7 d is 3 or 4
+        ({"players": 5}, "players"),
+        ({"players": 3, "computer_after": 30}, "computer_after"),  # the computer: two sides
+    ],
+)
+def test_7d_quick_match_players_that_do_not_fit_are_refused(
+    fields: dict[str, object], field: str
+) -> None:
+    with pytest.raises(protocol.ProtocolError) as refused:
+        quick(**fields)
+    assert refused.value.code == "bad_field"
+    assert refused.value.message.startswith(f"quick.{field}:")
+
+
+async def test_7d_three_quick_matched_players_get_one_table_each_alone(game_server):
+    srv = game_server(speed_factor=25)
+    a, b, c, d, looker = await connected(srv.ws_url, "Anu", "Boris", "Cara", "Dace", "Eve")
+    await looker.send("lobby", on=True)
+    # a table of 4 is another queue: Dace waits there, not at the table of 3
+    await d.send("quick", mode="singles", game="crokinole", players=4)
+    assert (await d.expect("queued"))["players"] == 4
+    for n, p in enumerate((a, b), start=1):
+        await p.send("quick", mode="singles", game="crokinole", players=3)
+        queued = await p.expect("queued")
+        assert (queued["game"], queued["players"], queued["waiting"]) == ("crokinole", 3, n)
+    async with asyncio.timeout(10.0):  # the lobby's counts name both queues
+        while True:
+            counts = (await looker.expect("lobby"))["queue"]
+            if counts.get("crokinole-7d-3") == 2 and counts.get("crokinole-7d-4") == 1:
+                break
+    await c.send("quick", mode="singles", game="crokinole", players=3)
+    players: list[Client] = [a, b, c]
+    for p in players:
+        while p.room is None or p.room["match"] is None:  # seated ready: it starts at once
+            await p.inbox.get()
+    rooms = {p.current_room["id"] for p in players}
+    assert len(rooms) == 1
+    room = a.current_room
+    # as `create` makes a room of players alone (002 7 d; 4 f)
+    assert room["options"] == {"players": 3, "scoring": "tournament"}
+    assert [s["team"] for s in room["seats"]] == [0, 1, 2]  # each his own team
+    assert {p.seat for p in players} == {0, 1, 2}
+    await d.sync()
+    assert d.room is None
+    await close_all(a, b, c, d, looker)
+
+
+async def test_7d_quick_match_refuses_players_for_novuss_and_doubles(game_server):
+    srv = game_server()
+    (a,) = await connected(srv.ws_url, "Anu")
+    for fields in ({"game": "novuss"}, {"game": "crokinole", "mode": "doubles"}):
+        await a.send("quick", **({"mode": "singles", "players": 3} | fields))
+        error = await a.expect("error")
+        assert error["code"] == "bad_field" and error["message"].startswith("quick.players:")
+    await a.sync()
+    assert not any(m["t"] == "queued" for m in a.seen)  # refused: queued nowhere
+    await close_all(a)

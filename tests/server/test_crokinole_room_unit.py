@@ -68,6 +68,7 @@ def test_doubles_partners_opposite_share_a_colour_and_shoot_clockwise() -> None:
     room = started("doubles")
     snap = room.snapshot(None, 0.0)
     assert snap["table"]["game"] == "crokinole"
+    assert snap["match"] is not None
     assert snap["match"]["round"]["shots_left"] == [6, 6, 6, 6]  # 002 1
     first = shooter(room)
     room.strike(f"s{first}", Shot(**shot_for(first, 0, players=4)), 1.0)

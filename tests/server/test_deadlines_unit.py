@@ -16,8 +16,9 @@ from server.games.core.play import MatchRefused, Settings
 from server.games.novuss.game import NOVUSS
 from server.games.novuss.sim import Shot
 from server.lobby.deadlines import Deadlines
+from server.lobby.events import Event
 from server.lobby.lobby import Lobby
-from server.lobby.room import Event, LobbyError, Room
+from server.lobby.room import LobbyError, Room
 from tests.server.server_bot import choose_shot
 
 TICK = 0.1  # the server's default --tick-seconds

@@ -131,6 +131,9 @@ async def a_session_of_everything(srv: GameServer) -> list[Msg]:
     await q1.expect("queued")
     await q2.send("quick", mode="singles")
     await q2.expect("room")
+    (q3,) = await connected(srv.ws_url, "Q3")  # waits alone for a table of 3 (002 7 d)
+    await q3.send("quick", mode="singles", game="crokinole", players=3)
+    await q3.expect("queued", players=3)
     d = await connected(srv.ws_url, "D0", "D1", "D2", "D3")
     await d[0].send("create", mode="doubles", sets=1, clock=60, private=True)
     room = await d[0].expect("room")
@@ -139,7 +142,7 @@ async def a_session_of_everything(srv: GameServer) -> list[Msg]:
         await c.expect("room")
     await d[0].send("chat", text="ours", team=True)
     await d[1].expect("hidden")
-    everyone = [a, b, b2, watcher, lobby, q1, q2, *d]
+    everyone = [a, b, b2, watcher, lobby, q1, q2, q3, *d]
 
     async def counted() -> bool:  # the watcher counts go out about once a second
         return any(m["t"] == "watchers" for c in everyone for m in c.seen)

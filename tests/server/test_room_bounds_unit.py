@@ -4,7 +4,8 @@ to ~3.6 KB held 0.9 MB for one room), and a resume past what is kept gets a whol
 from __future__ import annotations
 
 from server.games.core.play import Out, Settings
-from server.lobby.room import EVENT_BYTES, Room
+from server.lobby.events import EVENT_BYTES
+from server.lobby.room import Room
 
 SETTINGS = Settings(speed_factor=20.0)
 
@@ -15,13 +16,13 @@ def test_the_event_buffer_is_bounded_in_bytes():
     for _ in range(200):
         room.emit(Out("chat", {"seat": None, "name": "n", "text": line, "team": None}))
     kept = sum(len(e.packed) for e in room.events)
-    assert kept == room.event_bytes <= EVENT_BYTES
+    assert kept == room.buffer.bytes <= EVENT_BYTES
     assert len(room.events) < 200 and room.events[-1].seq == room.seq == 200
     assert room.missed(room.seq - len(room.events), None) is not None  # what is kept replays
     assert room.missed(1, None) is None  # older: a whole room instead
     # a checkpoint's reload keeps the same bound
     back = Room.from_dict(room.to_dict(1.0), list(room.events), SETTINGS, 120.0, 256)
-    assert back.event_bytes == kept and len(back.events) == len(room.events)
+    assert back.buffer.bytes == kept and len(back.events) == len(room.events)
 
 
 def test_small_events_are_still_bounded_by_count():
@@ -29,4 +30,4 @@ def test_small_events_are_still_bounded_by_count():
     for _ in range(20):
         room.emit(Out("chat", {"seat": None, "name": "n", "text": "hi", "team": None}))
     assert len(room.events) == 8
-    assert room.event_bytes == sum(len(e.packed) for e in room.events)
+    assert room.buffer.bytes == sum(len(e.packed) for e in room.events)

@@ -14,8 +14,9 @@ from server.games.novuss.match import Match
 from server.games.novuss.rules import MatchConfig
 from server.games.novuss.rules.state import Mode
 from server.games.novuss.sim import COMPETITION, Shot, simulate
+from server.lobby.events import Event
 from server.lobby.lobby import Lobby
-from server.lobby.room import Event, LobbyError, Room
+from server.lobby.room import LobbyError, Room
 from tests.server.server_bot import choose_shot
 from tools.scenarios import mixed_strokes
 
@@ -175,7 +176,8 @@ def test_room_drop_back_and_grace():
     room.set_ready("a", True, 0.0)
     room.set_ready("b", True, 0.0)
     room.drop("b", 1.0)
-    assert room.snapshot(None, 1.5)["seats"][1]["away"] == 1.5
+    seat = room.snapshot(None, 1.5)["seats"][1]
+    assert seat is not None and seat["away"] == 1.5
     room.back("b", 2.0)
     back = room.seats[1]
     assert back is not None and back.away_until is None

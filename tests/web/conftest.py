@@ -5,6 +5,7 @@ own localStorage, so his own session token)."""
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-quic",
 ]
+
+
+@pytest.fixture(scope="package", autouse=True)
+def client_built() -> None:
+    """The client's build of the sources as they are (web/build.mjs; at once when it is), so
+    that these tests drive what a user gets: the server serves the sources instead of a stale
+    build, and would otherwise test those."""
+    subprocess.run(["node", "build.mjs"], cwd=ROOT / "web", check=True, stdout=subprocess.DEVNULL)
 
 
 @pytest.fixture

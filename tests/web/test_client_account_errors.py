@@ -27,8 +27,10 @@ def test_a_refusal_is_in_estonian_under_its_button_with_the_field_focused(web_se
     expect(password).to_have_attribute("aria-describedby", "register-message")
     # reworded by a change of language, as the rest of the page
     page.select_option("#lang", "lv")
+    page.wait_for_selector("html[lang=lv]")  # its catalog loaded (js/i18n.js)
     expect(message).to_have_text("Parolē ir vismaz 10 rakstzīmes.")
     page.select_option("#lang", "et")
+    page.wait_for_selector("html[lang=et]")  # its catalog loaded (js/i18n.js)
 
     # ten registrations from this address (one made, nine of a taken name: no hash each)...
     for _ in range(10):

@@ -54,10 +54,12 @@ def test_a_crokinole_room_in_the_browser(web_server, new_page, artifacts):
     host.screenshot(path=str(artifacts / "crokinole-board.png"))
     # The page's language switcher rewords what is on screen at once (docs/client.md).
     host.select_option("#lang", "et")
+    host.wait_for_selector("html[lang=et]")  # its catalog loaded (js/i18n.js)
     assert host.inner_text("#score").startswith("Mäng 0 : 0 · 20 augus")
     # the shooter named to the reader: "you" for his own shot (issue 34)
     assert host.inner_text("#ruling").startswith("Sina: " if turn == 0 else "Player: ")
     assert host.text_content("#create") == "Loo Crokinole'i tuba"
     host.select_option("#lang", "lv")
+    host.wait_for_selector("html[lang=lv]")  # its catalog loaded (js/i18n.js)
     assert host.inner_text("#ruling").startswith("Tu: " if turn == 0 else "Player: ")
     assert guest.inner_text("#ruling").startswith("You: " if turn == 1 else "Player: ")

@@ -18,6 +18,7 @@ def test_estonian_lobby_and_ruling_and_the_choice_survives_a_reload(web_server, 
     maret.wait_for_selector("#screen-lobby:not([hidden])")
     assert maret.inner_text("#create-form h2") == "New room"  # the browser says English
     maret.select_option("#lang", "et")
+    maret.wait_for_selector("html[lang=et]")  # its catalog loaded (js/i18n.js)
     assert maret.inner_text("#create-form h2") == "Uus tuba"
     assert maret.inner_text("#create-btn") == "Loo tuba"
     # main's Crokinole options (seed 002 4 f) through the same catalogs
@@ -68,8 +69,10 @@ def test_estonian_lobby_and_ruling_and_the_choice_survives_a_reload(web_server, 
 
     # Switched back at any time, the ruling already on screen is reworded.
     maret.select_option("#lang", "lv")
+    maret.wait_for_selector("html[lang=lv]")  # its catalog loaded (js/i18n.js)
     assert re.match(r"(Tiešs|Atsitiena) sitiens", maret.inner_text("#ruling"))
     maret.select_option("#lang", "en")
+    maret.wait_for_selector("html[lang=en]")  # its catalog loaded (js/i18n.js)
     reworded = maret.inner_text("#ruling")
     assert re.match(r"(Direct|Rebound) stroke", reworded) and reworded != estonian
     assert reworded.count("\n") == english.count("\n"), "line for line the same ruling"

@@ -123,6 +123,7 @@ def test_pressing_a_puck_says_whether_it_may_be_struck_directly(web_server, new_
 
     # In Estonian, the seed's terms: suluseib, pörkelöök.
     me.select_option("#lang", "et")
+    me.wait_for_selector("html[lang=et]")  # its catalog loaded (js/i18n.js)
     press(me, spots[centre])
     said = note(me)
     assert "suluseib" in said and "pörkelöögiga" in said, said
@@ -171,9 +172,11 @@ def test_a_ruling_s_why_opens_its_paragraph_and_links_to_the_rules_page(web_serv
     assert paragraph(anchor, "en")[:40] in (target.text_content() or "")
     # Estonian: the original; Latvian: the English, with a note saying so.
     rules.select_option("#lang", "et")
+    rules.wait_for_selector("html[lang=et]")  # its catalog loaded (js/i18n.js)
     assert paragraph(anchor, "et")[:40] in (target.text_content() or "")
     assert rules.is_hidden("#rules-lv-note")
     rules.select_option("#lang", "lv")
+    rules.wait_for_selector("html[lang=lv]")  # its catalog loaded (js/i18n.js)
     assert paragraph(anchor, "en")[:40] in (rules.locator(f"#{anchor}").text_content() or "")
     assert rules.is_visible("#rules-lv-note")
     assert nameless_controls(rules) == []
@@ -193,6 +196,7 @@ def test_the_account_pages_speak_the_chosen_language(web_server, new_page):
     page.wait_for_selector("#lang option", state="attached")
     assert page.inner_text("h1") == "Leaderboard"
     page.select_option("#lang", "et")
+    page.wait_for_selector("html[lang=et]")  # its catalog loaded (js/i18n.js)
     assert page.inner_text("h1") == "Edetabel"
     page.wait_for_function("document.getElementById('page-of').textContent === 'lehekülg 1/1'")
     # remembered, and shared with the other pages
@@ -201,6 +205,7 @@ def test_the_account_pages_speak_the_chosen_language(web_server, new_page):
     assert page.inner_text("#login-form h2") == "Logi sisse"
     assert page.title() == "Konto · Novuss online"
     page.select_option("#lang", "lv")
+    page.wait_for_selector("html[lang=lv]")  # its catalog loaded (js/i18n.js)
     assert page.inner_text("#register-form button") == "Reģistrēties"
     assert nameless_controls(page) == []
     page.goto(web_server + "/u/Nobody")

@@ -39,6 +39,7 @@ def test_a_lesson_is_done_at_the_table_with_the_referees_answer(web_server, new_
     page.wait_for_selector("#lesson-list li", timeout=TIMEOUT)
     assert page.locator("#lesson-list [data-game=novuss]").count() == 7
     page.select_option("#lang", "et")
+    page.wait_for_selector("html[lang=et]")  # its catalog loaded (js/i18n.js)
     page.click("[data-lesson=direct]")
     assert page.text_content("#lesson-title") == "2. õppetund: Löö seib otse auku"
     assert page.get_attribute("#lesson-cite", "href") == "/rules.html#p-21-1"

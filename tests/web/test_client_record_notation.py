@@ -45,4 +45,5 @@ def test_the_record_page_links_the_notation_in_the_players_language(game_server,
     )
     assert notation.startswith('[Game "novuss"]') and "\nresign 0\n" in notation, notation
     page.select_option("#lang", "lv")
+    page.wait_for_selector("html[lang=lv]")  # its catalog loaded (js/i18n.js)
     assert page.inner_text("#record-notation") == "Spēle notācijā (teksts)"

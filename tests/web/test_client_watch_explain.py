@@ -56,6 +56,7 @@ def test_the_other_player_and_a_watcher_hear_why_for_the_striker(web_server, new
     wait_state(watcher, "s.screen === 'screen-match' && s.phase === 'play'", TIMEOUT)
     assert state(watcher)["room"]["you"]["role"] == "watcher"
     watcher.select_option("#lang", "lv")
+    watcher.wait_for_selector("html[lang=lv]")  # its catalog loaded (js/i18n.js)
     button = f'#puck-list button[data-puck="{mine["id"]}"]'
     watcher.wait_for_selector(button, state="attached")
     assert (watcher.text_content(button) or "").startswith("Spēlētāja Liis kauliņš")

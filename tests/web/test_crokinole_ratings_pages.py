@@ -73,6 +73,7 @@ def test_the_pages_show_crokinole_ratings_apart(game_server, new_page):
     assert page.locator("#matches tbody tr a.replay-link").count() == 1
     # the language menu rewords the game's name
     page.select_option("#lang", "et")
+    page.wait_for_selector("html[lang=et]")  # its catalog loaded (js/i18n.js)
     page.wait_for_function(
         "document.querySelector('#ratings').textContent.includes(\"Crokinole'i\")"
     )

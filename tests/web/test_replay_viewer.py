@@ -148,11 +148,13 @@ def test_replay_steps_and_plays_a_stroke_exactly(game_server, new_page, artifact
     assert page.inner_text("#replay-shared") == "Link copied."
     assert page.evaluate("navigator.clipboard.readText()") == f"{srv.url}/m/{mid}#stroke=3"
     page.select_option("#lang", "et")
+    page.wait_for_selector("html[lang=et]")  # its catalog loaded (js/i18n.js)
     page.wait_for_function(
         "document.querySelector('#replay-position').textContent.includes('Samm')"
     )
     assert "geim" in page.inner_text("#replay-score")  # "1. geim": the set, in Estonian
     page.select_option("#lang", "en")
+    page.wait_for_selector("html[lang=en]")  # its catalog loaded (js/i18n.js)
     page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
     shot = artifacts / "replay-viewer.png"
     page.screenshot(path=str(shot), full_page=True)

@@ -10,8 +10,7 @@ import { onLanguage, refusalText, t } from "./i18n.js";
 const REF = "chal-"; // the refs of this module's messages: their refusals are shown here
 
 /**
- * @typedef {{id: string, game: string, mode: string, sets: number, clock: number, rated: boolean,
- *   expires_in: number, from?: string, to?: string}} ChallengeMsg
+ * @typedef {import("./protocol").Challenged | import("./protocol").ChallengeSent} ChallengeMsg
  * @typedef {{set: (key: string, text: string|null) => void}} Notices
  */
 
@@ -28,8 +27,8 @@ export function termsText(m) {
 /**
  * The `challenge` message of the form's values (docs/protocol.md): a Crokinole room is of one
  * set with a 60 s clock, as the lobby's create makes it.
- * @param {{to: string, game: string, mode: string, sets: number, clock: number, rated: boolean}} v
- * @returns {{t: string, to: string, game: string, mode: string, sets: number, clock: number, rated: boolean}}
+ * @param {{to: string, game: string, mode: "singles" | "doubles", sets: number, clock: number, rated: boolean}} v
+ * @returns {import("./protocol").Challenge}
  */
 export function challengeMessage(v) {
   const crokinole = v.game === "crokinole";
@@ -38,15 +37,15 @@ export function challengeMessage(v) {
 
 /**
  * The challenges of the page.
- * @param {{send: (msg: object) => boolean, notices: Notices}} parts
- * @returns {{onMessage: (m: {t: string, [k: string]: any}) => boolean}}
+ * @param {{send: (msg: import("./protocol").ClientMessage) => boolean, notices: Notices}} parts
+ * @returns {{onMessage: (m: any) => boolean}}
  */
 export function createChallenges({ send, notices }) {
   const form = /** @type {HTMLFormElement} */ ($("challenge-form"));
   const list = $("challenges-list");
-  /** @type {Map<string, {m: ChallengeMsg, until: number, node: HTMLElement}>} waiting for me */
+  /** @type {Map<string, {m: import("./protocol").Challenged, until: number, node: HTMLElement}>} waiting for me */
   const incoming = new Map();
-  /** @type {{m: ChallengeMsg, until: number}|null} my own, waiting for its answer */
+  /** @type {{m: import("./protocol").ChallengeSent, until: number}|null} my own, waiting for its answer */
   let mine = null;
   let refs = 0;
   /** @type {Map<string, {t: string, id?: string}>} this module's messages by ref, till answered */
@@ -61,7 +60,7 @@ export function createChallenges({ send, notices }) {
   }
 
   /**
-   * @param {{t: string, id?: string}} msg
+   * @param {import("./protocol").Challenge | import("./protocol").ChallengeAnswer | import("./protocol").ChallengeCancel} msg
    * @returns {boolean} sent
    */
   function sendRef(msg) {
@@ -88,7 +87,7 @@ export function createChallenges({ send, notices }) {
   function draw() {
     const now = performance.now();
     $("challenges").hidden = incoming.size === 0;
-    for (const { m, until, node } of incoming.values()) {
+    for (const { until, node } of incoming.values()) {
       node.querySelector(".chal-left").textContent = t("chal.left", { left: formatClock((until - now) / 1000) });
     }
     $("challenge-status").textContent = mine ? t("chal.sent", { name: mine.m.to, left: formatClock((mine.until - now) / 1000) }) : "";
@@ -103,7 +102,7 @@ export function createChallenges({ send, notices }) {
     }
   }
 
-  /** @param {ChallengeMsg} m */
+  /** @param {import("./protocol").Challenged} m */
   function card(m) {
     const answer = (accept) => () => sendRef({ t: "challenge_answer", id: m.id, accept });
     return el(
@@ -146,7 +145,7 @@ export function createChallenges({ send, notices }) {
     ev.preventDefault();
     formError("");
     const f = new FormData(form);
-    const v = { to: String(f.get("chal_to") || ""), game: String(f.get("chal_game")), mode: String(f.get("chal_mode")), sets: Number(f.get("chal_sets")), clock: Number(f.get("chal_clock")), rated: f.get("chal_rated") === "on" };
+    const v = /** @type {const} */ ({ to: String(f.get("chal_to") || ""), game: String(f.get("chal_game")), mode: f.get("chal_mode") === "doubles" ? "doubles" : "singles", sets: Number(f.get("chal_sets")), clock: Number(f.get("chal_clock")), rated: f.get("chal_rated") === "on" });
     sendRef(challengeMessage(v));
   });
   const game = /** @type {HTMLSelectElement} */ (form.elements.namedItem("chal_game"));
@@ -168,7 +167,7 @@ export function createChallenges({ send, notices }) {
   return {
     /**
      * A server message: true if it was this module's alone (a refusal of its own message).
-     * @param {{t: string, [k: string]: any}} m
+     * @param {any} m any server message (js/protocol.d.ts), told apart by its `t`
      * @returns {boolean}
      */
     onMessage(m) {
@@ -183,13 +182,13 @@ export function createChallenges({ send, notices }) {
         draw();
       } else if (m.t === "challenged") {
         if (!incoming.has(m.id)) {
-          const node = card(/** @type {ChallengeMsg} */ (m));
+          const node = card(m);
           list.append(node);
-          incoming.set(m.id, { m: /** @type {ChallengeMsg} */ (m), until: performance.now() + m.expires_in * 1000, node });
+          incoming.set(m.id, { m, until: performance.now() + m.expires_in * 1000, node });
         }
         draw();
       } else if (m.t === "challenge_sent") {
-        mine = { m: /** @type {ChallengeMsg} */ (m), until: performance.now() + m.expires_in * 1000 };
+        mine = { m, until: performance.now() + m.expires_in * 1000 };
         form.reset();
         game.dispatchEvent(new Event("change")); // the sets and clock back with Novuss
         draw();

@@ -46,6 +46,10 @@ export class ChatBox {
     this.log.replaceChildren();
   }
 
+  /**
+   * One line: a player's (`from`, `role`, `channel`) or the room's own (`system`).
+   * @param {{from?: string, role?: string, text: string, channel?: string, system?: boolean}} line
+   */
   add({ from, role, text, channel, system }) {
     const who = [el("span", { class: "from", text: from }), " "];
     if (role) who.push(el("span", { class: "role", text: `(${role})` }));

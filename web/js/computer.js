@@ -22,8 +22,14 @@ export function computerMessage(v) {
   return msg;
 }
 
-/** The `quick` message, with the wait after which the computer plays (0: never). */
+/** The `quick` message, with the wait after which the computer plays (0: never).
+ * @param {import("./protocol").Quick["mode"]} mode
+ * @param {string} game
+ * @param {number} after
+ * @param {number | string} level
+ * @returns {import("./protocol").Quick} */
 export function quickMessage(mode, game, after, level) {
+  /** @type {import("./protocol").Quick} */
   const msg = { t: "quick", mode, ...(game === "crokinole" ? { game } : {}) };
   return after > 0 ? { ...msg, computer_after: after, level: Number(level) } : msg;
 }

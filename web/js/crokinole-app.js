@@ -65,7 +65,7 @@ const hud = new CrokinoleHud();
 let joinRef = null;
 /** @type {(() => string)|null} the last round's words, reworded on a change of language */
 let roundText = null;
-/** @type {object|null} a create or quick match waiting for the session under a new name */
+/** @type {import("./protocol").ClientMessage | null} a create or quick match waiting for the session under a new name */
 let afterHello = null;
 
 $("name").value = localStorage.getItem(STORE.name) || "";
@@ -85,7 +85,7 @@ const conn = new Connection(socketUrl("/ws"), {
     $("status").textContent = t(`conn.${s}`);
   },
 });
-/** @param {object} msg */
+/** @param {import("./protocol").ClientMessage} msg */
 const send = (msg) => conn.send(msg);
 const rooms = new RoomClient({ track: st, send, playing: () => playback.active, invite: () => param("invite") });
 const chat = new ChatBox(/** @type {HTMLTemplateElement} */ ($("chat-template")), (channel, text) => send({ t: "chat", text, team: channel === "team" }));
@@ -155,7 +155,7 @@ const HANDLERS = {
     render();
   },
   queued(m) {
-    $("queue").textContent = waitingFor("crokinole", m.mode, m.waiting);
+    $("queue").textContent = waitingFor("crokinole", m.mode, m.waiting, m.players);
   },
   room(m) {
     if (m.game !== "crokinole") return location.assign("/"); // the Novuss client's room
@@ -282,7 +282,7 @@ const HANDLERS = {
 /**
  * Create or queue under the name in the field: a new name is a new session (the form is
  * shown only outside a room, so no seat is given up), the message sent once it is welcomed.
- * @param {object} msg
+ * @param {import("./protocol").ClientMessage} msg
  */
 function sendAs(msg) {
   const name = playerName();
@@ -297,11 +297,12 @@ $("setup").addEventListener("submit", (e) => {
   sendAs(createMessage({ game: "crokinole", players: $("mode").value, private: false, scoring: "tournament" }));
 });
 $("quick").onclick = () => {
-  const mode = $("mode").value;
-  // the server's quick match pairs two sides (server/net/protocol.py `_quick`: singles, doubles)
-  if (mode !== "singles" && mode !== "doubles") return banner(t("crok.quick_two_sided"));
-  $("queue").textContent = lookingFor("crokinole", mode);
-  sendAs({ t: "quick", game: "crokinole", mode });
+  const chosen = $("mode").value;
+  // "3" or "4": a table of that many players each alone (002 7 d), a queue of its own
+  const players = chosen === "3" || chosen === "4" ? Number(chosen) : undefined;
+  const mode = players ? "singles" : chosen;
+  $("queue").textContent = lookingFor("crokinole", mode, players);
+  sendAs({ t: "quick", game: "crokinole", mode, ...(players ? { players } : {}) });
 };
 $("ready").onclick = () => send({ t: "ready" });
 $("hint-btn").onclick = () => send({ t: "hint" });

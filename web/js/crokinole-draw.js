@@ -12,7 +12,10 @@ export function boardScale(canvas, board) {
   return canvas.width / (board.size + 2 * MARGIN);
 }
 
-/** World mm to canvas pixels. */
+/**
+ * World mm to canvas pixels.
+ * @returns {[number, number]}
+ */
 export function toPx(canvas, board, x, y) {
   const s = boardScale(canvas, board);
   return [(x + MARGIN) * s, canvas.height - (y + MARGIN) * s];
@@ -61,7 +64,7 @@ export function drawBoard(ctx, board, discs) {
  * viewer's "what would the computer strike here?"): where the disc is placed (a dashed blue
  * ring), the way it is shot, and the disc it is aimed at, ringed.
  * @param {CanvasRenderingContext2D} ctx
- * @param {object} board the served board
+ * @param {{disc_radius: number, size: number}} board the served board
  * @param {{shot: {x: number, y: number, angle: number}, target: number|null}} hint
  * @param {Array<{id: number, x: number, y: number}>} discs at rest at the step
  * @returns {void}

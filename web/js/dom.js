@@ -1,5 +1,7 @@
 // Small DOM helpers. Text from other people only ever goes in through textContent.
 
+/** The element of an id; the pages' own ids are there (any: the caller knows its kind). */
+/** @type {(id: string) => any} */
 export const $ = (id) => document.getElementById(id);
 
 /** Build an element: el("li", {class: "x", text: name, data: {id}}, ...children). */
@@ -20,9 +22,10 @@ export function el(tag, opts = {}, ...children) {
  * that the keyboard and a screen reader start there, not on a button just hidden (issue 36). */
 export function showScreen(id) {
   const changed = document.body.dataset.screen !== id;
-  for (const s of document.querySelectorAll(".screen")) s.hidden = s.id !== id;
+  for (const s of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".screen"))) s.hidden = s.id !== id;
   document.body.dataset.screen = id;
   const screen = changed ? document.getElementById(id) : null;
+  /** @type {HTMLElement | null | undefined} */
   const target = screen?.querySelector("[data-focus]") ?? screen?.querySelector("h1, h2");
   if (!target) return;
   if (!target.hasAttribute("tabindex")) target.tabIndex = -1; // focusable, not in the Tab order

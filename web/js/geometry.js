@@ -19,7 +19,8 @@ export function sideRotation(side) {
   return r;
 }
 
-/** World point -> the local frame of `side` on a table of size L. */
+/** World point -> the local frame of `side` on a table of size L.
+ * @returns {[number, number]} */
 export function toLocal(side, x, y, L) {
   switch (side) {
     case "S":
@@ -35,7 +36,8 @@ export function toLocal(side, x, y, L) {
   }
 }
 
-/** Local point of `side` -> world. Inverse of toLocal. */
+/** Local point of `side` -> world. Inverse of toLocal.
+ * @returns {[number, number]} */
 export function toWorld(side, u, v, L) {
   switch (side) {
     case "S":

@@ -4,11 +4,15 @@
 // other {...}} (with # and =0 cases; the categories come from Intl.PluralRules, so Latvian
 // has zero / one / other), {w, select, a {...} other {...}}. Numbers are formatted with
 // Intl.NumberFormat. Sentences are whole messages: never glued together from pieces.
-import en from "./i18n/en.js";
-import et from "./i18n/et.js";
-import lv from "./i18n/lv.js";
-
-export const CATALOGS = { en, et, lv };
+// A catalog is loaded when its language is chosen (a chunk of its own in the build, web/build.mjs):
+// a page loads the one it shows, not all three (docs/client.md, "Types, lint and build").
+const LOADERS = {
+  en: () => import("./i18n/en.js"),
+  et: () => import("./i18n/et.js"),
+  lv: () => import("./i18n/lv.js"),
+};
+/** The catalogs loaded so far, by language. @type {Record<string, Record<string, string>>} */
+export const CATALOGS = {};
 export const LANGUAGE_NAMES = { et: "Eesti", lv: "Latviešu", en: "English" };
 export const STORE_KEY = "novuss.lang";
 const FALLBACK = "en";
@@ -20,9 +24,16 @@ const listeners = new Set();
 export function pickLanguage(preferred) {
   for (const tag of preferred || []) {
     const base = String(tag).toLowerCase().split(/[-_]/)[0];
-    if (base in CATALOGS) return base;
+    if (base in LOADERS) return base;
   }
   return FALLBACK;
+}
+
+/** Load the catalog of `lang` (once).
+ * @param {string} lang
+ * @returns {Promise<void>} */
+export async function loadLanguage(lang) {
+  if (!(lang in CATALOGS)) CATALOGS[lang] = (await LOADERS[lang]()).default;
 }
 
 /** The language in use. */
@@ -42,18 +53,33 @@ function storage() {
   }
 }
 
-/** Choose the language at start: the one remembered, else the browser's. */
-export function initLanguage() {
+/** The language to start in: the one remembered, else the browser's. */
+function startLanguage() {
   const kept = storage()?.getItem(STORE_KEY);
   const nav = globalThis.navigator;
-  current = kept in CATALOGS ? kept : pickLanguage(nav?.languages?.length ? nav.languages : [nav?.language]);
+  return kept in LOADERS ? kept : pickLanguage(nav?.languages?.length ? nav.languages : [nav?.language]);
+}
+
+// Before any module that shows text runs: the start language's catalog (every catalog outside
+// a browser: the unit tests and scripts read them all). The catalogs have the same keys (the
+// unit tests check it), so English, the fallback of a missing key, is not loaded beside another.
+await Promise.all((globalThis.document ? [startLanguage()] : Object.keys(LOADERS)).map(loadLanguage));
+
+/** Choose the language at start: the one remembered, else the browser's. */
+export function initLanguage() {
+  const start = startLanguage();
+  current = start in CATALOGS ? start : Object.keys(CATALOGS)[0];
   if (globalThis.document) document.documentElement.lang = current;
   return current;
 }
 
-/** Switch the language, remember it, and tell every listener (they redraw their text). */
+/** Switch the language (its catalog loaded first, if it is not yet), remember it, and tell
+ * every listener (they redraw their text). At once when the catalog is there.
+ * @param {string} lang
+ * @returns {void | Promise<void>} */
 export function setLanguage(lang) {
-  if (!(lang in CATALOGS)) throw new Error(`no catalog for ${lang}`);
+  if (!(lang in LOADERS)) throw new Error(`no catalog for ${lang}`);
+  if (!(lang in CATALOGS)) return loadLanguage(lang).then(() => setLanguage(lang));
   current = lang;
   storage()?.setItem(STORE_KEY, lang);
   if (globalThis.document) {
@@ -69,13 +95,13 @@ export function onLanguage(fn) {
 }
 
 /** Does the catalog have key? */
-export const has = (key, lang = current) => key in CATALOGS[lang] || key in CATALOGS[FALLBACK];
+export const has = (key, lang = current) => key in (CATALOGS[lang] ?? {}) || key in (CATALOGS[FALLBACK] ?? {});
 
 /** The message `key` rendered with `args` in `lang` (English if the key is missing there). */
 export function t(key, args = {}, lang = current) {
-  const msg = CATALOGS[lang][key] ?? CATALOGS[FALLBACK][key];
+  const msg = CATALOGS[lang]?.[key] ?? CATALOGS[FALLBACK]?.[key];
   if (msg === undefined) return key;
-  return format(msg, args, CATALOGS[lang][key] === undefined ? FALLBACK : lang);
+  return format(msg, args, CATALOGS[lang]?.[key] === undefined ? FALLBACK : lang);
 }
 
 /** A list in the language's words ("a, b and c"). */

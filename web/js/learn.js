@@ -22,6 +22,7 @@ import { COMPETITION } from "./table.js";
 import { foldingMenu } from "./topbar.js";
 import { hash, setHash } from "./url.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 const DONE_KEY = "novuss.lessons.done";
 const CUE_ROOM_MM = 140;

@@ -27,14 +27,20 @@ export function playersLine(mode, players) {
   return players.map(name).join(" v ");
 }
 
-/** The `create` message of the new-room form's values (docs/protocol.md): Novuss's mode,
- * sets and clock, or Crokinole's players and rule options (seed 002 4 f-g, 7 a-d). */
+/**
+ * The `create` message of the new-room form's values (docs/protocol.md): Novuss's mode,
+ * sets and clock, or Crokinole's players and rule options (seed 002 4 f-g, 7 a-d).
+ * @param {Record<string, any>} v the form's values
+ * @returns {import("./protocol").Create}
+ */
 export function createMessage(v) {
   if (v.game !== "crokinole") {
+    /** @type {import("./protocol").Create} */
     const msg = { t: "create", mode: v.mode, sets: v.sets, clock: v.clock, private: v.private };
     return v.rated ? { ...msg, rated: true } : msg;
   }
   const alone = v.players === "3" || v.players === "4";
+  /** @type {import("./protocol").Create} */
   const msg = { t: "create", game: "crokinole", mode: alone ? "singles" : v.players, sets: 1, clock: 60, private: v.private };
   if (alone) msg.players = Number(v.players); // 7 d
   msg.scoring = alone ? "tournament" : v.scoring; // 4 g is between two sides
@@ -236,12 +242,29 @@ export class RoomView {
   }
 }
 
-/** The quick-match queue's status line: looking for a match of that game and mode. */
-export const lookingFor = (game, mode) => t(game === "crokinole" ? "lobby.looking_crokinole" : "lobby.looking", { mode });
+/**
+ * The quick-match queue's status line: looking for a match of that game and mode, or of
+ * that many players each alone (002 7 d).
+ * @param {string} game
+ * @param {string} mode
+ * @param {number} [players] 3 or 4 players each alone
+ * @returns {string}
+ */
+export const lookingFor = (game, mode, players) =>
+  players ? t("crok.looking_alone", { players }) : t(game === "crokinole" ? "lobby.looking_crokinole" : "lobby.looking", { mode });
 
-/** The quick-match queue's status line: queued, with how many wait. */
-export const waitingFor = (game, mode, waiting) =>
-  t(game === "crokinole" ? "lobby.queued_crokinole" : "lobby.queued", { mode, waiting });
+/**
+ * The quick-match queue's status line: queued, with how many wait.
+ * @param {string} game
+ * @param {string} mode
+ * @param {number} waiting
+ * @param {number} [players] 3 or 4 players each alone (002 7 d)
+ * @returns {string}
+ */
+export const waitingFor = (game, mode, waiting, players) =>
+  players
+    ? t("crok.queued_alone", { players, waiting })
+    : t(game === "crokinole" ? "lobby.queued_crokinole" : "lobby.queued", { mode, waiting });
 
 /**
  * A quick match's terms as `queued` tells them, before it starts: rated with the ratings in

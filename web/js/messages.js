@@ -131,6 +131,7 @@ export function createMessages(ctx) {
   }
 
   const HANDLERS = {
+    /** @param {import("./protocol").Welcome} m */
     welcome(m) {
       state.session = m.session;
       playback.rate = m.speed_factor > 0 ? m.speed_factor : 1;
@@ -161,16 +162,19 @@ export function createMessages(ctx) {
       state.pendingIntent = null;
     },
 
+    /** @param {import("./protocol").Lobby} m */
     lobby(m) {
       for (const r of [...(m.rooms || []), ...(m.live || [])]) nameComputers(r.players);
       state.lobby = m;
       lobbyView.render(m);
     },
 
+    /** @param {import("./protocol").Queued} m */
     queued(m) {
-      lobbyView.setQuickStatus(() => [waitingFor(m.game, m.mode, m.waiting), quickTerms(m.rated, m.window)].filter(Boolean).join(" · "));
+      lobbyView.setQuickStatus(() => [waitingFor(m.game, m.mode, m.waiting, m.players), quickTerms(m.rated, m.window)].filter(Boolean).join(" · "));
     },
 
+    /** @param {import("./protocol").Room} m */
     room(m) {
       if (state.leaveIfOver) {
         state.leaveIfOver = false;
@@ -225,6 +229,7 @@ export function createMessages(ctx) {
       state.ghost = m;
     },
 
+    /** @param {import("./protocol").StrokeViewEvent} m */
     stroke(m) {
       // A stroke that comes while the last one still plays here: show its end at once.
       if (playback.active) {
@@ -242,11 +247,13 @@ export function createMessages(ctx) {
       renderHud();
     },
 
+    /** @param {import("./protocol").Motion} m */
     motion(m) {
       // A resume's missed stroke: how far it has played (all of it: its end at once).
       if (playback.active && m.stroke === state.motionStroke) playback.seek(m.time, performance.now());
     },
 
+    /** @param {import("./protocol").RulingViewEvent} m */
     ruling(m) {
       applyOrHold(() => {
         const now = performance.now();
@@ -289,6 +296,7 @@ export function createMessages(ctx) {
       });
     },
 
+    /** @param {import("./protocol").Watchers} m */
     watchers(m) {
       if (state.room?.id !== m.room) return;
       state.room.watchers = m.n;
@@ -299,12 +307,14 @@ export function createMessages(ctx) {
       state.clock = { ...m, at: performance.now() };
     },
 
+    /** @param {import("./protocol").ChatLineEvent} m */
     chat(m) {
       // the role beside the name: two people in a room may share a name, never a role
       const role = m.seat === null || m.seat === undefined ? t("chat.watcher") : t("seat", { seat: m.seat + 1 });
       chat.add({ from: m.name, role, text: m.text, channel: m.team === null || m.team === undefined ? "room" : "team" });
     },
 
+    /** @param {import("./protocol").GoneEvent} m */
     gone(m) {
       setDropped(m.seat, m.name, m.grace);
       if (state.room.seats[m.seat]) state.room.seats[m.seat].away = m.grace;
@@ -312,6 +322,7 @@ export function createMessages(ctx) {
       showRoomScreen();
     },
 
+    /** @param {import("./protocol").BackEvent} m */
     back(m) {
       setDropped(m.seat, m.name, null);
       if (state.room.seats[m.seat]) state.room.seats[m.seat].away = null;
@@ -351,6 +362,7 @@ export function createMessages(ctx) {
       }
     },
 
+    /** @param {import("./protocol").Left} m */
     left(m) {
       if (m.room === null || m.room === undefined) {
         state.leaving = false;
@@ -374,6 +386,7 @@ export function createMessages(ctx) {
       showLobby();
     },
 
+    /** @param {import("./protocol").ErrorMessage} m */
     error(m) {
       if (m.code === "not_now" || m.code === "no_room") state.leaving = false; // a leave refused
       if (m.ref !== undefined && m.ref === state.strikeRef) {
@@ -432,6 +445,7 @@ export function createMessages(ctx) {
     },
 
     // quick match waited as long as the player set: the computer plays (the room follows)
+    /** @param {import("./protocol").ComputerTakes} m */
     computer(m) {
       toast(t("computer.instead", { waited: m.waited, level: m.level }), 8000);
     },

@@ -20,7 +20,7 @@ export async function showRecord(id, invite = null) {
     if (!res.ok) throw new Error(`${res.status}`);
     rec = await res.json();
   } catch (e) {
-    $("record-summary").textContent = t("record.unreadable", { why: e.message });
+    $("record-summary").textContent = t("record.unreadable", { why: /** @type {Error} */ (e).message });
     return;
   }
   renderRecord(rec);

@@ -62,7 +62,7 @@ export class RoomClient {
   /**
    * @param {{
    *   track: RoomTrack,
-   *   send: (msg: object) => boolean,
+   *   send: (msg: import("./protocol").ClientMessage) => boolean,
    *   playing: () => boolean,
    *   invite?: () => string|null|undefined,
    * }} opts `track` the page's state (read and written here); `send` to the server;

@@ -49,6 +49,7 @@ export const state = {
  * next `ref` to put on a message whose answer or refusal must be told apart. */
 export const link = { conn: null, nextRef: 1 };
 
+/** @returns {import("./protocol").Join | import("./protocol").Watch | null} what the address asks for */
 function intentFromUrl() {
   const r = route();
   if (r.invite) return { t: "join", invite: r.invite };
@@ -57,7 +58,9 @@ function intentFromUrl() {
   return r.room ? { t: "watch", room: r.room } : null;
 }
 
-/** Send a message; a player's action while the link is down is not silently lost. */
+/** Send a message; a player's action while the link is down is not silently lost.
+ * @param {import("./protocol").ClientMessage & { ref?: number | string }} msg
+ * @returns {boolean} */
 export function send(msg) {
   const sent = !!link.conn?.send(msg);
   if (!sent && msg.t !== "aim" && msg.t !== "lobby") toast(t("toast.not_connected"));

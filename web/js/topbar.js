@@ -8,7 +8,7 @@
  * @param {HTMLElement | null} header the page's <header id="topbar">
  */
 export function foldingMenu(header = document.getElementById("topbar")) {
-  const button = header?.querySelector(".menu-button");
+  const button = /** @type {HTMLElement | null | undefined} */ (header?.querySelector(".menu-button"));
   const menu = button && document.getElementById(button.getAttribute("aria-controls") || "");
   if (!header || !button || !menu) return; // a page without a header (the printable table)
   const isOpen = () => button.getAttribute("aria-expanded") === "true";

@@ -7,7 +7,7 @@ computer's decision (`Choice`). Pure data, no I/O.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from server.games.core.paths import discs_at
 
@@ -95,6 +95,46 @@ class Step:
         return self
 
 
+class ShotView(TypedDict):
+    """A stroke as the `stroke` message names it (docs/protocol.md)."""
+
+    stroke: int
+    seat: int
+    x: float
+    y: float
+    angle: float
+    speed: float
+
+
+class StrokeView(ShotView):
+    """The `stroke` message's data: the stroke and its whole motion, the track's fields
+    (server/games/core/paths.py; none after a restart)."""
+
+    duration: float
+    decel: NotRequired[float]
+    paths: NotRequired[list[list[Any]]]
+    origin: NotRequired[Any]
+    wheres: NotRequired[Any]
+
+
+class RulingView(TypedDict):
+    """The `ruling` message's data, every game's (docs/protocol.md); what the ruling found
+    (`ruling`), the discs and the score are the game's own."""
+
+    stroke: int | None
+    seat: int | None
+    cause: str
+    ruling: dict[str, Any]
+    discs: list[dict[str, Any]]
+    turn: int | None
+    set: int
+    score: list[int]
+    sides: list[Any]
+    lines: NotRequired[list[dict[str, Any]]]  # Novuss: the ruling's lines (codes, arguments)
+    game: NotRequired[str]  # Crokinole: its name, and the round so far
+    round: NotRequired[dict[str, Any]]
+
+
 @dataclass(slots=True)
 class Motion:
     """An accepted stroke being played out. `track` is its exact paths in the wire's form
@@ -124,15 +164,17 @@ class Motion:
         """Discs in play at simulated time t (none known after a restart)."""
         return [] if self.track is None else discs_at(self.track, t)
 
-    def start_view(self) -> dict[str, Any]:
+    def start_view(self) -> StrokeView:
         """The `stroke` message's data: the stroke and its whole motion."""
-        return {**self.shot_view(), "duration": self.duration, **(self.track or {})}
+        # the track's keys are StrokeView's (paths.py); it is typed an open map there
+        view = {**self.shot_view(), "duration": self.duration, **(self.track or {})}
+        return cast(StrokeView, view)
 
     def view(self, now: float, settings: Settings) -> dict[str, Any]:
         """The stroke in flight, for a `room` snapshot: its motion and how far it has played."""
         return {**self.start_view(), "time": self.time_at(now, settings)}
 
-    def shot_view(self) -> dict[str, Any]:
+    def shot_view(self) -> ShotView:
         """The stroke as the `stroke` message names it."""
         s = self.shot
         return {

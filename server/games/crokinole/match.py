@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from server.games.core.paths import disc_view
-from server.games.core.play import MatchRefused, Motion, Out, Settings, Shot, Step
+from server.games.core.play import MatchRefused, Motion, Out, RulingView, Settings, Shot, Step
 from server.games.crokinole.board import TOURNAMENT
 from server.games.crokinole.judge import Ruling, close_round, judge_shot, round_over, winners
 from server.games.crokinole.physics import WHERES, ShotResult
@@ -273,7 +273,8 @@ class CrokinoleMatch:
             "ruling": ruling_dict(ruling),
         }  # fmt: skip
         log = [entry] + ([self._end_entry(now)] if self.game.over else [])
-        return Step(out=[Out("stroke", self.motion.start_view())], log=log, motion=self.motion)
+        stroke = Out("stroke", dict(self.motion.start_view()))
+        return Step(out=[stroke], log=log, motion=self.motion)
 
     def _motion(
         self, seat: int, shot: Shot, result: ShotResult, outs: list[Out], now: float, before: State
@@ -287,13 +288,13 @@ class CrokinoleMatch:
         """The ruling with the discs the shot left and who shoots next (the next round's
         starter when the shot ended a round)."""
         self.last_cause = "stroke"
-        data = {
+        data: RulingView = {
             "stroke": self.strokes, "seat": ruling.seat, "cause": "stroke",
             "game": "crokinole", "ruling": ruling_dict(ruling), "discs": at_rest,
             "turn": self.turn, "set": self.game.round_no, "score": self.score(),
             "round": self.round_view(), "sides": self.sides(),
         }  # fmt: skip
-        return Out("ruling", data)
+        return Out("ruling", dict(data))
 
     def _close_round_if_done(self, now: float) -> list[Out]:
         if not round_over(self.game):

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.games.core.paths import disc_view
-from server.games.core.play import MatchRefused, Motion, Out, Settings, Step
+from server.games.core.play import MatchRefused, Motion, Out, RulingView, Settings, Step
 from server.games.novuss.rules import (
     MatchConfig,
     MatchState,
@@ -239,7 +239,7 @@ class Match:
             "own": sum(team_of(before.puck(pid).owner) == team_of(seat) for pid in ruling.pocketed),
         }
         return Step(
-            out=[Out("stroke", self.motion.start_view())],
+            out=[Out("stroke", dict(self.motion.start_view()))],
             log=[entry, *self._end_entry(now)],
             motion=self.motion,
         )
@@ -333,7 +333,7 @@ class Match:
         self, ruling: Ruling, cause: str, stroke: int | None, seat: int | None = None
     ) -> list[Out]:
         self.last_cause = cause
-        data = {
+        data: RulingView = {
             "stroke": stroke,
             "seat": ruling.seat if seat is None else seat,
             "cause": cause,
@@ -345,7 +345,7 @@ class Match:
             "score": self.score(),
             "sides": self.sides(),
         }
-        outs = [Out("ruling", data)]
+        outs = [Out("ruling", dict(data))]
         if self.state.finished:
             outs.append(Out("result", self.result_view()))
         return outs

@@ -2,6 +2,9 @@
 // pucks arrive as words: a name, a team's name, whose pucks), error.<code> and
 // reason.<code> the server's refusals, the rest the page's own words.
 export default {
+  // -- i34-quick7d: quick match of 3 or 4 Crokinole players each alone (js/lobby.js)
+  "crok.looking_alone": "Looking for a Crokinole match of {players} players, each alone…",
+  "crok.queued_alone": "Waiting for a Crokinole match of {players} players, each alone: {waiting, plural, one {# player} other {# players}} in the queue",
   // -- i36-challenge: challenges and the tab's notices (js/challenges.js, js/notices.js)
   "error.unknown_player": "There is no registered player of that name.",
   "error.self_challenge": "You cannot challenge yourself.",
@@ -42,7 +45,6 @@ export default {
   "crok.name": "Your name",
   "crok.players": "Players",
   "crok.quick": "Quick match",
-  "crok.quick_two_sided": "Quick match pairs two sides: 2 players or doubles.",
   "crok.board": "Crokinole board",
   "crok.player": "Player",
   "crok.you": "You",

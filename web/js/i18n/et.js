@@ -3,6 +3,9 @@
 // küljepoort, poorditsoon, keskring, suluseib, sulutsoon, otselöök, pörkelöök, trahviseib,
 // võlaseib, löögiõigus, löögikord, löökideseeria, geim, märkus, auk.
 export default {
+  // -- i34-quick7d: kiirmäng 3 või 4 Crokinole'i mängijale, igaüks enda eest (js/lobby.js)
+  "crok.looking_alone": "Otsin Crokinole'i mängu {players} mängijale, igaüks enda eest…",
+  "crok.queued_alone": "Ootan Crokinole'i mängu {players} mängijale, igaüks enda eest: järjekorras {waiting, plural, one {# mängija} other {# mängijat}}",
   // -- i36-challenge: väljakutsed ja kaardi teated (js/challenges.js, js/notices.js)
   "error.unknown_player": "Sellise nimega registreeritud mängijat ei ole.",
   "error.self_challenge": "Iseendale ei saa väljakutset esitada.",
@@ -43,7 +46,6 @@ export default {
   "crok.name": "Sinu nimi",
   "crok.players": "Mängijad",
   "crok.quick": "Kiirmäng",
-  "crok.quick_two_sided": "Kiirmäng paneb kokku kaks poolt: 2 mängijat või paarismäng.",
   "crok.board": "Crokinole'i laud",
   "crok.player": "Mängija",
   "crok.you": "Sina",

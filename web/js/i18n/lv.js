@@ -4,6 +4,9 @@
 // kauliņš, tumšais laukums, soda kauliņš, sitiena tiesības, sitienu sērija, sets, maisiņš.
 // Nepārbaudīti (docs/client.md): centra aplis, sānu apmale, parāds, brīdinājums.
 export default {
+  // -- i34-quick7d: ātrā spēle 3 vai 4 Crokinole spēlētājiem, katrs par sevi (js/lobby.js)
+  "crok.looking_alone": "Meklē Crokinole spēli {players} spēlētājiem, katrs par sevi…",
+  "crok.queued_alone": "Gaida Crokinole spēli {players} spēlētājiem, katrs par sevi: rindā {waiting, plural, zero {# spēlētāju} one {# spēlētājs} other {# spēlētāji}}",
   // -- i36-challenge: izaicinājumi un cilnes paziņojumi (js/challenges.js, js/notices.js)
   "error.unknown_player": "Reģistrēta spēlētāja ar šādu vārdu nav.",
   "error.self_challenge": "Sevi izaicināt nevar.",
@@ -44,7 +47,6 @@ export default {
   "crok.name": "Tavs vārds",
   "crok.players": "Spēlētāji",
   "crok.quick": "Ātrā spēle",
-  "crok.quick_two_sided": "Ātrā spēle savieno divas puses: 2 spēlētājus vai pāru spēli.",
   "crok.board": "Crokinole galds",
   "crok.player": "Spēlētājs",
   "crok.you": "Tu",

@@ -5,6 +5,7 @@
 import { t } from "../i18n.js";
 import { accountRefusal, getJSON, postJSON, setUpPage } from "./api.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 
 // Every message shown, as a function, so a change of language rewords it: element -> fn.

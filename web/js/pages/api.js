@@ -16,7 +16,7 @@ export function setUpPage(redraw) {
 /** GET a JSON document; resolves to {status, body}. */
 export async function getJSON(path) {
   const r = await fetch(path, { credentials: "same-origin" });
-  let body = null;
+  let body;
   try {
     body = await r.json();
   } catch {
@@ -33,7 +33,7 @@ export async function postJSON(path, data = {}) {
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(data),
   });
-  let body = null;
+  let body;
   try {
     body = await r.json();
   } catch {

@@ -4,8 +4,9 @@ import { t } from "../i18n.js";
 import { hash, setHash } from "../url.js";
 import { getJSON, ratingText, setUpPage } from "./api.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
-const MODES = [...document.querySelectorAll("[data-mode]")].map((b) => b.dataset.mode);
+const MODES = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-mode]"))].map((b) => b.dataset.mode);
 let mode = MODES.includes(hash()) ? hash() : "singles";
 let page = 0;
 
@@ -16,7 +17,7 @@ function cell(...children) {
 }
 
 async function show() {
-  for (const b of document.querySelectorAll("[data-mode]")) b.classList.toggle("primary", b.dataset.mode === mode);
+  for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-mode]"))) b.classList.toggle("primary", b.dataset.mode === mode);
   const { status, body } = await getJSON(`/api/leaderboard/${mode}?page=${page}`);
   if (status !== 200) return;
   const rows = body.players.map((p) => {
@@ -33,7 +34,7 @@ async function show() {
   $("next").disabled = page + 1 >= pages;
 }
 
-for (const b of document.querySelectorAll("[data-mode]")) {
+for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-mode]"))) {
   b.addEventListener("click", () => {
     mode = b.dataset.mode;
     page = 0;

@@ -4,6 +4,7 @@ import { t } from "../i18n.js";
 import { pathPart } from "../url.js";
 import { getJSON, ratingText, setUpPage, when } from "./api.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 const name = pathPart(1);
 const NOVUSS = ["singles", "doubles"]; // shown always; another game's once rated in it

@@ -20,6 +20,7 @@ import { tableFrom } from "../table.js";
 import { hash, param, pathPart, setHash } from "../url.js";
 import { getJSON, setUpPage, when } from "./api.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 const mid = pathPart(1);
 const invite = param("invite");

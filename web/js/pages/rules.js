@@ -9,6 +9,7 @@ import { RULES_URL, textLanguage } from "../rules-text.js";
 import { foldingMenu } from "../topbar.js";
 import { hash } from "../url.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 let data = null;
 

@@ -4,6 +4,7 @@ import { pathPart } from "../url.js";
 import { getJSON, setUpPage, when } from "./api.js";
 import { drawCrosstable, drawStandings } from "./tournament-view.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 const tid = pathPart(1);
 

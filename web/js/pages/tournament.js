@@ -9,6 +9,7 @@ import { getJSON, postJSON, setUpPage } from "./api.js";
 import { drawCrosstable, drawStandings } from "./tournament-view.js";
 import { outcomeText, points, refusal } from "./tournament-words.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 const tid = pathPart(1);
 const api = `/api/tournaments/${tid}`;

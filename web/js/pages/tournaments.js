@@ -3,6 +3,7 @@ import { t } from "../i18n.js";
 import { getJSON, postJSON, setUpPage } from "./api.js";
 import { refusal } from "./tournament-words.js";
 
+/** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
 
 // The games of a team encounter (004 § 29 (3)) the form offers: [kind, boards]; sets as chosen.
