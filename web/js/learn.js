@@ -4,6 +4,7 @@
 // last one's motion and ruling: the client has no physics, so whether a puck dropped or a
 // rebound was legal can only be the referee's word. The table, aiming, pressing a puck and
 // the ruling's words are the match's own modules (render.js, input.js, rulings.js).
+import { placeAimNote } from "./aim-note.js";
 import { el } from "./dom.js";
 import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
 import { AimController } from "./input.js";
@@ -217,6 +218,7 @@ function frame(now) {
     note.dataset.text = text;
     note.textContent = text;
   }
+  if (text && mine) placeAimNote(note, renderer.view, COMPETITION, mine); // not over a hole (aim-note.js)
 }
 
 initLanguage();
