@@ -212,3 +212,30 @@ def test_the_account_pages_speak_the_chosen_language(web_server, new_page):
     page.wait_for_function("document.getElementById('username').textContent !== '…'")
     assert page.inner_text("#username") == "Tāda spēlētāja nav"
     assert page.inner_text("#figures th:nth-child(2)") == "Spēles"
+
+
+def test_the_word_about_a_puck_says_when_the_striker_would_meet_another_first(
+    web_server, new_page
+):
+    # Two own free pucks in line with the striker's first place, the far one behind the near.
+    near_xy, far_xy = (TABLE / 2, 300.0), (TABLE / 2, 780.0)
+    patch, spots = mover([near_xy, far_xy])
+    me, _, _ = quick_pair(web_server, new_page, patch)
+    side = state(me)["side"]
+    ids = {xy: pid for pid, xy in spots.items()}
+    near, far = (ids[to_world(side, *xy)] for xy in (near_xy, far_xy))
+    # The far one may be struck directly (004 § 21 (1)), but on this line the near one is
+    # met first: the word says so, as the guide line shows.
+    e = press(me, spots[far])
+    assert e["id"] == far and e["reason"] == "own_free", e
+    assert state(me)["preview"]["id"] == near
+    said = note(me)
+    assert "free" in said and "another puck first" in said, said
+    # The near one: nothing in the way, nothing more said.
+    e = press(me, spots[near])
+    assert e["id"] == near and e["reason"] == "own_free", e
+    me.wait_for_function(
+        "(n => n.textContent.includes('free') && !n.textContent.includes('another puck first'))"
+        "(document.getElementById('aim-note'))"
+    )
+    assert state(me)["preview"]["id"] == near

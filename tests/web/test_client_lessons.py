@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from playwright.sync_api import Page
 
-from tests.web.webtools import enter, page_xy, place_striker, publish, state, wait_state
+from tests.web.webtools import (
+    enter,
+    page_xy,
+    place_striker,
+    publish,
+    px_per_mm,
+    state,
+    wait_state,
+)
 
 TIMEOUT = 30_000
 DIRECT_PUCK = (880.0, 860.0)  # server/games/novuss/lessons/catalog.py: "direct"'s puck
@@ -20,6 +28,26 @@ def aim_pot(page: Page, puck: tuple[float, float], pocket: str) -> None:
         if state(page)["aim"]["pocket"] == pocket:
             return
     raise AssertionError(f"no aim into {pocket}: {state(page)['aim']}")
+
+
+def note_over_a_hole(page: Page) -> bool:
+    """Does the word beside the aim cover part of a hole (js/aim-note.js)?"""
+    box = page.locator("#aim-note").bounding_box()
+    assert box is not None
+    size, inset, radius = 1080.0, 60.0, 40.0  # web/js/table.js COMPETITION, 004 § 33 (1) 1)
+    k = px_per_mm(page)
+    for hx, hy in [
+        (inset, inset),
+        (size - inset, inset),
+        (inset, size - inset),
+        (size - inset,) * 2,
+    ]:
+        px, py = page_xy(page, hx, hy)
+        nx = min(max(px, box["x"]), box["x"] + box["width"])
+        ny = min(max(py, box["y"]), box["y"] + box["height"])
+        if (px - nx) ** 2 + (py - ny) ** 2 < (radius * k) ** 2:
+            return True
+    return False
 
 
 def power(page: Page, percent: int) -> None:
@@ -57,6 +85,7 @@ def test_a_lesson_is_done_at_the_table_with_the_referees_answer(web_server, new_
     place_striker(page, 180.0)
     aim_pot(page, DIRECT_PUCK, "NE")
     assert "vaba" in page.text_content("#aim-note")  # pressing it said it is free
+    assert not note_over_a_hole(page), "the word about the aim hides a hole"
     power(page, 20)
     page.keyboard.press("Enter")
     page.wait_for_selector("#verdict[data-done='1']", timeout=TIMEOUT)

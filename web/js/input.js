@@ -14,6 +14,7 @@ import {
   clampToField,
   cueAngleAllowed,
   defaultPlacement,
+  firstTouch,
   placementCheck,
   toLocal,
   toWorld,
@@ -338,11 +339,28 @@ export class AimController {
         this.notify(say("aim.pot", { pocket: o.pocket }));
       }
     }
-    // The explanation first, the word about the aim (a pot, out of reach) on its own line.
+    // The explanation first, the word about the aim (a pot, out of reach) on its own line,
+    // then what the guide line shows when the striker would not reach this puck first: the
+    // word about the puck must not read as a promise about the stroke.
     this.explained = this.explain(puck);
     const about = a.note ? a.note.text : null;
-    this.notify([this.explained.text, about].filter(Boolean).join("\n"), 7000, this.explained.cite);
+    const lines = [this.explained.text, about, this.blockedBefore(puck)];
+    this.notify(lines.filter(Boolean).join("\n"), 7000, this.explained.cite);
     this.onChange?.(a);
+  }
+
+  /**
+   * What the striker meets before `puck` on the aim now, worded, or null: a hole (004 § 24
+   * (1) 4)) or another puck first (as the guide line shows: geometry.js firstTouch).
+   * @param {{id: number}} puck
+   * @returns {string | null}
+   */
+  blockedBefore(puck) {
+    const a = this.aim;
+    const first = firstTouch(this.table, this.side, this.seat, a.x, a.y, a.angle, this.pucks, pocketCentres(this.table));
+    if (first.kind === "pocket") return say("aim.first_hole");
+    if (first.kind === "puck" && first.id !== puck.id) return say("aim.first_other");
+    return null;
   }
 
   /** Aim at a world angle; outside the cue's limits, the nearest allowed and a word why. */

@@ -6,6 +6,7 @@
 // rebound was legal can only be the referee's word. The table, aiming, pressing a puck and
 // the ruling's words are the match's own modules (render.js, input.js, rulings.js); a
 // Crokinole lesson's board and shot are the Crokinole room's (learn-crokinole.js).
+import { placeAimNote } from "./aim-note.js";
 import { el } from "./dom.js";
 import { initLanguage, languageMenu, onLanguage, refusalText, t, translatePage } from "./i18n.js";
 import { AimController } from "./input.js";
@@ -270,6 +271,7 @@ function frame(now) {
     note.dataset.text = text;
     note.textContent = text;
   }
+  if (text && mine) placeAimNote(note, renderer.view, COMPETITION, mine); // not over a hole (aim-note.js)
 }
 
 initLanguage();

@@ -1,6 +1,7 @@
 // The Novuss table on screen: each animation frame draws the pucks (at rest or in motion),
 // the aim, the clock and the marks; the striker is handed to the player whose turn it is and
 // the live aim is sent to the others; a puck pressed by a non-striker says what it is for him.
+import { placeAimNote } from "./aim-note.js";
 import { drawHint } from "./computer.js";
 import { $, el } from "./dom.js";
 import { firstTouch, toWorld as toWorldOf } from "./geometry.js";
@@ -168,7 +169,7 @@ export function createTableView(ctx) {
     if (!a) return;
     const view = renderer.view;
     const tab = state.table;
-    const [sx, sy] = view.toScreen(a.x, a.y);
+    const [sx] = view.toScreen(a.x, a.y);
     const [, railY] = view.toScreen(...toWorldOf(mySide(), tab.size / 2, -tab.railWidth));
     const pct = Math.round(a.power * 100);
     $("power-fill").style.width = `${pct}%`;
@@ -198,9 +199,7 @@ export function createTableView(ctx) {
         note.dataset.cite = cite;
         note.replaceChildren(text, ...(href ? [" ", Object.assign(el("a", { text: `(${cite})` }), { href, target: "_blank", rel: "noopener" })] : []));
       }
-      const nw = note.offsetWidth || 200;
-      note.style.left = `${Math.round(Math.max(4, Math.min(view.width - nw - 4, sx - nw / 2)))}px`;
-      note.style.top = `${Math.round(sy - tab.strikerRadius * view.scale - 44 - note.offsetHeight)}px`;
+      placeAimNote(note, view, tab, a);
     }
   }
 

@@ -381,6 +381,8 @@ export default {
   "aim.locked": "🔒 aim locked: the pull sets the power · free it",
   "aim.unlocked": "Aim free: the pull sets the direction again",
   "aim.cancelled": "Stroke cancelled",
+  "aim.first_hole": "But on this line the striker goes into a hole first: a penalty (004 § 24 (1) 4)). Move the striker, or click the puck again for another line",
+  "aim.first_other": "But on this line the striker meets another puck first (the guide line shows which)",
   "aim.out_of_reach": "Out of reach from here: the cue must come from your own rail (004 § 20 (5))",
   "aim.pot_forced": "Straight at it is out of reach (004 § 20 (5)): aimed to pot it in the {pocket} hole",
   "aim.pot": "Aimed to pot it in the {pocket} hole · click again for the next",

@@ -375,6 +375,8 @@ export default {
   "aim.pull": "tõmba tagasi",
   "aim.moving": "löögiketas liigub",
   "aim.touching": "Löögiketas puudutab seibi: liiguta seda",
+  "aim.first_hole": "Aga sellel joonel kukub löögiketas enne auku: see on trahv (004 § 24 (1) 4)). Nihuta löögiketast või klõpsa seibil uuesti teise joone jaoks",
+  "aim.first_other": "Aga sellel joonel puudutab löögiketas enne teist seibi (juhtjoon näitab, millist)",
   "aim.outside": "Aseta löögiketas oma tsooni",
   "aim.locked": "🔒 siht lukus: tõmme annab ainult jõu · vabasta",
   "aim.unlocked": "Siht vaba: tõmme annab jälle ka suuna",

@@ -376,6 +376,8 @@ export default {
   "aim.pull": "velc atpakaļ",
   "aim.moving": "ripa tiek pārvietota",
   "aim.touching": "Ripa skar kauliņu: pārvieto to",
+  "aim.first_hole": "Bet pa šo līniju ripa vispirms iekrīt maisiņā: tas ir sods (004 § 24 (1) 4)). Pārvieto ripu vai klikšķini uz kauliņa vēlreiz citai līnijai",
+  "aim.first_other": "Bet pa šo līniju ripa vispirms skar citu kauliņu (vadlīnija rāda, kuru)",
   "aim.outside": "Novieto ripu savā zonā",
   "aim.locked": "🔒 tēmējums fiksēts: vilkšana nosaka tikai spēku · atbrīvot",
   "aim.unlocked": "Tēmējums brīvs: vilkšana atkal nosaka arī virzienu",
