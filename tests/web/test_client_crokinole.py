@@ -30,7 +30,9 @@ def test_a_crokinole_room_in_the_browser(web_server, new_page, artifacts):
     room = host.evaluate("window.crokinole.room.id")
     guest = new_page()
     guest.goto(f"{web_server}/crokinole/?room={room}")
-    guest.wait_for_function("window.crokinole.room && window.crokinole.seat === 1")
+    guest.wait_for_function(
+        "window.crokinole && window.crokinole.room && window.crokinole.seat === 1"
+    )
     for page in (host, guest):
         page.click("#ready")
     for page in (host, guest):

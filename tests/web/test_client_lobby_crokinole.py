@@ -156,5 +156,5 @@ def test_an_expired_session_token_gets_a_new_session_on_the_crokinole_page(web_s
     page = new_page()
     page.add_init_script("localStorage.setItem('novuss.token', 'expired-token')")
     page.goto(web_server + "/crokinole/")
-    page.wait_for_function("window.crokinole.session !== null", timeout=TIMEOUT_MS)
+    page.wait_for_function("window.crokinole && window.crokinole.session", timeout=TIMEOUT_MS)
     assert page.evaluate("localStorage.getItem('novuss.token')") != "expired-token"
