@@ -9,14 +9,18 @@ the player to the table."""
 
 from __future__ import annotations
 
-import re
 import secrets
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page
 
 from tests.web.test_client_a11y import serious
 from tests.web.test_client_accounts import register
-from tests.web.test_client_tournament import to_the_table
+from tests.web.test_client_tournament import (
+    join_all,
+    new_competition,
+    open_registration,
+    to_the_table,
+)
 from tests.web.webtools import server_room, wait_state
 
 TITLE = "Novuss online"
@@ -148,19 +152,9 @@ def test_a_hidden_competition_page_says_the_match_is_ready_and_goes_once_shown(
     names = [unique(n) for n in ("Orga", "Pia", "Pete")]
     for page, name in zip((org, pia, pete), names, strict=True):
         register(page, base, name)
-    org.goto(base + "/tournaments")
-    org.fill("#create input[name=name]", "Evening cup")
-    org.fill("#create input[name=sets]", "1")
-    org.click("#create button[type=submit]")
-    org.wait_for_url(re.compile(r"/tournaments/t[0-9a-f]+$"))
-    url = org.url
-    org.click("#open")
-    expect(org.locator("#status")).to_have_text("registration open")
-    for page in (pia, pete):
-        page.goto(url)
-        page.click("#join")
-        expect(page.locator("#leave")).to_be_visible()
-    expect(org.locator("#entries li")).to_have_count(2, timeout=10_000)
+    url = new_competition(org, base, "Evening cup")
+    open_registration(org)
+    join_all(org, url, (pia, pete))
     title = pia.title()
     set_hidden(pia, True)  # Pia looks at another tab
     org.click("#start")
@@ -184,7 +178,9 @@ def test_a_hidden_crokinole_tab_says_whose_turn_it_is(web_server, new_page):
     host.wait_for_function("window.crokinole.room && window.crokinole.board")
     room = host.evaluate("window.crokinole.room.id")
     guest.goto(f"{web_server}/crokinole/?room={room}")
-    guest.wait_for_function("window.crokinole.room && window.crokinole.seat === 1")
+    guest.wait_for_function(
+        "window.crokinole && window.crokinole.room && window.crokinole.seat === 1"
+    )
     for page in (host, guest):
         set_hidden(page, True)
         page.click("#ready")

@@ -14,6 +14,45 @@ from tests.web.test_client_accounts import register
 from tests.web.webtools import wait_state
 
 
+def new_competition(
+    org: Page,
+    base: str,
+    name: str,
+    sets: str | None = "1",
+    kind: str | None = None,
+    approval: bool = False,
+) -> str:
+    """The organiser's competition made with the create form (its name, and the sets, kind
+    and approval asked); the address of its page, where he is."""
+    org.goto(base + "/tournaments")
+    form = org.locator("#create")
+    form.locator("input[name=name]").fill(name)
+    if sets is not None:
+        form.locator("input[name=sets]").fill(sets)
+    if kind is not None:
+        form.locator("select[name=kind]").select_option(kind)
+    if approval:
+        form.locator("input[name=approval]").check()
+    form.locator("button[type=submit]").click()
+    org.wait_for_url(re.compile(r"/tournaments/t[0-9a-f]+$"))
+    return org.url
+
+
+def open_registration(org: Page) -> None:
+    """The organiser opens the registration, on his competition's page."""
+    org.click("#open")
+    expect(org.locator("#status")).to_have_text("registration open")
+
+
+def join_all(org: Page, url: str, players: tuple[Page, ...]) -> None:
+    """Each player joins from the competition's page; the organiser's page lists them."""
+    for page in players:
+        page.goto(url)
+        page.click("#join")
+        expect(page.locator("#leave")).to_be_visible()
+    expect(org.locator("#entries li")).to_have_count(len(players), timeout=10_000)
+
+
 def to_the_table(page: Page, name: str) -> None:
     """The page went to /?join=<room>: the table's client takes the seat under the player's
     account, asking no name (issue 36: an empty name form met him there)."""
@@ -28,20 +67,9 @@ def test_organiser_creates_players_join_play_and_the_standings_update(web_server
     for page, name in ((org, "Orga"), (pia, "Pia"), (pete, "Pete")):
         register(page, base, name)
 
-    org.goto(base + "/tournaments")
-    org.fill("#create input[name=name]", "Saturday cup")
-    org.fill("#create input[name=sets]", "1")
-    org.click("#create button[type=submit]")
-    org.wait_for_url(re.compile(r"/tournaments/t[0-9a-f]+$"))
-    url = org.url
-    org.click("#open")
-    expect(org.locator("#status")).to_have_text("registration open")
-
-    for page in (pia, pete):
-        page.goto(url)
-        page.click("#join")
-        expect(page.locator("#leave")).to_be_visible()
-    expect(org.locator("#entries li")).to_have_count(2, timeout=10_000)
+    url = new_competition(org, base, "Saturday cup")
+    open_registration(org)
+    join_all(org, url, (pia, pete))
     org.click("#start")
     expect(org.locator("#status")).to_have_text("being played")
     expect(org.locator("#rounds a.watch")).to_have_count(1)  # a live link to watch the match

@@ -10,6 +10,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.web.test_client_accounts import register
+from tests.web.test_client_tournament import new_competition, open_registration
 
 
 def test_the_organiser_approves_one_entry_and_removes_another(web_server, new_page):
@@ -18,16 +19,9 @@ def test_the_organiser_approves_one_entry_and_removes_another(web_server, new_pa
     for page, name in ((org, "Orga"), (pia, "Pia"), (pete, "Pete")):
         register(page, base, name)
 
-    org.goto(base + "/tournaments")
-    form = org.locator("#create")
-    form.locator("input[name=name]").fill("Members' cup")
-    form.locator("input[name=approval]").check()
-    form.locator("button[type=submit]").click()
-    org.wait_for_url(re.compile(r"/tournaments/t[0-9a-f]+$"))
-    url = org.url
+    url = new_competition(org, base, "Members' cup", sets=None, approval=True)
     expect(org.locator("#facts")).to_contain_text("entries approved by the organiser")
-    org.click("#open")
-    expect(org.locator("#status")).to_have_text("registration open")
+    open_registration(org)
 
     for page in (pia, pete):
         page.goto(url)

@@ -5,12 +5,11 @@ page lists the pair. axe-core finds nothing serious on the partner's page with i
 
 from __future__ import annotations
 
-import re
-
 from playwright.sync_api import expect
 
 from tests.web.test_client_a11y import serious
 from tests.web.test_client_accounts import register
+from tests.web.test_client_tournament import new_competition, open_registration
 
 
 def test_a_player_enters_his_pair_and_the_partner_confirms(web_server, new_page):
@@ -18,15 +17,8 @@ def test_a_player_enters_his_pair_and_the_partner_confirms(web_server, new_page)
     org, pia, pete = new_page(), new_page(), new_page()
     for page, name in ((org, "Orga"), (pia, "Pia"), (pete, "Pete")):
         register(page, base, name)
-    org.goto(base + "/tournaments")
-    form = org.locator("#create")
-    form.locator("input[name=name]").fill("Pairs cup")
-    form.locator("select[name=kind]").select_option("doubles")
-    form.locator("button[type=submit]").click()
-    org.wait_for_url(re.compile(r"/tournaments/t[0-9a-f]+$"))
-    url = org.url
-    org.click("#open")
-    expect(org.locator("#status")).to_have_text("registration open")
+    url = new_competition(org, base, "Pairs cup", sets=None, kind="doubles")
+    open_registration(org)
 
     pia.goto(url)
     expect(pia.locator("#join")).to_be_hidden()  # a pair does not enter alone
