@@ -214,7 +214,9 @@ def test_the_account_pages_speak_the_chosen_language(web_server, new_page):
     assert page.inner_text("#figures th:nth-child(2)") == "Spēles"
 
 
-def test_the_word_about_a_puck_says_when_the_striker_would_meet_another_first(web_server, new_page):
+def test_the_word_about_a_puck_says_when_the_striker_would_meet_another_first(
+    web_server, new_page
+):
     # Two own free pucks in line with the striker's first place, the far one behind the near.
     near_xy, far_xy = (TABLE / 2, 300.0), (TABLE / 2, 780.0)
     patch, spots = mover([near_xy, far_xy])
