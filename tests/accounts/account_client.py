@@ -3,8 +3,6 @@ players opened with its login cookie, as a page of the server's own origin opens
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -14,6 +12,8 @@ import redis
 import yarl
 
 from tests.server.server_client import Client, Msg
+from tests.waits import until as until
+from tests.waits import wait_until as wait_until
 
 PASSWORD = "plenty of words here"
 OPEN: list[Http] = []  # closed by close_http_after_each_test
@@ -150,27 +150,6 @@ async def resign_match(loser: Client, winner: Client) -> str:
     await loser.send("resign")
     await winner.expect("result")
     return mid
-
-
-def wait_until(check: Callable[[], bool], timeout: float = 15.0, what: str = "") -> None:
-    """Poll check() until it holds (the archivist works after the match's end)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-async def until(check: Callable[[], Any], timeout: float = 15.0, what: str = "") -> Any:
-    """Await check() (a coroutine function) until it returns something true."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = await check()
-        if got:
-            return got
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def db(redis_url: str) -> redis.Redis:

@@ -16,6 +16,7 @@ import pytest
 from server.accounts.errors import AccountError
 from server.accounts.hashing import Hashing
 from tests.accounts.account_client import Http
+from tests.waits import until
 
 pytestmark = pytest.mark.asyncio
 
@@ -37,10 +38,10 @@ async def test_owners_go_first_and_strangers_past_the_queue_are_told_when_to_ret
     gate = Gate()
     hashing = Hashing(at_once=1, queue=2)
     first = asyncio.create_task(hashing.run(False, gate.work, "first"))
-    await asyncio.sleep(0)  # it takes the one slot
+    await until(lambda: hashing.running == 1, 5, "the first in the one slot")
     strangers = [asyncio.create_task(hashing.run(False, gate.work, f"s{k}")) for k in range(2)]
     owner = asyncio.create_task(hashing.run(True, gate.work, "owner"))
-    await asyncio.sleep(0)
+    await until(lambda: hashing.waiting == 3, 5, "the strangers and the owner queued")
     with pytest.raises(AccountError) as refused:
         await hashing.run(False, gate.work, "one too many")
     assert refused.value.code == "busy" and refused.value.status == 503
@@ -56,10 +57,10 @@ async def test_a_cancelled_wait_gives_its_place_back():
     gate = Gate()
     hashing = Hashing(at_once=1, queue=4)
     first = asyncio.create_task(hashing.run(False, gate.work, "first"))
-    await asyncio.sleep(0)
+    await until(lambda: hashing.running == 1, 5, "the first in the one slot")
     gone = asyncio.create_task(hashing.run(False, gate.work, "gone"))
     after = asyncio.create_task(hashing.run(False, gate.work, "after"))
-    await asyncio.sleep(0)
+    await until(lambda: hashing.waiting == 2, 5, "both queued")
     gone.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await gone

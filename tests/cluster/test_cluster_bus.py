@@ -3,7 +3,6 @@ per process, whatever the number of its connections, and arrives in order."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import msgpack
@@ -11,6 +10,7 @@ import msgpack
 from server.cluster.bus import Bus
 from server.cluster.lease import Leases, process_channel
 from server.store.redis_store import Store
+from tests.waits import until
 
 
 async def test_one_publish_per_process_in_order(redis_server):
@@ -38,9 +38,9 @@ async def test_one_publish_per_process_in_order(redis_server):
         ruling = b"ruling bytes"
         for cid in ("c1", "c3"):
             owner.deliver("p-gate", cid, ruling, False)
-        async with asyncio.timeout(5):  # the publisher counts once Redis has answered, which
-            while len(got) < 3 or owner.published < 3:  # may be after the gateway read them
-                await asyncio.sleep(0.01)
+        # the publisher counts once Redis has answered, which may be after the gateway read them
+        three = lambda: len(got) >= 3 and owner.published >= 3  # noqa: E731
+        await until(three, 5, "three delivered and counted", every=0.01)
         assert got == [
             ["to", ["c1", "c2", "c3"], preview, True],
             ["leave", "c2", "r1"],
@@ -74,11 +74,7 @@ async def test_the_bus_drops_what_a_process_of_the_cluster_did_not_seal(redis_se
         await store.redis.publish(process_channel("p-owner"), forged)  # no seal at all
         stranger.send("p-owner", ["cmd", "p-stranger", "c1", "s-victim", "Anu", b"resign"])
         gateway.send("p-owner", ["closed", "p-gate", "c7"])  # sealed with the key: delivered
-        async with asyncio.timeout(5):
-            while not got:
-                await asyncio.sleep(0.01)
-            while owner.refused < 2:
-                await asyncio.sleep(0.01)
+        await until(lambda: got and owner.refused >= 2, 5, "one delivered, two refused", every=0.01)
         assert got == [["closed", "p-gate", "c7"]]
         assert owner.refused == 2
     finally:

@@ -4,14 +4,14 @@ processes racing to take over the rooms of a third."""
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
 from server.cluster.lease import Leases
-from server.store.redis_store import Commit, LeaseLost, Store
+from server.store.redis_store import Commit, LeaseLost, Store, lease_key
 from tests.conftest import GameServer
 from tests.server.server_client import Msg, connected, get_json
+from tests.waits import until
 
 
 def room_commit(rid: str, seq: int) -> Commit:
@@ -56,9 +56,26 @@ async def test_two_racing_for_one_room_only_one_owns_it_and_the_loser_cannot_wri
 async def until_expired(leases: Leases, rid: str) -> None:
     """Until a room's lease has run out in Redis (its PX: Redis keeps the time, not this
     process), polled; failing after a deadline well past the 1 s lease."""
-    async with asyncio.timeout(5):
-        while await leases.owner(rid) is not None:
-            await asyncio.sleep(0.02)
+
+    async def gone() -> bool:
+        return await leases.owner(rid) is None
+
+    await until(gone, 5, f"{rid}'s lease run out", every=0.02)
+
+
+async def renewed(store: Store, rid: str) -> None:
+    """Until a room's lease is renewed (its time to live set afresh): its owner's cluster
+    loop has ticked since."""
+    key = lease_key(rid)
+    last = await store.redis.pttl(key)
+
+    async def longer() -> bool:
+        nonlocal last
+        now = await store.redis.pttl(key)
+        up, last = now > last, now
+        return up
+
+    await until(longer, 5, f"{rid}'s lease renewed", every=0.02)
 
 
 async def seq_of(store: Store, rid: str) -> int:
@@ -82,16 +99,17 @@ async def test_two_processes_racing_to_take_over_share_the_rooms_out(game_cluste
         rids.append((await p.expect("room"))["id"])
     assert health(first)["rooms"] == 6
     first.stop()  # a clean stop releases its leases: the two others race for every room
-    deadline = time.monotonic() + 5
-    while health(b_srv)["rooms"] + health(c_srv)["rooms"] < 6:
-        assert time.monotonic() < deadline, "the rooms were taken over"
-        await asyncio.sleep(0.1)
-    await asyncio.sleep(1.5)  # a few more cluster ticks: nobody loads a room twice
-    counts = [health(s)["rooms"] for s in (b_srv, c_srv)]
-    assert sum(counts) == 6, counts
+    await until(lambda: health(b_srv)["rooms"] + health(c_srv)["rooms"] >= 6, 5, "taken over")
     store = Store(b_srv.redis_url)
     try:
         leases = Leases(store.redis, "observer", 1.0)
+        owners = await leases.owners(rids)
+        for pid in set(owners.values()):  # two more ticks of each: nobody loads a room twice
+            rid = next(r for r, p in owners.items() if p == pid)
+            for _ in range(2):
+                await renewed(store, rid)
+        counts = [health(s)["rooms"] for s in (b_srv, c_srv)]
+        assert sum(counts) == 6, counts
         owners = await leases.owners(rids)
         pids = {health(s)["process"]: n for s, n in zip((b_srv, c_srv), counts, strict=True)}
         assert set(owners.values()) <= set(pids)

@@ -10,6 +10,7 @@ import redis
 
 from tests.conftest import GameServer
 from tests.server.server_client import Client, connected
+from tests.waits import until
 
 
 async def host_room(srv: GameServer, name: str) -> str:
@@ -17,6 +18,11 @@ async def host_room(srv: GameServer, name: str) -> str:
     await host.send("create", mode="singles", sets=1, clock=60, private=False)
     rid: str = (await host.expect("room"))["id"]
     return rid
+
+
+def answered(c: Client) -> bool:
+    """Has c's join been answered (a room or an error), or its connection closed?"""
+    return c.ws is None or c.ws.closed or any(m["t"] in ("room", "error") for m in c.seen)
 
 
 async def test_a_session_saying_hello_on_another_process_replaces_its_older_connection(
@@ -44,7 +50,9 @@ async def test_joins_raced_on_two_processes_seat_one_session_once(game_cluster):
         await two.open(b_srv.ws_url)
         await two.send("hello", name="Racer", token=welcome["token"])
         await asyncio.gather(one.send("join", room=rooms[0]), two.send("join", room=rooms[1]))
-        await asyncio.sleep(1.0)
+        # each join answered (a room or a refusal), or its connection replaced by the other
+        both = lambda: answered(one) and answered(two)  # noqa: E731, B023 (awaited at once)
+        await until(both, what=f"attempt {attempt} answered")
         seats = redis.Redis.from_url(a_srv.redis_url).hget("nv:seats", welcome["session"])
         held = [
             rid
@@ -66,10 +74,7 @@ async def test_quick_match_never_pairs_a_session_with_itself(game_cluster):
     await two.open(b_srv.ws_url)
     await two.send("hello", name="Solo", token=welcome["token"])
     await asyncio.gather(one.send("quick", mode="singles"), two.send("quick", mode="singles"))
-    await asyncio.sleep(1.5)
-    for c in (one, two):
-        assert not [m for m in c.seen if m["t"] == "room"], "paired with itself"
-    # a real opponent still gets a match with that session
+    # a real opponent still gets a match with that session, and it is the session's only one
     (other,) = await connected(a_srv.ws_url, "Other")
     await other.send("quick", mode="singles")
     room = await other.expect("room", timeout=10)
@@ -77,3 +82,7 @@ async def test_quick_match_never_pairs_a_session_with_itself(game_cluster):
         room = await other.expect("room", timeout=10)
     names = sorted(p["name"] for p in room["seats"] if p)
     assert names == ["Other", "Solo"]
+    await two.sync()  # the newer connection (the older one is replaced): all sent has come
+    for c in (one, two):
+        rooms = [m["id"] for m in c.seen if m["t"] == "room"]
+        assert set(rooms) <= {room["id"]}, "paired with itself"

@@ -5,13 +5,12 @@ resigns, or nobody comes), leave."""
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from tests.accounts.account_client import Http
 from tests.server.server_client import Client
+from tests.waits import until
 
 Doc = dict[str, Any]
 POLL_S = 0.25
@@ -36,18 +35,6 @@ async def register(url: str, ws_url: str, names: list[str], addr: str) -> list[P
         await h.register(n)
         out.append(Player(n, h, await h.player(ws_url, n)))
     return out
-
-
-async def poll(check: Callable[[], Awaitable[Any]], timeout: float, what: str) -> Any:
-    """Await check() every POLL_S until it gives something true (a page polls the server;
-    a dozen players asking every 50 ms would be a load test on a shared machine)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = await check()
-        if got:
-            return got
-        await asyncio.sleep(POLL_S)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 async def post(h: Http, path: str, body: Doc | None = None) -> Doc:
@@ -78,7 +65,7 @@ async def round_open(h: Http, tid: str, rnd: int, timeout: float = 30.0) -> Doc:
         return None
 
     try:
-        return dict(await poll(check, timeout, f"round {rnd}"))
+        return dict(await until(check, timeout, f"round {rnd}", every=POLL_S))
     except AssertionError:
         shown = last[0]["rounds"][-1] if last and last[0]["rounds"] else None
         raise AssertionError(f"round {rnd} did not start; the last round: {shown}") from None
@@ -92,7 +79,7 @@ async def come(p: Player, tid: str) -> str:
         room = doc["you"]["room"]
         return None if room is None or room == p.last_room else str(room)
 
-    room = await poll(named, 30, f"a room for {p.name}")
+    room = await until(named, 30, f"a room for {p.name}", every=POLL_S)
     p.last_room = room
     await p.ws.send("join", room=room)
     while True:

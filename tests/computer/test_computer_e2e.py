@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import GameServer
 from tests.server.server_client import Client, Msg, connected, get_json
+from tests.waits import until
 
 # a server of its own for each test: restarts, and the computer's server-wide counters in /healthz
 pytestmark = pytest.mark.fresh_server
@@ -71,20 +72,21 @@ async def test_a_worker_killed_mid_thought_does_not_stall_the_room(game_server):
     # while it thinks (a budget long enough to be caught at it)
     srv = game_server(**{**FAST, "bot_budget": 3.0, "bot_delay": 0.5})
     c = await play_computer(srv, level=5, clock=60)
-    killed: list[int] = []
-    asked = 0
+
+    async def thinking() -> Msg | None:
+        """The computer's figures once a search is in flight (the player strikes meanwhile)."""
+        if c.my_turn():
+            await c.strike_once("singles")
+            return None
+        health: Msg = get_json(srv.url + "/healthz")["computer"]
+        return health if health["thinking"] and health["workers"] else None
+
+    health = await until(thinking, 180, "a search in flight")
+    for pid in health["workers"]:
+        os.kill(pid, signal.SIGKILL)
+    killed: list[int] = health["workers"]
+    asked = health["asked"]
     async with asyncio.timeout(180):
-        while not killed:
-            if c.my_turn():
-                await c.strike_once("singles")
-                continue
-            health = get_json(srv.url + "/healthz")["computer"]
-            if health["thinking"] and health["workers"]:  # a search in flight
-                for pid in health["workers"]:
-                    os.kill(pid, signal.SIGKILL)
-                killed, asked = health["workers"], health["asked"]
-                break
-            await asyncio.sleep(0.05)
         before = len(computer_strokes(c))
         # the match goes on: the computer strikes again, well inside its stroke clock
         while len(computer_strokes(c)) == before:
@@ -149,6 +151,7 @@ async def test_a_player_matched_before_the_wait_does_not_get_the_computer(game_s
     room = await a.expect("room")
     assert [s["computer"] for s in room["seats"]] == [None, None]
     await asyncio.sleep(6)  # the subject: past the 5 s wait, and no computer came
+    await a.sync()  # and whatever the server sent till then has arrived
     assert not [m for m in a.seen if m["t"] == "computer"]
 
 
@@ -160,9 +163,7 @@ async def test_the_room_closes_when_its_last_person_leaves(game_server):
         await c.inbox.get()
     await c.send("leave")
     await c.expect("left", timeout=90)
-    async with asyncio.timeout(60):
-        while get_json(srv.url + "/healthz")["rooms"]:
-            await asyncio.sleep(0.2)
+    await until(lambda: get_json(srv.url + "/healthz")["rooms"] == 0, 60, "the room closed")
     (other,) = await connected(srv.ws_url, "Other")
     await other.send("watch", room=rid)
     refused = await other.expect("error")
@@ -200,9 +201,7 @@ async def test_another_process_takes_over_a_computer_room_and_its_computer_plays
     rid, token = c.current_room["id"], c.token
     owner.kill()
     await c.close()
-    async with asyncio.timeout(60):
-        while get_json(other.url + "/healthz")["rooms"] != 1:  # taken over
-            await asyncio.sleep(0.1)
+    await until(lambda: get_json(other.url + "/healthz")["rooms"] == 1, 60, "taken over")
     back = Client("Mari")
     await back.connect(other.ws_url, token=token)
     await back.send("resume", room=rid, since=0)

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from server.computer.thinker import FLOOR, Thinkers
+from tests.waits import wait_until
 
 
 def niceness() -> int:
@@ -19,7 +20,7 @@ def niceness() -> int:
 
 
 def nap(seconds: float) -> str:
-    time.sleep(seconds)
+    time.sleep(seconds)  # the subject: a search that takes wall time and no CPU
     return "done"
 
 
@@ -35,7 +36,7 @@ def trickle(seconds: float) -> str:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         spin(0.02)
-        time.sleep(0.2)
+        time.sleep(0.2)  # the subject: the CPU it waits for between its bits of work
     return "done"
 
 
@@ -44,7 +45,7 @@ def watch_until_done(pool: Thinkers, future: object, limit: float) -> None:
     end = time.monotonic() + limit
     while time.monotonic() < end and not future.done():  # type: ignore[attr-defined]
         pool.watch(time.monotonic())
-        time.sleep(0.05)
+        time.sleep(0.05)  # the subject: the pace of the computer's clock that ticks the watch
 
 
 @pytest.fixture
@@ -118,10 +119,7 @@ def test_workers_end_when_their_server_is_killed():
     )
     workers = [int(pid) for pid in out.stdout.split()]
     assert workers, out.stderr
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline and any(alive(pid) for pid in workers):
-        time.sleep(0.2)
-    assert not any(alive(pid) for pid in workers)
+    wait_until(lambda: not any(alive(pid) for pid in workers), 15, "the workers gone")
 
 
 def alive(pid: int) -> bool:
@@ -136,10 +134,14 @@ SERVER_STOPPED = """
 import time
 from server.computer.thinker import Thinkers
 from tests.computer.test_thinker import spin
+from tests.waits import wait_until
 pool = Thinkers(workers=1, timeout=60)
 pool.ask(spin, 0.0).result(timeout=60)
 pool.ask(spin, 120.0)  # a search that would run two minutes
-time.sleep(0.5)
+def running():
+    pool.watch(time.monotonic())  # notes the searches that started
+    return pool.running
+wait_until(running, 60, "the search running")
 pool.stop()
 """
 
@@ -161,7 +163,7 @@ def test_a_hung_search_is_caught_while_another_worker_keeps_answering():
             quick = pool.ask(nap, 0.05)  # the other worker answers all along
             while not quick.done() and time.monotonic() < end:
                 pool.watch(time.monotonic())
-                time.sleep(0.02)
+                time.sleep(0.02)  # the subject: the clock's ticks of the watch meanwhile
         assert pool.replaced == 1
         assert hung.done() and hung.exception() is not None
     finally:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import time
 from typing import Any
 from urllib.error import HTTPError
 from urllib.request import urlopen
@@ -22,6 +21,7 @@ from server.store.memory import MemoryWatch
 from tests.conftest import GameServer
 from tests.server.server_client import Client, Msg, get_json
 from tests.server.test_server_match_e2e import seat_singles
+from tests.waits import until
 
 
 def health(srv: GameServer) -> Msg:
@@ -81,9 +81,8 @@ async def test_an_unused_session_expires_and_a_connected_one_does_not(game_serve
     await gone.close()
     store = redis.Redis.from_url(srv.redis_url)
     key = "nv:sess:" + hashlib.sha256(welcome["token"].encode()).hexdigest()
-    async with asyncio.timeout(15):  # Redis lets it expire ttl after its last use
-        while store.exists(key):
-            await asyncio.sleep(0.1)
+    # Redis lets it expire ttl after its last use
+    await until(lambda: not store.exists(key), 15, "the unused session expired")
     # by then the connected one has lived past the ttl too, renewed every ttl / 3
     _c, reply = await hello(srv, token=welcome["token"])
     assert reply["t"] == "error" and reply["code"] == "bad_token", "expired after its last use"
@@ -101,7 +100,7 @@ async def test_a_seated_player_keeps_the_session_through_a_match_longer_than_its
 ):
     srv = game_server(session_ttl=1.5)
     a, _b, rid = await seat_singles(srv)
-    await asyncio.sleep(2.5)
+    await asyncio.sleep(2.5)  # the subject: the match lasts longer than the session's ttl
     await a.close()
     back = Client("Anu")
     welcome = await back.connect(srv.ws_url, token=a.token)
@@ -168,10 +167,7 @@ async def test_at_its_memory_limit_the_server_refuses_new_rooms_while_live_match
     used = int(admin.info("memory")["used_memory"])
     try:
         admin.config_set("maxmemory", int(used / 0.7))  # at 70 %: past the server's 50 %
-        deadline = time.monotonic() + 5
-        while health(srv)["redis_memory"]["fraction"] < 0.5:
-            assert time.monotonic() < deadline, f"not seen full: {health(srv)['redis_memory']}"
-            await asyncio.sleep(0.2)
+        await until(lambda: health(srv)["redis_memory"]["fraction"] >= 0.5, 5, "Redis seen full")
         _c, reply = await hello(srv)
         assert reply["t"] == "error" and reply["code"] == "server_full"
         asks: list[Msg] = [
@@ -188,8 +184,7 @@ async def test_at_its_memory_limit_the_server_refuses_new_rooms_while_live_match
         for _ in range(2):
             mover = a if a.my_turn() else b
             await mover.strike_once("singles")
-            while not (a.my_turn() or b.my_turn()):
-                await asyncio.sleep(0.05)
+            await until(lambda: a.my_turn() or b.my_turn(), what="the next turn")
         await a.send("resign")
         result = await b.expect("result")
         assert result["cause"] == "resign" and result["winner"] == b.own_seat % 2
@@ -262,10 +257,8 @@ async def test_a_room_whose_creator_dropped_is_unlisted_at_once_and_closed_soon(
     while rid in [r["id"] for r in lobby["rooms"]]:
         lobby = await watcher.expect("lobby")
     assert lobby["counts"]["rooms"] == 0
-    deadline = time.monotonic() + 25  # WAITING_GRACE, not the match's 120 s
-    while health(srv)["rooms"]:
-        assert time.monotonic() < deadline, "a table nobody is at was kept"
-        await asyncio.sleep(0.5)
+    # WAITING_GRACE, not the match's 120 s
+    await until(lambda: health(srv)["rooms"] == 0, 25, "a table nobody is at closed")
 
 
 async def test_room_creations_are_counted_per_address_across_connections(game_server):

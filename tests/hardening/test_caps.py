@@ -10,7 +10,6 @@ import json
 import os
 import socket
 import struct
-import time
 from typing import Any
 
 import msgpack
@@ -20,6 +19,7 @@ from server.edge.buckets import TokenBucket
 from server.net.stalls import Stalls
 from tests.conftest import GameServer
 from tests.server.server_client import as_map, connected
+from tests.waits import until, wait_until
 
 
 def health(srv: GameServer, source: str = "127.0.0.1") -> dict[str, Any]:
@@ -71,10 +71,8 @@ def test_tcp_connections_per_address_are_capped_at_accept(game_server):
     assert state["tcp"]["refused"] >= 1
     for s in held:
         s.close()
-    deadline = time.monotonic() + 10
-    while health(srv)["tcp"]["open"] != 1:  # closed connections are uncounted; this one stays
-        assert time.monotonic() < deadline, f"still counted: {health(srv)['tcp']}"
-        time.sleep(0.05)
+    # closed connections are uncounted; this one stays
+    wait_until(lambda: health(srv)["tcp"]["open"] == 1, 10, "the closed connections uncounted")
     extra.close()
 
 
@@ -92,13 +90,15 @@ def test_the_total_of_tcp_connections_is_capped(game_server):
 
 def admitted_health(srv: GameServer) -> dict[str, Any]:
     """/healthz once the server has seen closed connections go and lets one in again."""
-    deadline = time.monotonic() + 10
-    while True:
+
+    def let_in() -> dict[str, Any] | None:
         try:
             return health(srv)
         except (IndexError, ValueError, OSError):  # refused at the door: closed unanswered
-            assert time.monotonic() < deadline, "no connection let in after the others closed"
-            time.sleep(0.05)
+            return None
+
+    got: dict[str, Any] = wait_until(let_in, 10, "a connection let in after the others closed")
+    return got
 
 
 # -- stalled readers -------------------------------------------------------------------------
@@ -146,11 +146,12 @@ async def test_stalled_readers_are_dropped_before_they_hold_the_servers_memory(g
         for _ in range(600):  # every watch is answered by a full snapshot nobody reads
             ws_send(s, {"t": "watch", "room": rid})
     # the clock trims once a second; on a loaded host the watches take a while to be read
-    for _ in range(30):
-        await asyncio.sleep(0.5)
+
+    def dropped() -> dict[str, Any] | None:
         state = health(srv)
-        if state["dropped_behind"] >= 1:
-            break
+        return state if state["dropped_behind"] >= 1 else None
+
+    state = await until(dropped, 20, "a stalled reader dropped", every=0.5)
     assert state["dropped_behind"] >= 1
     assert state["unsent_bytes"] <= budget << 20
     await owner.send("ping", n=7)
@@ -190,7 +191,7 @@ async def test_a_client_under_its_rate_is_not_refused_when_the_server_stalls(gam
     try:
         for n in range(8):
             await c.send("ping", n=n)
-            await asyncio.sleep(0.4)
+            await asyncio.sleep(0.4)  # the subject: the pace the client sends at
     finally:
         os.kill(srv.proc.pid, 18)
     for n in range(8):

@@ -17,6 +17,7 @@ import msgpack
 from server.net.door import CUT_AFTER, QUICK_TIMEOUT, Door
 from tests.conftest import GameServer
 from tests.hardening.test_caps import health
+from tests.waits import until
 
 
 class Transport:
@@ -171,12 +172,8 @@ async def test_honest_hellos_and_logins_get_in_while_many_addresses_hold_half_se
         s = half_sent(srv, f"127.0.0.{2 + k % 20}")
         if s is not None:
             held.append(s)
-    for _ in range(100):  # the server's cuts and refusals reach these sockets
-        if any(gone(s) for s in held):
-            break
-        await asyncio.sleep(0.05)
-    else:
-        raise AssertionError("the door was never full")
+    # the server's cuts and refusals reach these sockets
+    await until(lambda: any(gone(s) for s in held), what="the door full")
     answers = []
     for _ in range(5):
         answers.append(await hello(srv))

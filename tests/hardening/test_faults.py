@@ -25,7 +25,9 @@ from bench.soak import Player, Stats, check_record, seat_match
 from server.games.crokinole.board import TOURNAMENT
 from server.games.crokinole.judge import aim
 from server.games.crokinole.rules import quadrant_centre
+from tests.conftest import _answers
 from tests.server.server_client import Msg, get_json
+from tests.waits import until, wait_until
 
 KILLS = 6
 
@@ -59,7 +61,8 @@ async def test_sigkill_again_and_again_every_match_resumes(game_server):
     games = [asyncio.create_task(p.play(timeout=240)) for p in players]
     rng = random.Random(6)
     for _ in range(KILLS):
-        await asyncio.sleep(rng.uniform(0.2, 2.0))  # mid-motion, mid-commit, at rest: anywhere
+        # mid-motion, mid-commit, at rest: anywhere
+        await asyncio.sleep(rng.uniform(0.2, 2.0))  # the subject: a kill at a random moment
         srv.kill()
         await asyncio.to_thread(srv.start)
         await reconnect_all(players)
@@ -96,14 +99,17 @@ class CrokinolePlayer(Player):
 
 async def until_in_flight(players: list[Player], timeout: float = 10.0) -> bool:
     """Wait until a shot is in flight (some player saw its `stroke`); False if none came."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
+
+    def moving_or_over() -> str | None:
         if any(p.phase == "motion" for p in players):
-            return True
-        if all(p.phase == "over" for p in players):
-            return False
-        await asyncio.sleep(0.005)
-    return False
+            return "motion"
+        return "over" if all(p.phase == "over" for p in players) else None
+
+    try:  # polled often: a shot's motion is short
+        state: str = await until(moving_or_over, timeout, "a shot", every=0.005)
+        return state == "motion"
+    except AssertionError:  # none in time: killed wherever play is
+        return False
 
 
 @pytest.mark.slow  # 20 s or more
@@ -119,7 +125,7 @@ async def test_sigkill_mid_shot_in_a_crokinole_room_resumes_from_the_checkpoint(
     rng = random.Random(18)
     mid_shot = 0
     for _ in range(KILLS):
-        await asyncio.sleep(rng.uniform(0.1, 1.0))
+        await asyncio.sleep(rng.uniform(0.1, 1.0))  # the subject: a kill at a random moment
         mid_shot += await until_in_flight(players)  # the disc sliding: killed mid-shot
         srv.kill()
         await asyncio.to_thread(srv.start)
@@ -160,16 +166,7 @@ class RedisProcess:
             "--appendfsync", "always",
         ]  # fmt: skip
         self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+        wait_until(lambda: _answers(self.port), 10, "redis-server")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -196,9 +193,10 @@ async def test_redis_restarted_during_play_loses_nothing(game_server, own_redis)
     assert mid is not None
     games = [asyncio.create_task(p.play(timeout=240)) for p in players]
     for outage in (1.0, 2.5):
-        await asyncio.sleep(1.5)
+        await more_strokes(stats, mid, 2, "play before the outage")
         own_redis.stop()
-        await asyncio.sleep(outage)  # strokes, rulings, clocks go on meanwhile (or wait)
+        # strokes, rulings, clocks go on meanwhile (or wait)
+        await asyncio.sleep(outage)  # the subject: Redis away this long
         own_redis.start()
     await asyncio.gather(*games)
     state = health(srv.url)
@@ -241,13 +239,24 @@ async def test_a_player_dropping_mid_motion_slows_nobody(game_server):
     await b.close()
 
 
+async def more_strokes(stats: Stats, mid: str, n: int, what: str) -> None:
+    """Until the players have seen n more strokes of the match struck (play has gone on)."""
+
+    def answered() -> int:
+        return len(stats.answered.get(mid, set()))
+
+    seen = answered()
+    await until(lambda: answered() >= seen + n, 60, what)
+
+
 # -- two servers racing for one room ------------------------------------------------------
 async def keep_connected(p: Player) -> None:
     """Reconnect (and resume) whenever the server closes the socket, until the match is over."""
     while p.phase != "over":
         if p.reader is None or p.reader.done():
             await p.connect()
-        await asyncio.sleep(0.1)
+        else:
+            await asyncio.wait({p.reader})  # until the server closes it
 
 
 async def test_an_owner_paused_past_its_lease_cannot_write_after_the_takeover(game_cluster):
@@ -259,26 +268,26 @@ async def test_an_owner_paused_past_its_lease_cannot_write_after_the_takeover(ga
     players = await seat_match(owner.url, "singles", stats, "f")
     mid = players[0].mid
     games = [asyncio.create_task(p.play(timeout=240)) for p in players]
-    await asyncio.sleep(1.5)
+    assert mid is not None
+    await more_strokes(stats, mid, 2, "play under the first owner")
     assert owner.proc is not None
     owner.proc.send_signal(signal.SIGSTOP)
     try:
-        deadline = time.monotonic() + 20
-        while health(other.url)["rooms"] == 0:  # the lease runs out; the other takes over
-            assert time.monotonic() < deadline, "the room was not taken over"
-            await asyncio.sleep(0.2)
+        # the lease runs out; the other takes over
+        await until(lambda: health(other.url)["rooms"], 20, "the room taken over")
         for p in players:  # the clients give up on the frozen server and go to the other
             p.url, p.ws_url = other.url, other.ws_url
         await reconnect_all(players)
         watch = [asyncio.create_task(keep_connected(p)) for p in players]
-        await asyncio.sleep(3.0)  # play goes on there while the owner is still frozen
+        # play goes on there while the owner is still frozen
+        await more_strokes(stats, mid, 2, "play at the other server")
     finally:
         owner.proc.send_signal(signal.SIGCONT)
     await asyncio.gather(*games)
     for task in watch:
         task.cancel()
-    await asyncio.sleep(1.0)  # the woken owner notices it lost the room
-    assert mid is not None
+    # the woken owner notices it lost the room
+    await until(lambda: health(owner.url)["rooms"] == 0, 20, "the woken owner letting go")
     assert health(owner.url)["rooms"] == 0, "the woken owner let go of the room"
     strokes = assert_nothing_lost(other.url, [mid], stats)
     assert strokes > 0

@@ -11,7 +11,6 @@ import os
 import socket
 import struct
 import time
-from collections.abc import Callable
 
 import msgpack
 import pytest
@@ -21,6 +20,7 @@ from server.net.limits import AddressCounter
 from tests.conftest import GameServer
 from tests.server.server_client import Client, Msg, close_all, connected, get_json
 from tests.server.test_server_match_e2e import seat_singles
+from tests.waits import until
 
 
 async def next_message(clients: list[Client], timeout: float) -> None:
@@ -32,16 +32,6 @@ async def next_message(clients: list[Client], timeout: float) -> None:
     )
     for get in pending:
         get.cancel()
-
-
-async def until(check: Callable[[], bool], what: str, timeout: float = 10) -> None:
-    """Poll check() until it holds; fail after timeout seconds."""
-    try:
-        async with asyncio.timeout(timeout):
-            while not check():
-                await asyncio.sleep(0.05)
-    except TimeoutError:
-        raise AssertionError(f"timed out waiting until {what}") from None
 
 
 def health(srv: GameServer) -> Msg:
@@ -147,7 +137,7 @@ async def test_connections_per_address_are_capped(game_server):
         await extra.connect(srv.ws_url)
     await extra.close()
     await clients[0].close()
-    await until(lambda: health(srv)["connections"] == 2, "the server let the closed one go")
+    await until(lambda: health(srv)["connections"] == 2, 10, "the server let the closed one go")
     again = Client("E")
     await again.connect(srv.ws_url)  # a slot is free again
     await close_all(*clients, again)
@@ -194,11 +184,21 @@ def stalled_reader(port: int) -> socket.socket:
     return s
 
 
+def welcomed(s: socket.socket) -> None:
+    """Read the handshake's answer up to the `welcome` (the one read this reader makes)."""
+    s.settimeout(10)
+    got = b""
+    while b"welcome" not in got:
+        chunk = s.recv(4096)
+        assert chunk, f"closed before the welcome: {got!r}"
+        got += chunk
+
+
 async def test_a_stalled_reader_is_dropped_and_slows_nobody(game_server):
     srv = game_server(speed_factor=4, msg_rate=10000, msg_burst=10000, send_queue=64)
     a, b, rid = await seat_singles(srv)
     sloth = stalled_reader(srv.port)
-    await asyncio.sleep(0.2)
+    await asyncio.to_thread(welcomed, sloth)  # counted among the connections now
     connections = health(srv)["connections"]
     watch = _frame(msgpack.packb({"t": "watch", "room": rid}))
     # every watch is answered by a whole room (a few KB): thousands of them fill every buffer
@@ -229,7 +229,7 @@ async def test_a_stalled_reader_is_dropped_and_slows_nobody(game_server):
                 await p.inbox.get()
     assert sent > 100 and len(lags) >= 2
     assert max(lags) < 1.0, f"the ruling came late for the players: {lags}"
-    await until(lambda: health(srv)["connections"] < connections, "the stalled reader dropped")
+    await until(lambda: health(srv)["connections"] < connections, 10, "the reader dropped")
     sloth.close()
     back = Client("Sloth")  # it reconnects and resyncs like any dropped client
     await back.connect(srv.ws_url)

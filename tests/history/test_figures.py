@@ -108,8 +108,8 @@ async def test_played_matches_against_the_profile(game_server):
         strokes = 14 + 4 * n
         await asyncio.gather(a.play("singles", strokes=strokes), b.play("singles", strokes=strokes))
         mids.append(a.current_room["match"]["id"])
-        while a.phase != "play":  # the last stroke's ruling first: a resignation is between
-            await asyncio.sleep(0.05)
+        # the last stroke's ruling first: a resignation is between strokes
+        await until(lambda: a.phase == "play", what="the last ruling")  # noqa: B023 (awaited at once)
         await a.send("resign")
         await b.expect("result")
         for c in (a, b):

@@ -44,9 +44,7 @@ def fetch(url: str) -> tuple[int, Any]:
 async def resign_at_rest(loser: Any, winner: Any) -> str:
     """Once the last stroke's motion has ended (its ruling delivered), the loser resigns; the
     match's id."""
-    async with asyncio.timeout(30):
-        while loser.phase != "play":
-            await asyncio.sleep(0.05)
+    await until(lambda: loser.phase == "play", 30, "the last ruling")
     await loser.send("resign")
     return str((await winner.expect("result"))["record"].split("/")[3])
 
@@ -175,9 +173,7 @@ async def test_a_live_match_replays_so_far_and_an_altered_record_is_marked(game_
     a, b = await connected(srv.ws_url, "Alt", "Ered")
     await start_room(a, b, private=False)
     await asyncio.gather(a.play("singles", strokes=3), b.play("singles", strokes=3))
-    async with asyncio.timeout(30):
-        while a.phase != "play":
-            await asyncio.sleep(0.05)
+    await until(lambda: a.phase == "play", 30, "the last ruling")
     live = a.current_room["match"]["id"]
     status, rep = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{live}/replay")
     assert status == 200 and rep["ended"] is None and rep["mismatches"] == 0

@@ -20,7 +20,7 @@ async def test_watchers_get_at_most_five_previews_a_second_and_end_on_the_newest
     started = time.monotonic()
     for i in range(AIMS):
         await striker.send("aim", x=500.0 + i, y=60.0, angle=1.5, power=0.5)
-        await asyncio.sleep(PACE)  # the striker's pace, not a wait for the server
+        await asyncio.sleep(PACE)  # the subject: the striker's pace
     newest = 500.0 + AIMS - 1
     await other.expect("aim", x=newest)
     for w in watchers:

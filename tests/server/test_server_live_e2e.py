@@ -9,17 +9,16 @@ import pytest
 
 from tests.server.server_client import Client, close_all, connected, get_json
 from tests.server.test_server_match_e2e import seat_singles
+from tests.waits import until
 
 
 async def play_until_stroke(players: list[Client], mode: str = "singles") -> Client:
     """Let whoever's turn it is strike once; returns the striker (its `stroke` consumed)."""
-    for _ in range(200):
-        for p in players:
-            if p.my_turn():
-                await p.strike_once(mode)
-                return p
-        await asyncio.sleep(0.02)
-    raise AssertionError("nobody's turn")
+    striker: Client = await until(
+        lambda: next((p for p in players if p.my_turn()), None), what="somebody's turn"
+    )
+    await striker.strike_once(mode)
+    return striker
 
 
 async def wait_rest(*clients: Client) -> None:

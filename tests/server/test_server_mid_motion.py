@@ -4,12 +4,11 @@ delivered, on strokes that keep the turn and on strokes that pass it."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from tests.server.server_client import Client, Msg, close_all
 from tests.server.test_server_match_e2e import seat_singles
+from tests.waits import until
 
 
 def assert_shows_the_state_before_the_stroke(room: Msg, striker: int, on_table: set[int]) -> None:
@@ -31,10 +30,9 @@ async def test_a_watcher_joining_mid_motion_sees_the_match_as_before_the_stroke(
     a, b, rid = await seat_singles(srv)
     kinds: set[str] = set()
     for _ in range(30):
-        striker = a if a.my_turn() else b
-        if not striker.my_turn():
-            await asyncio.sleep(0.05)
-            continue
+        striker: Client = await until(
+            lambda: next((c for c in (a, b) if c.my_turn()), None), what="a seat's turn"
+        )
         on_table = {d["id"] for d in striker.discs if d["id"] != 0}
         await striker.strike_once("singles")
         watcher = Client("Watcher")

@@ -9,6 +9,7 @@ import asyncio
 
 from server.store.redis_store import Commit, Store, claim_key, lease_key
 from tests.conftest import RedisServer
+from tests.waits import until
 
 OWNER = "p-owner"
 
@@ -43,7 +44,8 @@ async def test_a_commit_confirms_the_claim_and_leaving_frees_it(redis_server):
         await store.commit(
             Commit("r1", {"id": "r1", "seq": 1}, [], [], [], None, seated={"s-a": 0}), owner=OWNER
         )
-        await asyncio.sleep(0.8)  # past the unconfirmed claim's life: confirmed, it stays
+        # past the unconfirmed claim's life (0.5 s): confirmed, it stays
+        await asyncio.sleep(0.8)  # the subject: time past the claim's ttl
         assert await store.redis.get(claim_key("s-a")) == b"r1"
         await store.release("s-a", "r1")  # only an unconfirmed claim is released
         assert not await store.claim("s-a", "r2"), "seated in r1: no seat in r2"
@@ -60,7 +62,11 @@ async def test_an_unconfirmed_claim_lapses_or_is_released(redis_server):
     try:
         assert await store.claim("s-b", "r1", ttl=0.3)
         assert not await store.claim("s-b", "r2")
-        await asyncio.sleep(0.5)  # the join that claimed it never committed
+
+        async def lapsed() -> bool:  # the join that claimed it never committed
+            return not await store.redis.exists(claim_key("s-b"))
+
+        await until(lapsed, 10, "the unconfirmed claim lapsed")
         assert await store.claim("s-b", "r2", ttl=5)
         await store.release("s-b", "r1")  # not its claim any more: nothing happens
         assert not await store.claim("s-b", "r3")

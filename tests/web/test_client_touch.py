@@ -7,7 +7,7 @@ import math
 import time
 
 import msgpack
-from playwright.sync_api import CDPSession
+from playwright.sync_api import CDPSession, WebSocket
 
 from tests.web.webtools import page_xy, state, to_world, wait_state
 
@@ -31,7 +31,13 @@ def test_lifting_the_finger_does_not_change_the_shot(web_server, new_page):
     phone = new_page(viewport=(390, 844), scale=3, has_touch=True, is_mobile=True)
     desk = new_page()
     sent = []
-    phone.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(msgpack.unpackb(f))))
+    sockets: list[WebSocket] = []
+
+    def listen(ws: WebSocket) -> None:
+        sockets.append(ws)
+        ws.on("framesent", lambda f: sent.append(msgpack.unpackb(f)))
+
+    phone.on("websocket", listen)
     for page, name in ((phone, "Liis"), (desk, "Mart")):
         page.goto(base)
         page.fill("#name-input", name)
@@ -55,20 +61,18 @@ def test_lifting_the_finger_does_not_change_the_shot(web_server, new_page):
     touch(cdp, "touchStart", sx + ux * 45, sy + uy * 45)
     for k in range(1, 11):
         touch(cdp, "touchMove", sx + ux * (45 + 6 * k), sy + uy * (45 + 6 * k))
-        time.sleep(0.02)
-    time.sleep(0.25)
+        time.sleep(0.02)  # the subject: a slow pull, a move every 20 ms
+    time.sleep(0.25)  # the subject: the finger rests on the pull a moment before it rolls
     meant = state(phone)["aim"]
     assert meant["legal"] and meant["power"] > 0.3, meant
     # ...then the finger rolls sideways as it lifts.
     rolled = time.time()
     touch(cdp, "touchMove", sx + ux * 120 + 40, sy + uy * 120 - 30, at=rolled)
-    touch(cdp, "touchEnd", at=rolled + 0.015)
+    # the test hears of the sent frame a little after the page sends it
+    with sockets[-1].expect_event("framesent", lambda f: msgpack.unpackb(f)["t"] == "strike"):
+        touch(cdp, "touchEnd", at=rolled + 0.015)
     phone.wait_for_function("window.__novuss.state.aim === null")
-    for _ in range(100):  # the test hears of the sent frame a little after the page sends it
-        strikes = [m for m in sent if m["t"] == "strike"]
-        if strikes:
-            break
-        phone.wait_for_timeout(50)
+    strikes = [m for m in sent if m["t"] == "strike"]
     assert len(strikes) == 1, [m["t"] for m in sent]
     assert abs(strikes[0]["angle"] - meant["angle"]) < 1e-9, (strikes, meant)
     assert abs(strikes[0]["speed"] - meant["power"] * 8000.0) < 1e-6
