@@ -31,8 +31,8 @@ const PAUSE_MS = 700; // between strokes while playing through
  * The served replay (GET /api/matches/<id>/replay, docs/notation.md "The replay viewer"): the
  * fields this page reads.
  * @typedef {{id: number, x: number, y: number, owner?: number, striker?: boolean}} Disc
- * @typedef {{code: string, rule: string, lines: Array<Record<string, any>>}} Ruling
- * @typedef {{discs: Disc[], sides?: string[], turn?: number|null, score?: number[],
+ * @typedef {{code: string, rule: string, lines: object[]}} Ruling
+ * @typedef {{discs: Disc[], sides?: Array<string|number>, turn?: number|null, score?: number[],
  *   result?: {winner?: number|null}|null, set?: number, twenties?: number[]}} Table
  * @typedef {Table & {kind: string, stroke: number|null, seat: number, stopped?: string|null,
  *   ruling?: Ruling|null, hash_ok?: boolean|null, ruling_ok?: boolean|null}} Step

@@ -20,7 +20,7 @@ const NOTICE = "nv-tour-notice"; // set by the room page (js/messages.js, `decid
  * page reads.
  * @typedef {{id: string, name: string, members: string[], withdrawn?: boolean, waiting?: string[]}} Entrant
  * @typedef {{key: string, table: number, game: number|null, a: string, b: string, a_name: string,
- *   b_name: string, players: string[], outcome?: Record<string, any>|null, room?: string|null}} TableLine
+ *   b_name: string, players: string[], outcome?: object|null, room?: string|null}} TableLine
  * @typedef {{round: number, tables: TableLine[], byes: string[]}} Round
  * @typedef {{entrant?: string|null, pending?: boolean, confirm?: string[], room?: string|null,
  *   removed?: {what: string, reason?: string|null}|null, organiser?: boolean}} You
