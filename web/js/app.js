@@ -38,9 +38,10 @@ function backToCompetition(tid) {
   toast(t("toast.back_to_competition"), COMPETITION_RETURN_MS);
   state.returnTo = `/tournaments/${encodeURIComponent(tid)}`;
   setTimeout(() => {
-    if (!send({ t: "leave" })) return location.assign(state.returnTo);
+    // returnTo: set just above
+    if (!send({ t: "leave" })) return location.assign(/** @type {string} */ (state.returnTo));
     state.leaving = true;
-    setTimeout(() => location.assign(state.returnTo), COMPETITION_RETURN_MS); // no `left`
+    setTimeout(() => location.assign(/** @type {string} */ (state.returnTo)), COMPETITION_RETURN_MS); // no `left`
   }, COMPETITION_RETURN_MS);
 }
 
@@ -78,7 +79,7 @@ const computerView = new ComputerView({
 });
 
 const roomView = new RoomView({
-  sit: (seat) => send({ t: "join", room: state.room.id, seat }),
+  sit: (seat) => send({ t: "join", room: /** @type {import("./protocol").Room} */ (state.room).id, seat }), // a seat of the room shown
   ready: (ready) => send({ t: "ready", ready }),
   leave,
   copyInvite: () => copyText($("invite-link").value),
@@ -197,7 +198,7 @@ onHistory(followHistory);
 
 /** Show the waiting room or the table, whichever fits the room's state. */
 function showRoomScreen() {
-  const r = state.room;
+  const r = /** @type {import("./protocol").Room} */ (state.room); // shown only for the room held
   const inMatch = !!r.match;
   const id = inMatch ? "screen-match" : "screen-room";
   if (document.body.dataset.screen !== id) {
@@ -315,7 +316,9 @@ function setUpLanguages() {
 }
 
 function nameInvite() {
-  $("name-invite").textContent = state.pendingIntent.invite ? t("name.invited") : t("name.linked");
+  // asked only while the address asks to join (a `join` intent)
+  const intent = /** @type {import("./protocol").Join} */ (state.pendingIntent);
+  $("name-invite").textContent = intent.invite ? t("name.invited") : t("name.linked");
 }
 
 function start() {
@@ -370,7 +373,8 @@ window.__novuss = Object.freeze({
   },
   /** Screen position (CSS px, relative to the page) of a world point on the table. */
   toPage(x, y) {
-    const [px, py] = table.renderer.view.toScreen(x, y);
+    // the table is drawn (its view made) from the first frame, before a test asks
+    const [px, py] = /** @type {NonNullable<typeof table.renderer.view>} */ (table.renderer.view).toScreen(x, y);
     const r = table.canvas.getBoundingClientRect();
     return [r.left + px, r.top + py];
   },

@@ -66,7 +66,8 @@ export function createChallenges({ send, notices }) {
   function sendRef(msg) {
     const ref = `${REF}${++refs}`;
     asked.set(ref, msg);
-    if (asked.size > 20) asked.delete(asked.keys().next().value); // answered ones are not told
+    // answered ones are not told; over 20, the oldest goes (there is one)
+    if (asked.size > 20) asked.delete(/** @type {string} */ (asked.keys().next().value));
     return send({ ...msg, ref });
   }
 
@@ -88,7 +89,7 @@ export function createChallenges({ send, notices }) {
     const now = performance.now();
     $("challenges").hidden = incoming.size === 0;
     for (const { until, node } of incoming.values()) {
-      node.querySelector(".chal-left").textContent = t("chal.left", { left: formatClock((until - now) / 1000) });
+      /** @type {HTMLElement} */ (node.querySelector(".chal-left")).textContent = t("chal.left", { left: formatClock((until - now) / 1000) });
     }
     $("challenge-status").textContent = mine ? t("chal.sent", { name: mine.m.to, left: formatClock((mine.until - now) / 1000) }) : "";
     $("challenge-cancel").hidden = !mine;

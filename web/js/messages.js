@@ -44,6 +44,16 @@ async function ratingChangeOf(name, mode, mid) {
   }
 }
 
+/**
+ * The competition whose table a room is: its options carry the competition's id
+ * (server/lobby/reserved.py), which protocol.d.ts's RoomOptions does not list.
+ * @param {import("./protocol").Room|null} room
+ * @returns {string|undefined}
+ */
+function competitionOf(room) {
+  return /** @type {{tournament?: string} | undefined} */ (room?.options)?.tournament;
+}
+
 /** The header as an account (the login cookie's username) or a guest (null) sees it: the
  * link to the profile, else to the log-in page. */
 export function showAccount(account) {
@@ -82,6 +92,7 @@ export function decidedText(m, seat) {
  * Returns `onMessage` (for the connection) and `releaseHeld` (for the end of a motion).
  */
 export function createMessages(ctx) {
+  /** @type {string|null} */
   let leavingFor = null; // the page a Crokinole room sent this one to
   const { playback, chat, lobbyView, hud, showLobby, showRoomScreen, renderHud, readRuling, backToCompetition, askNameAgain } = ctx;
   const { aimer, updateAimer } = ctx.table;
@@ -269,7 +280,9 @@ export function createMessages(ctx) {
         }
         state.ruling = { lines: m.lines, legal: !!m.ruling?.legal, seat: m.seat, cause: m.cause, stroke: m.stroke, seq: m.seq };
         state.motionStroke = null;
-        if (Array.isArray(m.sides)) m.sides.forEach((side, i) => state.room.seats[i] && (state.room.seats[i].side = side));
+        // a ruling comes only in a room (the room's message came first)
+        const room = /** @type {import("./protocol").Room} */ (state.room);
+        if (Array.isArray(m.sides)) m.sides.forEach((side, i) => room.seats[i] && (room.seats[i].side = side));
         const marks = [];
         const names = (i) => state.room?.seats[i]?.name ?? t("seat", { seat: i + 1 });
         const whose = (id) => whosePucks([id], names, mySeat());
@@ -317,7 +330,8 @@ export function createMessages(ctx) {
     /** @param {import("./protocol").GoneEvent} m */
     gone(m) {
       setDropped(m.seat, m.name, m.grace);
-      if (state.room.seats[m.seat]) state.room.seats[m.seat].away = m.grace;
+      const seat = /** @type {import("./protocol").Room} */ (state.room).seats[m.seat]; // a room's event: in the room
+      if (seat) seat.away = m.grace;
       chat.add({ system: true, text: t("chat.gone", { name: m.name }) });
       showRoomScreen();
     },
@@ -325,7 +339,8 @@ export function createMessages(ctx) {
     /** @param {import("./protocol").BackEvent} m */
     back(m) {
       setDropped(m.seat, m.name, null);
-      if (state.room.seats[m.seat]) state.room.seats[m.seat].away = null;
+      const seat = /** @type {import("./protocol").Room} */ (state.room).seats[m.seat]; // a room's event: in the room
+      if (seat) seat.away = null;
       chat.add({ system: true, text: t("chat.back", { name: m.name }) });
       showRoomScreen();
     },
@@ -339,7 +354,7 @@ export function createMessages(ctx) {
         state.turn = null;
         state.score = m.score ?? state.score;
         renderHud();
-        const competition = state.room?.options?.tournament;
+        const competition = competitionOf(state.room);
         if (competition && mySeat() !== null) backToCompetition(competition);
       });
     },
@@ -355,7 +370,7 @@ export function createMessages(ctx) {
       state.leaving = true;
       playback.clear();
       aimer.stop();
-      const tid = m.tournament ?? state.room?.options?.tournament;
+      const tid = m.tournament ?? competitionOf(state.room);
       if (tid && mySeat() !== null) {
         sessionStorage.setItem("nv-tour-notice", text);
         state.returnTo = `/tournaments/${encodeURIComponent(tid)}`;
@@ -396,7 +411,7 @@ export function createMessages(ctx) {
       }
       if (m.code === "replaced") {
         // The same player opened another tab: this one steps aside instead of fighting it.
-        link.conn.close();
+        /** @type {import("./net.js").Connection} */ (link.conn).close(); // the error came on it
         toast(t("toast.replaced"), 10000);
         return;
       }

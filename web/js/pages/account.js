@@ -32,6 +32,12 @@ function fieldOf(form, body) {
   return null;
 }
 
+/**
+ * @param {HTMLElement} box where the refusal is said
+ * @param {number} status
+ * @param {{error?: string, message?: string}|null} body
+ * @param {(HTMLFormElement & {elements: {username?: HTMLInputElement}})|null} [form] the form refused, its field marked
+ */
 function refused(box, status, body, form = null) {
   show(box, () => accountRefusal(status, body, form !== null && !form.elements.username));
   const field = form && fieldOf(form, body);

@@ -36,7 +36,7 @@ async function show() {
 
 for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-mode]"))) {
   b.addEventListener("click", () => {
-    mode = b.dataset.mode;
+    mode = /** @type {string} */ (b.dataset.mode); // a [data-mode] button
     page = 0;
     setHash(mode);
     show();

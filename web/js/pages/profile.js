@@ -114,7 +114,8 @@ async function privateMatches() {
 
 async function matches() {
   // by key: the first page says how many, each page where the next begins (`before`)
-  const at = cursors[page] ? `before=${encodeURIComponent(cursors[page])}` : "page=0";
+  const cursor = cursors[page];
+  const at = cursor ? `before=${encodeURIComponent(cursor)}` : "page=0";
   const { status, body } = await getJSON(`/api/players/${encodeURIComponent(name)}/matches?${at}`);
   if (status !== 200) return;
   if (page === 0) total = body.total;
@@ -130,6 +131,9 @@ async function matches() {
 $("newer").addEventListener("click", () => { page = Math.max(0, page - 1); matches(); });
 $("older").addEventListener("click", () => { page += 1; matches(); });
 
-const load = () => profile().then((found) => found && Promise.all([matches(), privateMatches()]));
+/** The profile, then (a player found) his matches. */
+const load = async () => {
+  if (await profile()) await Promise.all([matches(), privateMatches()]);
+};
 setUpPage(load); // a change of language redraws the page in it
 load();

@@ -27,6 +27,30 @@ const invite = param("invite");
 const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
 const PAUSE_MS = 700; // between strokes while playing through
 
+/**
+ * The served replay (GET /api/matches/<id>/replay, docs/notation.md "The replay viewer"): the
+ * fields this page reads.
+ * @typedef {{id: number, x: number, y: number, owner?: number, striker?: boolean}} Disc
+ * @typedef {{code: string, rule: string, lines: object[]}} Ruling
+ * @typedef {{discs: Disc[], sides?: Array<string|number>, turn?: number|null, score?: number[],
+ *   result?: {winner?: number|null}|null, set?: number, twenties?: number[]}} Table
+ * @typedef {Table & {kind: string, stroke: number|null, seat: number, stopped?: string|null,
+ *   ruling?: Ruling|null, hash_ok?: boolean|null, ruling_ok?: boolean|null}} Step
+ * @typedef {{index: number, stroke: number|null, why: string, side: number|null}} TurningPoint
+ * @typedef {{start: Table, steps: Step[], players?: Array<{seat: number, name: string, team: number}>,
+ *   turning?: TurningPoint[], mode: string, mismatches: number, stopped?: string|null,
+ *   started?: number|null, table: {game?: string, disc_radius: number, size: number}}} Replay
+ * @typedef {{seat: number, target: number|null, pocket?: string|null, legal: boolean, ruling: Ruling,
+ *   shot: {x: number, y: number, angle: number}}} Suggestion the computer's stroke, as served
+ * @typedef {{duration: number}} StrokeMotion a stroke's served paths (js/replay-motion.js reads them)
+ */
+
+/**
+ * @type {{rep: Replay|null, table: ReturnType<typeof tableFrom>|null, board: Replay["table"]|null,
+ *   index: number, motion: {stroke: number, data: StrokeMotion, started: number}|null, playing: boolean,
+ *   wait: number|undefined, motions: Map<number, StrokeMotion>, shown: Disc[],
+ *   suggestion: {index: number, data: Suggestion}|null, asking: number|null}}
+ */
 const view = {
   rep: null, // the served replay
   table: null,
@@ -34,33 +58,40 @@ const view = {
   index: 0, // 0: the start; i: after steps[i - 1]
   motion: null, // {stroke, data, started (ms)} while a stroke moves
   playing: false, // playing through, stroke after stroke
-  wait: null, // the timer of the pause between strokes
+  wait: undefined, // the timer of the pause between strokes
   motions: new Map(), // stroke -> its served motion
   shown: [], // the discs drawn last (for tests: window.__replay)
   suggestion: null, // {index, data}: the computer's stroke at step `index`, as served
   asking: null, // the step whose suggestion is being asked for
 };
 const renderer = new Renderer($("replay-canvas"));
+/** @type {CanvasRenderingContext2D|null} */
 let crokinoleCanvas = null; // the canvas's 2d context, once a Crokinole board is shown
 
-/** The table at step i (0: the start). */
-const tableAt = (i) => (i === 0 ? view.rep.start : view.rep.steps[i - 1]);
+/** The replay, once served: every step, control and redraw below runs only after load() set it.
+ * @returns {Replay} */
+const served = () => /** @type {Replay} */ (view.rep);
+
+/** The table at step i (0: the start).
+ * @param {number} i
+ * @returns {Table} */
+const tableAt = (i) => (i === 0 ? served().start : served().steps[i - 1]);
 
 function seatsAt(i) {
   const sides = tableAt(i).sides || [];
   const seats = [];
-  for (const p of view.rep.players || []) seats[p.seat] = { name: p.name, side: sides[p.seat] };
+  for (const p of served().players || []) seats[p.seat] = { name: p.name, side: sides[p.seat] };
   return seats;
 }
 
 function teamNames(team) {
-  return (view.rep.players || []).filter((p) => p.team === team).map((p) => p.name).join(" & ");
+  return (served().players || []).filter((p) => p.team === team).map((p) => p.name).join(" & ");
 }
 
 /** The players of a Crokinole colour at step i (partners share one, 002 1). */
 function colourNames(colour, i) {
   const sides = tableAt(i).sides || [];
-  return (view.rep.players || []).filter((p) => sides[p.seat] === colour).map((p) => p.name).join(" & ");
+  return (served().players || []).filter((p) => sides[p.seat] === colour).map((p) => p.name).join(" & ");
 }
 
 function draw(now) {
@@ -79,7 +110,8 @@ function draw(now) {
   const hint = view.suggestion && view.suggestion.index === view.index && !view.motion ? view.suggestion.data : null;
   if (view.board) {
     drawBoard(crokinoleCanvas, view.board, discs);
-    if (hint) drawShotHint(crokinoleCanvas, view.board, hint, discs);
+    // the board's context was taken with the board (load())
+    if (hint) drawShotHint(/** @type {CanvasRenderingContext2D} */ (crokinoleCanvas), view.board, hint, discs);
     return;
   }
   const turn = view.motion ? null : tableAt(view.index).turn;
@@ -112,18 +144,21 @@ function finishMotion() {
   if (view.playing) view.wait = setTimeout(playNext, PAUSE_MS);
 }
 
+/** A stroke's served motion, asked for once.
+ * @param {number} stroke
+ * @returns {Promise<StrokeMotion>} */
 async function motionOf(stroke) {
   if (!view.motions.has(stroke)) {
     const { status, body } = await getJSON(`/api/matches/${encodeURIComponent(mid)}/replay/${stroke}${query}`);
     if (status !== 200) throw new Error(body.message || String(status));
     view.motions.set(stroke, body);
   }
-  return view.motions.get(stroke);
+  return /** @type {StrokeMotion} */ (view.motions.get(stroke)); // set just above if it was not
 }
 
 /** Move to step i; with `animate`, a stroke step plays its motion first. */
 async function go(i, animate = false) {
-  const steps = view.rep.steps;
+  const steps = served().steps;
   i = Math.max(0, Math.min(steps.length, i));
   clearTimeout(view.wait);
   view.motion = null;
@@ -141,7 +176,7 @@ async function go(i, animate = false) {
 }
 
 function playNext() {
-  if (view.index >= view.rep.steps.length) {
+  if (view.index >= served().steps.length) {
     setPlaying(false);
     return;
   }
@@ -160,7 +195,7 @@ function setPlaying(on) {
 
 /** The last stroke at or before step i, for the address (#stroke=N). */
 function strokeAt(i) {
-  for (let k = i; k >= 1; k--) if (view.rep.steps[k - 1].kind === "stroke") return view.rep.steps[k - 1].stroke;
+  for (let k = i; k >= 1; k--) if (served().steps[k - 1].kind === "stroke") return served().steps[k - 1].stroke;
   return null;
 }
 
@@ -245,7 +280,7 @@ function render() {
  */
 function canSuggest(i) {
   const at = tableAt(i);
-  const step = view.rep.steps[i - 1];
+  const step = served().steps[i - 1];
   return !view.motion && at.turn !== null && at.turn !== undefined && !at.result && !step?.stopped;
 }
 
@@ -295,7 +330,7 @@ function showSuggestion() {
   else aim = d.pocket ? t("replay.aim_pot", { pocket: d.pocket }) : t("replay.aim_puck");
   const ruled = view.board
     ? [{ text: rulingWords(d.ruling), cite: d.ruling.rule }]
-    : humanize(d.ruling.lines, { seats: seatsAt(s.index), mode: view.rep.mode, me: null });
+    : humanize(d.ruling.lines, { seats: seatsAt(s.index), mode: served().mode, me: null });
   const list = document.createElement("ul");
   list.className = "facts";
   list.replaceChildren(...ruled.map((l) => Object.assign(document.createElement("li"), { textContent: l.text, title: l.cite || "" })));
@@ -314,7 +349,7 @@ function showSuggestion() {
  * @returns {string}
  */
 function turnWords(tp) {
-  const where = tp.stroke === null ? t("replay.position", { step: tp.index, steps: view.rep.steps.length }) : t("record.stroke", { stroke: tp.stroke });
+  const where = tp.stroke === null ? t("replay.position", { step: tp.index, steps: served().steps.length }) : t("record.stroke", { stroke: tp.stroke });
   const sideName = tp.side === null ? "" : view.board ? colourNames(tp.side, tp.index) : teamNames(tp.side);
   if (tp.why === "lead") return t("replay.turn_lead", { where, name: sideName });
   if (tp.why === "set") return sideName ? t("replay.turn_set", { where, name: sideName }) : t("replay.turn_points", { where });
@@ -327,8 +362,8 @@ function turnWords(tp) {
  * @returns {void}
  */
 function showTurns() {
-  const turns = view.rep.turning || [];
-  const steps = Math.max(1, view.rep.steps.length);
+  const turns = served().turning || [];
+  const steps = Math.max(1, served().steps.length);
   $("replay-marks").replaceChildren(
     ...turns.map((tp) => {
       const mark = document.createElement("span");
@@ -352,7 +387,7 @@ function showTurns() {
 }
 
 function summary() {
-  const rep = view.rep;
+  const rep = served();
   const names = [teamNames(0), teamNames(1)];
   const title = t(rep.mode === "doubles" ? "record.versus_doubles" : "record.versus", { a: names[0], b: names[1] });
   $("replay-title").textContent = title;
@@ -377,7 +412,7 @@ function refuse(status, body) {
 function keys(e) {
   if (!view.rep || e.altKey || e.ctrlKey || e.metaKey) return;
   if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
-  const moves = { ArrowRight: () => go(view.index + 1), ArrowLeft: () => go(view.index - 1), Home: () => go(0), End: () => go(view.rep.steps.length) };
+  const moves = { ArrowRight: () => go(view.index + 1), ArrowLeft: () => go(view.index - 1), Home: () => go(0), End: () => go(served().steps.length) };
   if (moves[e.key]) {
     setPlaying(false);
     moves[e.key]();
@@ -414,7 +449,7 @@ function controls() {
   $("replay-first").addEventListener("click", stop(() => go(0)));
   $("replay-prev").addEventListener("click", stop(() => go(view.index - 1)));
   $("replay-next").addEventListener("click", stop(() => go(view.index + 1)));
-  $("replay-last").addEventListener("click", stop(() => go(view.rep.steps.length)));
+  $("replay-last").addEventListener("click", stop(() => go(served().steps.length)));
   $("replay-again").addEventListener("click", stop(() => go(view.index, true)));
   $("replay-share").addEventListener("click", share);
   $("replay-suggest").addEventListener("click", () => {
@@ -429,7 +464,7 @@ function controls() {
   document.addEventListener("keydown", keys);
   // a link to another stroke of the same match (#stroke=N) moves there without a reload
   window.addEventListener("hashchange", () => {
-    const open = stepOfStroke(view.rep.steps, `#${hash()}`);
+    const open = stepOfStroke(served().steps, `#${hash()}`);
     if (open !== null) {
       setPlaying(false);
       go(open);

@@ -11,8 +11,22 @@ import { hash } from "../url.js";
 
 /** @type {(id: string) => any} the page's own element of an id (its kind known to the caller) */
 const $ = (id) => document.getElementById(id);
+/**
+ * web/rules/rules.json (scripts/extract_rules.py): the sections of 004 (paragraphs and their
+ * points in each language) and of 000 (English).
+ * @typedef {{id: string, n: number, [lang: string]: string | number}} Point
+ * @typedef {{id: string, n: number, points: Point[], [lang: string]: string | number | Point[]}} Paragraph
+ * @typedef {{"004": Array<{id: string, n: number, title: Record<string, string>, paragraphs: Paragraph[]}>,
+ *   "000": Array<{id: string, n: number, title: Record<string, string>, en: string}>}} Rules
+ */
+/** @type {Rules|null} */
 let data = null;
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string>} [attrs]
+ * @param {string|null} [text]
+ */
 function node(tag, attrs = {}, text = null) {
   const n = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
@@ -21,12 +35,13 @@ function node(tag, attrs = {}, text = null) {
 }
 
 function render() {
+  const rules = /** @type {Rules} */ (data); // drawn once loaded
   const lang = textLanguage(language());
   $("rules-004").lang = lang; // the text's language (Latvian pages show English), for screen readers
   $("rules-source").textContent = t(lang === "et" ? "rules.source_et" : "rules.source_en");
   $("rules-lv-note").hidden = language() !== "lv";
   $("rules-004").replaceChildren(
-    ...data["004"].map((sec) => {
+    ...rules["004"].map((sec) => {
       const box = node("section", { id: sec.id, class: "rule-section" });
       box.append(node("h2", {}, t("rules.section", { n: sec.n, title: sec.title[lang] })));
       for (const p of sec.paragraphs) {
@@ -43,7 +58,7 @@ function render() {
     }),
   );
   $("rules-000").replaceChildren(
-    ...data["000"].map((sec) => {
+    ...rules["000"].map((sec) => {
       const box = node("section", { id: sec.id, class: "rule-section", lang: "en" });
       box.append(node("h3", {}, t("rules.s000_section", { n: sec.n, title: sec.title.en })));
       box.append(node("p", {}, sec.en));

@@ -15,6 +15,23 @@ const tid = pathPart(1);
 const api = `/api/tournaments/${tid}`;
 const POLL_MS = 2000;
 const NOTICE = "nv-tour-notice"; // set by the room page (js/messages.js, `decided`)
+/**
+ * The tournament as served (GET /api/tournaments/<id>, docs/competitions.md): the fields this
+ * page reads.
+ * @typedef {{id: string, name: string, members: string[], withdrawn?: boolean, waiting?: string[]}} Entrant
+ * @typedef {{key: string, table: number, game: number|null, a: string, b: string, a_name: string,
+ *   b_name: string, players: string[], outcome?: object|null, room?: string|null}} TableLine
+ * @typedef {{round: number, tables: TableLine[], byes: string[]}} Round
+ * @typedef {{entrant?: string|null, pending?: boolean, confirm?: string[], room?: string|null,
+ *   removed?: {what: string, reason?: string|null}|null, organiser?: boolean}} You
+ * @typedef {{name: string, organiser: string, status: string, round: number, total_rounds: number|null,
+ *   sure_rounds: number, unpaired?: boolean, tiebreak_names: string[], you: You,
+ *   settings: {kind: string, form: string, system: string, sets: number, rounds: number,
+ *     approval?: boolean, auto?: boolean},
+ *   requests: Entrant[], entries: Entrant[], rounds: Round[], crosstable?: unknown,
+ *   players?: Array<{rank: number, name: string, team: string, points: number, games: number}>|null}} Tournament
+ */
+/** @type {Tournament|null} */
 let doc = null;
 
 function say(text, ok = false) {
@@ -158,7 +175,7 @@ async function load() {
     say(refusal(body));
     return;
   }
-  doc = body;
+  doc = /** @type {Tournament} */ (body);
   draw();
   // taken to his table when his match is called (once per table: back here, he stays); a
   // tab in the background says so (its title, a notification if allowed) and goes once shown
@@ -208,7 +225,8 @@ $("your-requests").addEventListener("click", (e) => {
 $("result").addEventListener("submit", async (e) => {
   e.preventDefault();
   const f = new FormData(e.target);
-  const x = doc.rounds.at(-1).tables.find((y) => y.key === f.get("table"));
+  // the form is shown only while a round is being played (draw())
+  const x = (doc?.rounds.at(-1)?.tables || []).find((y) => y.key === f.get("table"));
   if (!x) return;
   const body = { round: x.key.split(".").map(Number)[0], a: x.a, b: x.b, game: x.game, sets_a: Number(f.get("sets_a")), sets_b: Number(f.get("sets_b")) };
   if (f.get("forfeit")) body.forfeit = f.get("forfeit") === "a" ? x.a : x.b;
