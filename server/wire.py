@@ -15,7 +15,7 @@ Game = dict[str, Any]
 """A game's own view (the seam's): open to the platform, read by that game's client code."""
 
 
-class RoomOptions(TypedDict, total=False):
+class RuleOptions(TypedDict, total=False):
     """A room's rule options (a Crokinole room's, docs/crokinole.md); `create` sends them as
     fields of its own."""
 
@@ -25,6 +25,17 @@ class RoomOptions(TypedDict, total=False):
     line_discs_stay: bool
     free_order: bool  # 002 7 c
     players: int  # 3 or 4 each alone, 002 7 d
+
+
+class RoomOptions(RuleOptions, total=False):
+    """A room's options as `room` and the lobby show them: its rules, and what the platform
+    made it (docs/protocol.md, `room`): practice against the computer (docs/bot.md), or a
+    competition's table (server/lobby/reserved.py, docs/competitions.md)."""
+
+    practice: bool
+    tournament: str  # the competition's id
+    opener: int  # the team with the opening stroke, 004 § 31 (1) 1)
+    held: list[str | None]  # the account uid each seat is held for
 
 
 class SeatRef(TypedDict):
@@ -245,6 +256,7 @@ class ChallengeEnd(TypedDict):
 
 
 SERVER_MESSAGES: tuple[type, ...] = (
+    RuleOptions,
     RoomOptions,
     SeatRef,
     Welcome,

@@ -97,13 +97,13 @@ def client_tags() -> dict[str, type]:
 
 def dataclass_type(tag: str, cls: type) -> str:
     """A client message: `t`, its fields (one with a default may be left out); `options` travel
-    as fields of the message itself (RoomOptions)."""
+    as fields of the message itself (RuleOptions)."""
     hints = typing.get_type_hints(cls)
     rows = [("t", False, json.dumps(tag))]
     spread = ""
     for f in dataclasses.fields(cls):
         if f.name == "options":
-            spread = " & RoomOptions"
+            spread = " & RuleOptions"
             continue
         required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
         rows.append((f.name, not required, ts(hints[f.name])))

@@ -45,13 +45,13 @@ async function ratingChangeOf(name, mode, mid) {
 }
 
 /**
- * The competition whose table a room is: its options carry the competition's id
- * (server/lobby/reserved.py), which protocol.d.ts's RoomOptions does not list.
+ * The competition whose table a room is (its options carry the competition's id:
+ * server/lobby/reserved.py).
  * @param {import("./protocol").Room|null} room
  * @returns {string|undefined}
  */
 function competitionOf(room) {
-  return /** @type {{tournament?: string} | undefined} */ (room?.options)?.tournament;
+  return room?.options?.tournament;
 }
 
 /** The header as an account (the login cookie's username) or a guest (null) sees it: the

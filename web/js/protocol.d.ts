@@ -7,6 +7,16 @@ export type ProtocolVersion = "2.0";
 // -- server -> client (server/wire.py)
 
 /** A room's rule options (a Crokinole room's, docs/crokinole.md); `create` sends them as fields of its own. */
+export interface RuleOptions {
+  scoring?: "tournament" | "conventional";
+  target?: number;
+  direct_hit?: boolean;
+  line_discs_stay?: boolean;
+  free_order?: boolean;
+  players?: number;
+}
+
+/** A room's options as `room` and the lobby show them: its rules, and what the platform made it (docs/protocol.md, `room`): practice against the computer (docs/bot.md), or a competition's table (server/lobby/reserved.py, docs/competitions.md). */
 export interface RoomOptions {
   scoring?: "tournament" | "conventional";
   target?: number;
@@ -14,6 +24,10 @@ export interface RoomOptions {
   line_discs_stay?: boolean;
   free_order?: boolean;
   players?: number;
+  practice?: boolean;
+  tournament?: string;
+  opener?: number;
+  held?: (string | null)[];
 }
 
 export interface SeatRef {
@@ -302,7 +316,7 @@ export type Create = {
   private?: boolean;
   game?: string;
   rated?: boolean;
-} & RoomOptions;
+} & RuleOptions;
 
 export type Join = {
   t: "join";
