@@ -203,6 +203,8 @@ export function defaultPlacement(t, side, pucks) {
   return toWorld(side, mid, v, t.size);
 }
 
+/** @typedef {ReturnType<typeof makeView>} View the screen transform makeView gives */
+
 /**
  * The screen transform for a viewer at `side`: his own rail at the bottom of the
  * canvas. Fits the table, its rails and a margin (`below` is the extra room in
