@@ -18,7 +18,8 @@ export { STORE }; // the session's keys, kept by the room client (js/room-client
  *   protocol.d.ts's RoomOptions (a cast on the server) does not list
  * @typedef {{seat: number | null, running: boolean, remaining: number, at: number, [k: string]: any}} Clock
  * @typedef {{seat: number, x: number, y: number, angle?: number, [k: string]: any}} Ghost
- * @typedef {{lines: any[], legal: boolean, seat: number, cause?: any, stroke?: any, seq?: number}} Ruling
+ * @typedef {{lines?: Record<string, any>[], legal: boolean, seat: number | null, cause?: string,
+ *   stroke?: number | null, seq?: number}} Ruling a stroke's ruling as the `ruling` event gives it
  * @typedef {{seat: number, name: string, until: number}} Dropped
  * @typedef {{rating: number, change: number, mode: string}} RatingChange
  * @typedef {{id: number, since: number, [k: string]: any}} Highlight
