@@ -4,13 +4,14 @@
 // in the table's millimetres (render.js has set the transform); no image files to load.
 
 const GRAIN_PX = 256;
+/** @type {OffscreenCanvas | null} */
 let grainCache = null;
 
 /** A tile of wood grain (made once): fine dark streaks on transparent, to lay over a colour. */
 function grainTile() {
   if (grainCache || typeof OffscreenCanvas === "undefined") return grainCache;
   const c = new OffscreenCanvas(GRAIN_PX, GRAIN_PX);
-  const g = c.getContext("2d");
+  const g = /** @type {OffscreenCanvasRenderingContext2D} */ (c.getContext("2d")); // a 2d context is always given
   let seed = 7;
   const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
   for (let i = 0; i < 70; i++) {

@@ -32,7 +32,8 @@ export function showScreen(id) {
   target.focus({ preventScroll: true });
 }
 
-let toastTimer = null;
+/** @type {number | undefined} */
+let toastTimer;
 export function toast(text, ms = 3500) {
   const t = $("toast");
   t.textContent = text;

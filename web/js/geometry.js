@@ -156,11 +156,15 @@ function rayCircle(px, py, dx, dy, cx, cy, r) {
  * first touches something: a puck (with the struck puck's departure direction
  * along the line of centres), a rail, or a pocket (its centre over the hole).
  * pucks: [{id, x, y}]. Returns {x, y, dist, hit: {kind, id|side|pocket}, puckAngle?}.
+ * @typedef {{kind: "puck", id: number, p?: {id: number, x: number, y: number}} | {kind: "pocket", pocket: string} | {kind: "rail", side: string}} GuideHit
+ *   what the line meets (`p`, the puck itself, only while it is looked for)
  */
 export function guideLine(t, x, y, angle, pucks, pockets) {
   const dx = Math.cos(angle);
   const dy = Math.sin(angle);
+  /** @type {{dist: number, hit: GuideHit | null}} */
   let best = { dist: Infinity, hit: null };
+  /** @param {number | null} dist @param {GuideHit} hit */
   const consider = (dist, hit) => {
     if (dist !== null && dist < best.dist) best = { dist, hit };
   };
@@ -177,7 +181,7 @@ export function guideLine(t, x, y, angle, pucks, pockets) {
   if (dy < 0) consider((lo - y) / dy, { kind: "rail", side: "S" });
   const out = { x: x + dx * best.dist, y: y + dy * best.dist, dist: best.dist, hit: best.hit };
   if (best.hit && best.hit.kind === "puck") {
-    const p = best.hit.p;
+    const p = /** @type {{id: number, x: number, y: number}} */ (best.hit.p); // every puck considered carries it
     out.puckAngle = Math.atan2(p.y - out.y, p.x - out.x);
     out.hit = { kind: "puck", id: p.id };
   }
@@ -198,6 +202,8 @@ export function defaultPlacement(t, side, pucks) {
   }
   return toWorld(side, mid, v, t.size);
 }
+
+/** @typedef {ReturnType<typeof makeView>} View the screen transform makeView gives */
 
 /**
  * The screen transform for a viewer at `side`: his own rail at the bottom of the

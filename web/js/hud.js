@@ -209,7 +209,12 @@ export class MatchHud {
     box.querySelector("summary").textContent = t("hud.earlier", { n: history.length });
   }
 
-  /** result: the protocol's result message, or null to hide. */
+  /** result: the protocol's result message, or null to hide.
+   * @param {Record<string, any> | null} result
+   * @param {import("./protocol").Room} room
+   * @param {number | null} me
+   * @param {number[]} rematchSeats
+   * @param {import("./state.js").RatingChange | null} [ratingChange] the player's new rating, once rated */
   renderResult(result, room, me, rematchSeats, ratingChange = null) {
     const box = $("result");
     box.hidden = !result;
@@ -224,7 +229,7 @@ export class MatchHud {
     const team = result.winner;
     const names = room.seats
       .filter((s, i) => s && i % 2 === team)
-      .map((s) => s.name)
+      .map((s) => /** @type {import("./protocol").SeatView} */ (s).name) // the empty seats are filtered out
       .join(" & ");
     let title;
     if (team === null || team === undefined) title = t("hud.no_winner");

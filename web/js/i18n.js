@@ -53,11 +53,12 @@ function storage() {
   }
 }
 
-/** The language to start in: the one remembered, else the browser's. */
+/** The language to start in: the one remembered, else the browser's.
+ * @returns {string} */
 function startLanguage() {
   const kept = storage()?.getItem(STORE_KEY);
   const nav = globalThis.navigator;
-  return kept in LOADERS ? kept : pickLanguage(nav?.languages?.length ? nav.languages : [nav?.language]);
+  return kept != null && kept in LOADERS ? kept : pickLanguage(nav?.languages?.length ? nav.languages : [nav?.language]);
 }
 
 // Before any module that shows text runs: the start language's catalog (every catalog outside

@@ -58,11 +58,26 @@ export function decideGesture(grabPx, pressDist, move) {
   return "pull";
 }
 
+/**
+ * The player's aim: the striker's place (world mm), the cue's direction and power, whether
+ * the place is legal (and why not), the hole aimed at, a word shown near the striker, and
+ * whether a click locked the direction.
+ * @typedef {{x: number, y: number, angle: number, power: number, legal: boolean, reason: string | null,
+ *   pocket: string | null, note: {text: string, until: number, cite: string | null} | null, locked: boolean}} Aim
+ * @typedef {{time: number, angle: number, power: number}} PullSample
+ * @typedef {{mode: string, pointerId: number, type: string, kind: "mouse" | "touch", grab: number,
+ *   pressPx: number, press: number[], offset: number[], samples: PullSample[]}} Drag
+ * @typedef {{x: number, y: number, angle: number, speed: number}} Shot
+ */
+
 export class AimController {
   /**
    * canvas: the table canvas; getView(): the current screen transform;
    * onChange(aim): the aim moved; onStrike(shot): the player struck; lockButton: the
    * button that frees a locked aim (the view shows it while `aim.locked`).
+   * @param {HTMLElement} canvas
+   * @param {{getView: () => import("./geometry.js").View, onChange?: (aim: Aim) => void,
+   *   onStrike?: (shot: Shot) => void, lockButton?: HTMLElement | null}} hooks
    */
   constructor(canvas, { getView, onChange, onStrike, lockButton = null }) {
     this.canvas = canvas;
@@ -76,9 +91,13 @@ export class AimController {
     this.pucks = [];
     this.doubles = false; // the partner's zone is not blind (004 § 28 (3))
     this.explained = null; // the last puck pressed: {id, reason, playable, cite, whose, text}
-    this.aim = null; // {x, y, angle, power, legal, reason, pocket, note, locked}
+    // Set by start(); the handlers below read it only once started (they wait for `enabled`).
+    /** @type {Aim | null} */
+    this.aim = null;
     // {mode: "press"|"place"|"pull", pointerId, type, pressPx, pressAt, offset, samples}
+    /** @type {Drag | null} */
     this.drag = null;
+    /** @type {{id: number, index: number, angle: number} | null} */
     this.lastClick = null; // {id, index}: clicking the same puck again tries its next pot
     this.loupeUntil = 0; // a touch shows the magnifier until then
     canvas.addEventListener("pointerdown", (e) => this.down(e));
@@ -113,8 +132,9 @@ export class AimController {
     this.pucks = pucks;
     let x;
     let y;
-    if (keep && placementCheck(table, side, this.aim.x, this.aim.y, pucks).ok) {
-      ({ x, y } = this.aim);
+    const kept = /** @type {Aim} */ (this.aim); // read only when `keep`
+    if (keep && placementCheck(table, side, kept.x, kept.y, pucks).ok) {
+      ({ x, y } = kept);
     } else {
       [x, y] = defaultPlacement(table, side, pucks);
     }
@@ -132,12 +152,12 @@ export class AimController {
   }
 
   recheck() {
-    const a = this.aim;
+    const a = /** @type {Aim} */ (this.aim);
     const r = placementCheck(this.table, this.side, a.x, a.y, this.pucks);
     a.legal = r.ok;
     a.reason = r.reason;
     a.angle = clampCueAngle(this.table, this.side, a.x, a.y, a.angle);
-    this.onChange?.(this.aim);
+    this.onChange?.(a);
   }
 
   pointerWorld(e) {
@@ -150,7 +170,8 @@ export class AimController {
   /** The striker's screen position and the radius (px) within which a press grabs it. */
   grabArea(kind) {
     const view = this.getView();
-    const [sx, sy] = view.toScreen(this.aim.x, this.aim.y);
+    const a = /** @type {Aim} */ (this.aim);
+    const [sx, sy] = view.toScreen(a.x, a.y);
     const rim = this.table.strikerRadius * view.scale;
     return { sx, sy, grab: Math.max(rim + GRAB_PAD[kind], GRAB_MIN[kind]) };
   }
@@ -180,6 +201,7 @@ export class AimController {
     const { px, py, w } = this.pointerWorld(e);
     const { sx, sy, grab } = this.grabArea(kind);
     const distPx = Math.hypot(px - sx, py - sy);
+    const a = /** @type {Aim} */ (this.aim);
     this.drag = {
       mode: distPx <= grab ? "place" : "press",
       pointerId: e.pointerId,
@@ -188,7 +210,7 @@ export class AimController {
       grab,
       pressPx: distPx,
       press: [px, py],
-      offset: [w[0] - this.aim.x, w[1] - this.aim.y], // the striker keeps its place under the pointer
+      offset: [w[0] - a.x, w[1] - a.y], // the striker keeps its place under the pointer
       samples: [],
     };
     this.canvas.setPointerCapture?.(e.pointerId);
@@ -217,7 +239,7 @@ export class AimController {
       const tangential = (-mx * ry + my * rx) / n;
       drag.mode = decideGesture(drag.grab, drag.pressPx, { radial, tangential });
       this.setCursor(drag.mode === "place" ? "grabbing" : "crosshair");
-      this.aim.pocket = null;
+      /** @type {Aim} */ (this.aim).pocket = null;
     }
     if (drag.mode === "place") this.placeAt([w[0] - drag.offset[0], w[1] - drag.offset[1]]);
     else this.pullTo(px, py, e.timeStamp);
@@ -234,16 +256,17 @@ export class AimController {
       return;
     }
     if (drag.mode !== "pull") return;
+    const a = /** @type {Aim} */ (this.aim);
     if (drag.type === "touch") {
       const s = settledSample(drag.samples, e.timeStamp);
-      if (s) Object.assign(this.aim, { angle: s.angle, power: s.power });
+      if (s) Object.assign(a, { angle: s.angle, power: s.power });
     } else {
       const { px, py } = this.pointerWorld(e);
       this.pullTo(px, py, e.timeStamp, drag);
     }
     // Released back on the striker, or with no pull left: no stroke.
-    if (this.aim.power < MIN_POWER || this.backOnStriker(drag, e)) return this.cancelPull("cancelled", drag);
-    this.onChange?.(this.aim);
+    if (a.power < MIN_POWER || this.backOnStriker(drag, e)) return this.cancelPull("cancelled", drag);
+    this.onChange?.(a);
     this.strike();
   }
 
@@ -266,7 +289,7 @@ export class AimController {
 
   /** A short word on the table near the striker, for `ms`, with the paragraph it rests on. */
   notify(text, ms = 2500, cite = null) {
-    this.aim.note = { text, until: performance.now() + ms, cite };
+    /** @type {Aim} */ (this.aim).note = { text, until: performance.now() + ms, cite };
   }
 
   /** Whether `puck` may be struck first directly now, and why (puck-rules.js), worded. */
@@ -279,7 +302,7 @@ export class AimController {
   clickAt({ px, py, w }) {
     const view = this.getView();
     const t = this.table;
-    const a = this.aim;
+    const a = /** @type {Aim} */ (this.aim);
     let best = null;
     let bestD = Infinity;
     for (const p of this.pucks) {
@@ -317,7 +340,7 @@ export class AimController {
    */
   pressPuck(puck, again = true) {
     const t = this.table;
-    const a = this.aim;
+    const a = /** @type {Aim} */ (this.aim);
     a.note = null;
     a.locked = true; // the pull that follows keeps this direction (it sets the power only)
     if (!again) this.lastClick = null;
@@ -327,8 +350,9 @@ export class AimController {
       this.lastClick = null;
       this.aimAt(options[0].angle, null);
     } else {
-      const repeat = this.lastClick && this.lastClick.id === puck.id && this.lastClick.angle === a.angle;
-      const index = repeat ? (this.lastClick.index + 1) % allowed.length : 0;
+      const last = this.lastClick;
+      const repeat = last && last.id === puck.id && last.angle === a.angle;
+      const index = repeat ? (last.index + 1) % allowed.length : 0;
       const o = allowed[index];
       a.angle = o.angle;
       a.pocket = o.pocket;
@@ -343,7 +367,8 @@ export class AimController {
     // then what the guide line shows when the striker would not reach this puck first: the
     // word about the puck must not read as a promise about the stroke.
     this.explained = this.explain(puck);
-    const about = a.note ? a.note.text : null;
+    const note = /** @type {Aim["note"]} */ (a.note); // notify() above may have set it
+    const about = note ? note.text : null;
     const lines = [this.explained.text, about, this.blockedBefore(puck)];
     this.notify(lines.filter(Boolean).join("\n"), 7000, this.explained.cite);
     this.onChange?.(a);
@@ -356,7 +381,7 @@ export class AimController {
    * @returns {string | null}
    */
   blockedBefore(puck) {
-    const a = this.aim;
+    const a = /** @type {Aim} */ (this.aim);
     const first = firstTouch(this.table, this.side, this.seat, a.x, a.y, a.angle, this.pucks, pocketCentres(this.table));
     if (first.kind === "pocket") return say("aim.first_hole");
     if (first.kind === "puck" && first.id !== puck.id) return say("aim.first_other");
@@ -365,7 +390,7 @@ export class AimController {
 
   /** Aim at a world angle; outside the cue's limits, the nearest allowed and a word why. */
   aimAt(angle, pocket) {
-    const a = this.aim;
+    const a = /** @type {Aim} */ (this.aim);
     a.pocket = pocket;
     if (!cueAngleAllowed(this.table, this.side, a.x, a.y, angle)) {
       this.notify(say("aim.out_of_reach"), 3500);
@@ -377,9 +402,10 @@ export class AimController {
   placeAt([wx, wy]) {
     const [u, v] = toLocal(this.side, wx, wy, this.table.size);
     const [cu, cv] = clampToField(this.table, u, v);
-    [this.aim.x, this.aim.y] = toWorld(this.side, cu, cv, this.table.size);
-    this.aim.pocket = null;
-    this.aim.locked = false; // aimed from elsewhere: the lock's line no longer holds
+    const a = /** @type {Aim} */ (this.aim);
+    [a.x, a.y] = toWorld(this.side, cu, cv, this.table.size);
+    a.pocket = null;
+    a.locked = false; // aimed from elsewhere: the lock's line no longer holds
     this.recheck();
   }
 
@@ -388,9 +414,9 @@ export class AimController {
    * A locked aim (a puck, a hole or a point clicked) keeps its direction: the pull sets the
    * power only, so a slip of the hand does not turn the shot.
    */
-  pullTo(px, py, time, drag = this.drag) {
+  pullTo(px, py, time, drag = /** @type {Drag} */ (this.drag)) {
     const view = this.getView();
-    const a = this.aim;
+    const a = /** @type {Aim} */ (this.aim);
     const [sx, sy] = view.toScreen(a.x, a.y);
     const dist = Math.hypot(px - sx, py - sy);
     if (dist > 4 && !a.locked) {
@@ -407,11 +433,12 @@ export class AimController {
 
   key(e) {
     if (!this.enabled) return;
+    const a = /** @type {Aim} */ (this.aim);
     if (e.code === "Escape") {
-      if (this.drag || this.aim.power > 0) {
+      if (this.drag || a.power > 0) {
         e.preventDefault();
         this.cancelPull(this.drag ? "cancelled" : null);
-      } else if (this.aim.locked) {
+      } else if (a.locked) {
         e.preventDefault();
         this.unlock();
       }
@@ -424,7 +451,6 @@ export class AimController {
     const inList = !!focus?.closest?.("[data-aim-keys]");
     if (focus && focus !== this.canvas && focus !== document.body && !inList) return; // typing elsewhere
     if (inList && (e.code === "Enter" || e.code === "Space")) return;
-    const a = this.aim;
     const fine = !e.shiftKey;
     const turn = (fine ? 0.25 : 2) * (Math.PI / 180);
     const stepMm = fine ? 1 : 10;
@@ -450,7 +476,7 @@ export class AimController {
 
   /** Turn the aim to the player's left (positive) or right, inside the cue's limits. */
   turnBy(da) {
-    const a = this.aim;
+    const a = /** @type {Aim} */ (this.aim);
     const local = angleToLocal(this.side, a.angle) + da;
     a.angle = clampCueAngle(this.table, this.side, a.x, a.y, angleToWorld(this.side, local));
     a.pocket = null;
@@ -458,12 +484,13 @@ export class AimController {
   }
 
   powerBy(dp) {
-    this.aim.power = Math.min(1, Math.max(0, this.aim.power + dp));
-    this.onChange?.(this.aim);
+    const a = /** @type {Aim} */ (this.aim);
+    a.power = Math.min(1, Math.max(0, a.power + dp));
+    this.onChange?.(a);
   }
 
   strike() {
-    const a = this.aim;
+    const a = /** @type {Aim} */ (this.aim);
     if (!this.enabled || !a.legal) return;
     this.enabled = false;
     this.setCursor("");

@@ -28,12 +28,22 @@ const $ = (id) => document.getElementById(id);
 const DONE_KEY = "novuss.lessons.done";
 const CUE_ROOM_MM = 140;
 
+/**
+ * A lesson as GET /api/lessons lists it (docs/protocol.md, "Lessons"): a Novuss lesson with
+ * its `side` and `striker`, a Crokinole one with its `board` and `quadrant`.
+ * @typedef {{id: string, game: string, cite: string, strokes: number, seat: number,
+ *   discs: Record<string, any>[], side?: string, striker?: number[] | null, board?: any,
+ *   quadrant?: number}} Lesson
+ * @typedef {{ruling: any, lines: any[], motion: any, discs: Record<string, any>[], done: boolean,
+ *   over: boolean}} Answer the server's answer to a try's strokes
+ */
+
 const state = {
-  lessons: [],
+  lessons: /** @type {Lesson[]} */ ([]),
   index: 0,
-  discs: [],
-  shots: [], // the strokes of the try so far: the server replays them from the position
-  answer: null, // the server's answer to the last stroke
+  discs: /** @type {Record<string, any>[]} */ ([]),
+  shots: /** @type {import("./input.js").Shot[]} */ ([]), // the strokes of the try so far: the server replays them from the position
+  answer: /** @type {Answer | null} */ (null), // the server's answer to the last stroke
   busy: false,
   done: new Set(JSON.parse(localStorage.getItem(DONE_KEY) || "[]")),
 };
@@ -42,6 +52,8 @@ const sounds = new Sounds();
 const contacts = new ContactSounds(COMPETITION);
 const canvas = $("table");
 const renderer = new Renderer(canvas);
+/** The table's screen transform: laid out by each frame's drawing, which comes before any input. */
+const viewNow = () => /** @type {import("./geometry.js").View} */ (renderer.view);
 const lesson = () => state.lessons[state.index];
 /** A Crokinole lesson: its board comes with it (docs/protocol.md, "HTTP"), drawn on its own canvas. */
 const onBoard = (l) => l?.game === "crokinole";
@@ -50,7 +62,7 @@ const crokinole = new CrokinoleAim($("crok-board"), (shot) => strike(shot));
 const COMPUTER_HREF = { novuss: "/#computer-form", crokinole: "/?game=crokinole#computer-form" };
 
 const aimer = new AimController(canvas, {
-  getView: () => renderer.view,
+  getView: viewNow,
   lockButton: $("aim-lock"),
   onChange: () => {},
   onStrike: (shot) => strike(shot),
@@ -154,14 +166,15 @@ function giveStriker() {
   const l = lesson();
   if (onBoard(l)) {
     aimer.stop();
-    crokinole.start(l.board, l.quadrant);
+    crokinole.start(l.board, /** @type {number} */ (l.quadrant)); // a Crokinole lesson has its quadrant
     renderPucks();
     return;
   }
   crokinole.stop();
   aimer.start(COMPETITION, l.side, state.discs, l.seat);
   if (l.striker && state.shots.length === 0) {
-    [aimer.aim.x, aimer.aim.y] = l.striker;
+    const aim = /** @type {import("./input.js").Aim} */ (aimer.aim); // start() has just set it
+    [aim.x, aim.y] = l.striker;
     aimer.recheck();
   }
   renderPucks();
@@ -271,7 +284,7 @@ function frame(now) {
     note.dataset.text = text;
     note.textContent = text;
   }
-  if (text && mine) placeAimNote(note, renderer.view, COMPETITION, mine); // not over a hole (aim-note.js)
+  if (text && mine) placeAimNote(note, viewNow(), COMPETITION, mine); // not over a hole (aim-note.js)
 }
 
 initLanguage();
@@ -305,7 +318,7 @@ window.__novuss = {
   state,
   crokinole,
   toPage(x, y) {
-    const [px, py] = renderer.view.toScreen(x, y);
+    const [px, py] = viewNow().toScreen(x, y);
     const r = canvas.getBoundingClientRect();
     return [r.left + px, r.top + py];
   },

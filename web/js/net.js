@@ -17,12 +17,15 @@ export class Connection {
   constructor(url, handlers) {
     this.url = url;
     this.h = handlers;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
     this.stopped = false;
     this.lastHeard = 0;
-    this.timer = null;
-    this.pinger = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
+    /** @type {number | undefined} */
+    this.pinger = undefined;
   }
 
   get open() {
@@ -83,13 +86,13 @@ export class Connection {
 
   stopPinging() {
     clearInterval(this.pinger);
-    this.pinger = null;
+    this.pinger = undefined;
   }
 
   /** Send a message; false if the link is down (the caller's intent is then dropped). */
   send(msg) {
     if (!this.open) return false;
-    this.ws.send(encode(msg));
+    /** @type {WebSocket} */ (this.ws).send(encode(msg)); // open: the socket is there
     return true;
   }
 

@@ -8,6 +8,7 @@ export class Playback {
   constructor() {
     this.rate = 1; // simulated seconds per wall second: the server's speed_factor
     this.motion = null; // {stroke, duration, decel, paths, origin?, wheres?}
+    /** @type {number | null} */
     this.origin = null; // local ms at which stroke time 0 plays
   }
 
@@ -33,7 +34,7 @@ export class Playback {
 
   /** The stroke time shown at local time `now`. */
   clock(now) {
-    return ((now - this.origin) / 1000) * this.rate;
+    return ((now - /** @type {number} */ (this.origin)) / 1000) * this.rate; // set while a motion plays
   }
 
   /** Has the motion played to its end by local time `now`? */

@@ -31,7 +31,8 @@ export class PuckWatch {
     this.getView = getView;
     this.context = context;
     this.explained = null; // the last puck pressed: {id, reason, playable, cite, whose, text}
-    this.timer = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
     canvas.addEventListener("click", (e) => this.click(e));
   }
 

@@ -269,7 +269,7 @@ export class Renderer {
     if (this.boardKey !== key) {
       this.boardKey = key;
       this.boardPicture = new OffscreenCanvas(this.canvas.width, this.canvas.height);
-      const g = this.boardPicture.getContext("2d");
+      const g = /** @type {OffscreenCanvasRenderingContext2D} */ (this.boardPicture.getContext("2d"));
       g.setTransform(m);
       this.paintBoard(g, t);
     }

@@ -47,6 +47,7 @@ export function whyOf(index, cite, lang) {
   return { text: shorten(text), english: lang !== "en" && (lang === "lv" || own === undefined), anchor };
 }
 
+/** @type {Promise<ReturnType<typeof indexRules>> | null} */
 let loading = null;
 
 /** The rules' index, fetched once. */

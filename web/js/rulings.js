@@ -60,6 +60,7 @@ export function humanize(lines, ctx) {
   for (const line of lines || []) {
     let text;
     let cite;
+    /** @type {string | null} */
     let code = null;
     if (Array.isArray(line)) {
       [text, cite] = line.map(String);
@@ -69,7 +70,7 @@ export function humanize(lines, ctx) {
       const key = aboutReader(line.args || {}, ctx) && has(`line.${code}.you`) ? `line.${code}.you` : `line.${code}`;
       text = has(key) ? t(key, words(line.args || {})) : String(line.text ?? code);
     }
-    if (TURN_PASSES.has(code)) {
+    if (code !== null && TURN_PASSES.has(code)) {
       if (turnPasses) continue;
       turnPasses = true;
     }

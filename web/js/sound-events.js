@@ -15,6 +15,7 @@ export class ContactSounds {
 
   /** A new stroke: nothing seen yet. */
   reset() {
+    /** @type {Map<number, {x: number, y: number, vx: number, vy: number}>} */
     this.last = new Map(); // id -> {x, y, vx, vy}
     this.at = null;
     this.struck = false; // the striker has set a puck moving in this stroke

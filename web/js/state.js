@@ -9,45 +9,61 @@ import { route } from "./url.js";
 
 export { STORE }; // the session's keys, kept by the room client (js/room-client.js)
 
+/**
+ * The shapes the page keeps (the server's messages as applied by messages.js; fields the
+ * protocol leaves open are open here too).
+ * @typedef {Record<string, any>} Disc a disc as the room sends it: {id, owner, x, y}
+ * @typedef {import("./protocol").Room & {options: {tournament?: string}}} RoomState a competition's
+ *   table also names its competition in its options (server/lobby/reserved.py), which
+ *   protocol.d.ts's RoomOptions (a cast on the server) does not list
+ * @typedef {{seat: number | null, running: boolean, remaining: number, at: number, [k: string]: any}} Clock
+ * @typedef {{seat: number, x: number, y: number, angle?: number, [k: string]: any}} Ghost
+ * @typedef {{lines?: Record<string, any>[], legal: boolean, seat: number | null, cause?: string,
+ *   stroke?: number | null, seq?: number}} Ruling a stroke's ruling as the `ruling` event gives it
+ * @typedef {{seat: number, name: string, until: number}} Dropped
+ * @typedef {{rating: number, change: number, mode: string}} RatingChange
+ * @typedef {{id: number, since: number, [k: string]: any}} Highlight
+ */
+
 export const state = {
   name: localStorage.getItem(STORE.name) || "",
-  session: null,
-  room: null, // the last full room, kept up to date by the events
+  session: /** @type {string | null} */ (null),
+  room: /** @type {RoomState | null} */ (null), // the last full room, kept up to date by the events
   last: 0, // highest seq applied for the room
-  resumeAskedAt: null, // `last` when a resume was asked, so a gap it cannot fill is accepted
+  resumeAskedAt: /** @type {number | null} */ (null), // `last` when a resume was asked, so a gap it cannot fill is accepted
   table: COMPETITION,
-  discs: [], // pucks at rest
-  turn: null,
-  phase: null, // "play" | "motion" | "over"
+  discs: /** @type {Disc[]} */ ([]), // pucks at rest
+  turn: /** @type {number | null} */ (null),
+  phase: /** @type {string | null} */ (null), // "play" | "motion" | "over"
   score: [0, 0],
-  set: null, // the set being played, from 1
-  debts: [],
-  clock: null,
-  dropped: new Map(), // seat -> {seat, name, until}
-  ruling: null, // {lines, legal, seat, ...}
-  history: [], // earlier rulings as the server sent them (worded when drawn)
+  set: /** @type {number | null} */ (null), // the set being played, from 1
+  debts: /** @type {any[]} */ ([]),
+  clock: /** @type {Clock | null} */ (null),
+  dropped: /** @type {Map<number, Dropped>} */ (new Map()), // seat -> {seat, name, until}
+  ruling: /** @type {Ruling | null} */ (null), // {lines, legal, seat, ...}
+  history: /** @type {Ruling[]} */ ([]), // earlier rulings as the server sent them (worded when drawn)
   lastSeen: new Map(), // puck id -> where the motion takes it off the table (for "in the hole" marks)
-  result: null,
-  ghost: null, // the striking player's live aim, seen by everybody else
-  highlights: [],
-  held: [], // events that wait until the motion has played out
-  motionStroke: null,
+  result: /** @type {Record<string, any> | null} */ (null),
+  ghost: /** @type {Ghost | null} */ (null), // the striking player's live aim, seen by everybody else
+  highlights: /** @type {Highlight[]} */ ([]),
+  held: /** @type {any[]} */ ([]), // events that wait until the motion has played out
+  motionStroke: /** @type {number | null} */ (null),
   motionDraws: 0, // display frames drawn while the last stroke's motion played
   pendingIntent: intentFromUrl(),
   joinedByLink: false, // the room was reached by an invite or a shared link
-  invite: null, // {code, ref} of the last invite used: a full room is watched with it
-  strikeRef: null,
-  hint: null, // practice: the computer's suggestion for this player's stroke
+  invite: /** @type {{code: string, ref: number} | null} */ (null), // {code, ref} of the last invite used: a full room is watched with it
+  strikeRef: /** @type {number | null} */ (null),
+  hint: /** @type {Record<string, any> | null} */ (null), // practice: the computer's suggestion for this player's stroke
   leaving: false, // the player asked to leave: the `left` that follows is no news
-  returnTo: null, // the competition's page to go back to after leaving its table
+  returnTo: /** @type {string | null} */ (null), // the competition's page to go back to after leaving its table
   leaveIfOver: false, // resuming a seat from "/": a match over is left, not shown
-  account: null, // the logged-in account's username (welcome), or null for a guest
-  ratingChange: null, // after a rated match: {rating, change, mode} of this player, once archived
+  account: /** @type {string | null} */ (null), // the logged-in account's username (welcome), or null for a guest
+  ratingChange: /** @type {RatingChange | null} */ (null), // after a rated match: {rating, change, mode} of this player, once archived
 };
 
 /** The connection to the server (a `Connection`, or null before the name is given) and the
  * next `ref` to put on a message whose answer or refusal must be told apart. */
-export const link = { conn: null, nextRef: 1 };
+export const link = { conn: /** @type {import("./net.js").Connection | null} */ (null), nextRef: 1 };
 
 /** @returns {import("./protocol").Join | import("./protocol").Watch | null} what the address asks for */
 function intentFromUrl() {

@@ -20,6 +20,8 @@ const AIM_EVERY_MS = 70; // the server coalesces aims to 15 a second
 const HIGHLIGHT_MS = 4000;
 const CUE_ROOM_MM = 140; // room in front of the player's rail for pulling the cue
 
+/** @typedef {import("./protocol").SeatView} SeatView */
+
 /**
  * The table's view on the page's canvas `#table`. `ctx` holds what it shares with the rest of
  * the page: `playback` (the motion being shown), `sounds`, `contacts` (the sounds of the
@@ -29,11 +31,14 @@ export function createTableView(ctx) {
   const { playback, sounds, contacts, hud, computerView } = ctx;
   const canvas = $("table");
   const renderer = new Renderer(canvas);
+  /** The screen transform: the first frame lays it out, before the table is shown or takes input. */
+  const viewNow = () => /** @type {import("./geometry.js").View} */ (renderer.view);
   let aimSentAt = 0;
-  let aimTimer = null;
+  /** @type {number | undefined} */
+  let aimTimer = undefined;
 
   const aimer = new AimController(canvas, {
-    getView: () => renderer.view,
+    getView: viewNow,
     lockButton: $("aim-lock"),
     onChange: () => {
       // Rate-limit the live preview, always sending the latest aim last.
@@ -92,7 +97,7 @@ export function createTableView(ctx) {
     const pucks = state.discs.filter((d) => d.id !== 0);
     return { table: state.table, seat: turn, side: sideOf(turn), name, doubles: state.room?.mode === "doubles", pucks };
   }
-  const watch = new PuckWatch(canvas, $("watch-note"), { getView: () => renderer.view, context: watchContext });
+  const watch = new PuckWatch(canvas, $("watch-note"), { getView: viewNow, context: watchContext });
 
   /** Seconds left on the stroke clock, and its full length. */
   function clockLeft(now) {
@@ -124,7 +129,7 @@ export function createTableView(ctx) {
       clock: playing && clock && clock.seat === state.turn ? clock : null,
       highlights: state.highlights.filter((h) => now - h.since < HIGHLIGHT_MS),
       players: (state.room?.seats || [])
-        .filter((s) => s?.side)
+        .filter(/** @param {SeatView | null} s @returns {s is SeatView} */ (s) => !!s?.side)
         // the rail names carry the ratings as the lobby and the waiting room show them
         .map((s) => ({ side: s.side, name: ratedName(s), active: s.seat === state.turn && state.phase !== "over" })),
       now,
@@ -167,7 +172,7 @@ export function createTableView(ctx) {
     const text = a?.note && a.note.until > now ? a.note.text : "";
     note.hidden = !text;
     if (!a) return;
-    const view = renderer.view;
+    const view = viewNow();
     const tab = state.table;
     const [sx] = view.toScreen(a.x, a.y);
     const [, railY] = view.toScreen(...toWorldOf(mySide(), tab.size / 2, -tab.railWidth));
@@ -204,6 +209,7 @@ export function createTableView(ctx) {
   }
 
   // The last five seconds of the player's own stroke clock: a short tick each second.
+  /** @type {number | null} */
   let tickedAt = null;
   function tickClock(now) {
     const c = clockLeft(now);
@@ -222,7 +228,7 @@ export function createTableView(ctx) {
   /** The first-touch preview of this player's aim now (what the guide line shows). */
   function previewNow() {
     if (!aimer.enabled) return null;
-    const a = aimer.aim;
+    const a = /** @type {import("./input.js").Aim} */ (aimer.aim); // enabled: start() has set it
     const r = firstTouch(state.table, mySide(), mySeat(), a.x, a.y, a.angle, state.discs, pocketCentres(state.table));
     return { kind: r.kind, id: r.id, legal: r.legal, reason: r.reason };
   }
