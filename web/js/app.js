@@ -387,7 +387,7 @@ if (opened.screen === "record") {
   // A finished match's record: a page to read, no seat taken.
   showScreen("screen-record");
   setConnState("idle");
-  showRecord(opened.match, opened.key);
+  showRecord(/** @type {string} the record's screen names its match */ (opened.match), opened.key);
   loggedIn().then(showAccount);
 } else if (opened.screen === "name" && state.name) {
   // the name form reloaded: asked again, nothing connected until a name is given (Back: the lobby)

@@ -62,7 +62,14 @@ export function gameLine(r) {
   return [GAME_TEXT.games.crokinole, who, scoring, ...rules].join(" · ");
 }
 
-/** The page a room is played on: Crokinole rooms on /crokinole/ (docs/client.md). */
+/**
+ * The page a room is played on: Crokinole rooms on /crokinole/ (docs/client.md).
+ * @param {string} game
+ * @param {string} id
+ * @param {boolean} watching
+ * @param {string|null} [invite] a private room's invite
+ * @returns {string|null} null: the main page's own
+ */
 export function roomPage(game, id, watching, invite = null) {
   if (game !== "crokinole") return null;
   const extra = (watching ? "&watch=1" : "") + (watching && invite ? `&invite=${encodeURIComponent(invite)}` : "");
@@ -199,6 +206,11 @@ export class RoomView {
     return r.seats[r.you.seat];
   }
 
+  /**
+   * @param {any} room the room as the page holds it
+   * @param {string} inviteUrl
+   * @param {string|null} [invitedBy] who invited this player, if one did
+   */
   render(room, inviteUrl, invitedBy = null) {
     this.room = room;
     const what = t(room.private ? "room.title_private" : "room.title", { mode: room.mode, sets: room.sets, clock: room.clock });

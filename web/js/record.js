@@ -6,6 +6,11 @@ import { humanize } from "./rulings.js";
 
 const when = (s) => (typeof s === "number" ? new Date(s * 1000).toLocaleString(locale()) : "");
 
+/**
+ * A finished match's record, as a page to read.
+ * @param {string} id the match
+ * @param {string|null} [invite] a private match's invite
+ */
 export async function showRecord(id, invite = null) {
   const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
   const url = `/api/matches/${encodeURIComponent(id)}${query}`;
