@@ -30,7 +30,7 @@ def test_every_message_type_is_written() -> None:
         assert f't: "{tag}";' in out
     for name in ("Welcome", "Room", "Lobby", "ErrorMessage", "ChatLine", "RoomSummary"):
         assert f"export interface {name} {{" in out
-    assert "} & RoomOptions;" in out  # create's options travel as fields of the message
+    assert "} & RuleOptions;" in out  # create's options (its rules only) travel as its fields
 
 
 def _tsc(web: Path) -> subprocess.CompletedProcess[str]:
