@@ -224,9 +224,8 @@ class Challenges:
         await self.router.claim(rid)  # a fresh random id: nobody else holds it
         await self.service.dequeue(conn)
         self.lobby.add(room)
-        now = time.time()
-        for seat, (member, player) in enumerate(zip((challenger, conn), players, strict=True)):
-            room.join(player, player.name, seat, None, now)
+        room.join_together(players, time.time())  # one `room`, both seated
+        for member in (challenger, conn):
             self.stage.enter(member, room, watching=False)
         self.stage.lobby_changed = True
         await self.stage.flush(room)

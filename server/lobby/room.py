@@ -189,6 +189,20 @@ class Room:
     ) -> int:
         """Seat a player (or a guest session by id): at `seat`, or the first free seat of
         `team`, or the first free one. A rated room seats registered players only."""
+        chosen = self._take(who, name, seat, team)
+        self.rematch.clear()
+        self.changed(now)
+        return chosen
+
+    def join_together(self, players: list[Player], now: float) -> None:
+        """Seat players at seats 0, 1, ... of a fresh room in one change (a challenge's two):
+        one `room` broadcast with all of them, none ready; each refused as join refuses."""
+        taken = [self._take(p, p.name, i, None) for i, p in enumerate(players)]
+        assert taken == list(range(len(players)))
+        self.changed(now)
+
+    def _take(self, who: Player | str, name: str, seat: int | None, team: int | None) -> int:
+        """The seat `who` takes (join's checks), taken; no event yet."""
         player = who if isinstance(who, Player) else Player(who, name)
         sid = player.sid
         if self.rated and player.account is None:
@@ -220,8 +234,6 @@ class Room:
                 )
             chosen = options[0]
         self._seat_at(chosen, player.seat())
-        self.rematch.clear()
-        self.changed(now)
         return chosen
 
     def seat_ready(self, players: list[Player], now: float) -> Step:

@@ -43,11 +43,11 @@ async def refused(c: Client, code: str, t: str = "challenge", /, **fields: Any) 
 
 
 async def seated(c: Client, seat: int) -> Msg:
-    """The `room` c is seated in once both seats are taken."""
-    while True:
-        room = await c.expect("room", you={"role": "player", "seat": seat})
-        if all(room["seats"]):
-            return room
+    """The first `room` c is seated in: both seats taken in it already (a `room` is a
+    complete state, docs/protocol.md; the two are seated in one change)."""
+    room = await c.expect("room", you={"role": "player", "seat": seat})
+    assert all(room["seats"]), room["seats"]
+    return room
 
 
 async def both_ready(*players: Client) -> None:
