@@ -114,7 +114,10 @@ class Lessons:
         try:
             game = game_of(_game(body), lesson_id)
         except UnknownLesson:
-            raise web.HTTPNotFound(text="No such lesson.") from None
+            raise web.HTTPNotFound(
+                text=web.json_response({"code": "no_lesson", "message": "No such lesson."}).text,
+                content_type="application/json",
+            ) from None
         shots = _shots(body)
         try:
             status, answer = await self.pool.play(game, lesson_id, shots)
