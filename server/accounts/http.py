@@ -12,10 +12,8 @@ takes the memory, and the owner of an account goes first.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import hashlib
-import json
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,6 +26,7 @@ from server.accounts.hashing import Hashing
 from server.accounts.passwords import hash_password, needs_rehash, verify_password
 from server.accounts.policy import check_password, check_username, username_key
 from server.accounts.store import DELETED, LOGIN_TTL_S, AccountStore, login_hash
+from server.edge.body import BodyRefused, json_object
 from server.edge.origin import is_secure, refuse_foreign
 from server.edge.proxy import Network, client_address, via_proxy
 from server.history.store import HistoryStore
@@ -49,10 +48,7 @@ FAIL_WINDOW_S = 15 * 60.0
 ACCOUNT_ADDRESS_FAILS = 10
 ACCOUNT_FAILS = 100
 ADDRESS_FAILS = 50
-BODY_MAX = 4096
-# seconds a body may take to arrive: a request whose head is read holds one of the door's
-# reserved slots (server/net/door.py), and a body sent a byte at a time would keep it
-BODY_SECONDS = 10.0
+BODY_MAX = 4096  # a body has BODY_SECONDS to arrive (server/edge/body.py)
 
 
 Handler = Callable[["Accounts", web.Request], Awaitable[web.Response]]
@@ -147,26 +143,10 @@ class Accounts:
 
     async def _body(self, request: web.Request) -> dict[str, Any]:
         refuse_foreign(request, self.origins)
-        if request.content_type != "application/json":
-            raise AccountError("bad_request", "Send JSON (Content-Type: application/json).")
-        raw = b""  # read() gives what has come so far: the body may come in pieces
         try:
-            async with asyncio.timeout(BODY_SECONDS):
-                while len(raw) <= BODY_MAX and (
-                    piece := await request.content.read(BODY_MAX + 1 - len(raw))
-                ):
-                    raw += piece
-        except TimeoutError:
-            raise AccountError("bad_request", "The request's body was too slow.", 408) from None
-        if len(raw) > BODY_MAX:
-            raise AccountError("bad_request", "The request is too large.", 413)
-        try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
-            raise AccountError("bad_request", "The body is not JSON.") from None
-        if not isinstance(body, dict):
-            raise AccountError("bad_request", "The body is a JSON object.")
-        return body
+            return await json_object(request, BODY_MAX)
+        except BodyRefused as e:
+            raise AccountError("bad_request", e.message, e.status) from None
 
     async def _hash(self, password: str, owner: bool) -> str:
         return await self.hashing.run(owner, hash_password, password)

@@ -10,7 +10,6 @@ errors.py).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,10 +18,11 @@ from aiohttp import web
 from server.accounts.http import Accounts
 from server.accounts.policy import username_key
 from server.competitions.document import Who
-from server.competitions.errors import CompetitionError, bad_request
+from server.competitions.errors import CompetitionError
 from server.competitions.service import TournamentService
 from server.competitions.table import TournamentError
 from server.competitions.views import crosstable_csv, standings_csv, summary, view
+from server.edge.body import BodyRefused, json_object
 from server.edge.origin import refuse_foreign
 
 BODY_MAX = 16 * 1024
@@ -59,17 +59,10 @@ class TournamentRoutes:
     async def _acting(self, request: web.Request) -> tuple[Who, dict[str, Any]]:
         """The logged-in account and the JSON body of a POST from our own pages."""
         refuse_foreign(request, self.accounts.origins)
-        if request.content_type != "application/json":
-            raise bad_request("Send JSON (Content-Type: application/json).")
-        raw = await request.content.read(BODY_MAX + 1)
-        if len(raw) > BODY_MAX:
-            raise CompetitionError("bad_request", "The request is too large.", 413)
         try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
-            raise bad_request("The body is not JSON.") from None
-        if not isinstance(body, dict):
-            raise bad_request("The body is a JSON object.")
+            body = await json_object(request, BODY_MAX)
+        except BodyRefused as e:
+            raise CompetitionError("bad_request", e.message, e.status) from None
         who = await self._who(request)
         if who is None:
             raise CompetitionError("not_logged_in", "Log in first.", 401)

@@ -12,6 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
+from server.edge.body import BodyRefused, json_object
 from server.edge.buckets import KeyedBuckets
 from server.edge.proxy import Network, client_address
 from server.games.core.play import Shot
@@ -22,6 +23,7 @@ SHOT_FIELDS = ("x", "y", "angle", "speed")
 # a try is simulated and judged in a worker process (server/lessons/pool.py: up to 8 strokes,
 # a few ms), within a global bound of tries in flight; and per client address, as a learner
 # strikes (a stroke every few seconds), not as a flood would
+BODY_MAX = 8 * 1024  # a try's body: 8 strokes of four numbers, with room to spare
 TRY_RATE = 2.0  # a second, sustained
 TRY_BURST = 10.0
 TRY_WORKERS = 1  # processes (the host's other core serves the matches)
@@ -107,9 +109,10 @@ class Lessons:
         if refused is not None:
             return refused
         try:
-            body = await request.json()
-        except ValueError:
-            raise _refuse("bad_field", "The body must be JSON.") from None
+            body = await json_object(request, BODY_MAX)
+        except BodyRefused as e:  # not JSON 400, too large 413, too slow 408
+            refusal = {"code": "bad_field", "message": e.message, "rule": ""}
+            return web.json_response(refusal, status=e.status)
         lesson_id = request.match_info["lesson"]
         try:
             game = game_of(_game(body), lesson_id)
