@@ -25,6 +25,7 @@ ERROR_CODES: tuple[str, ...] = (
     "hello_first",
     "bad_token",
     "no_room",
+    "no_lesson",
     "bad_invite",
     "seat_taken",
     "room_full",

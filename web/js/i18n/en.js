@@ -192,6 +192,7 @@ export default {
   "error.hello_first": "Give your name first.",
   "error.bad_token": "Your earlier session has expired.",
   "error.no_room": "That room does not exist (any more).",
+  "error.no_lesson": "There is no such lesson.",
   "error.bad_invite": "That invite is not valid.",
   "error.seat_taken": "That seat is taken.",
   "error.room_full": "The room is full.",

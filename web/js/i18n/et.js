@@ -191,6 +191,7 @@ export default {
   "error.hello_first": "Anna kõigepealt oma nimi.",
   "error.bad_token": "Sinu eelmine seanss on aegunud.",
   "error.no_room": "Seda tuba pole (enam) olemas.",
+  "error.no_lesson": "Sellist õppetundi pole.",
   "error.bad_invite": "See kutse ei kehti.",
   "error.seat_taken": "See koht on võetud.",
   "error.room_full": "Tuba on täis.",

@@ -192,6 +192,7 @@ export default {
   "error.hello_first": "Vispirms ievadi savu vārdu.",
   "error.bad_token": "Tava iepriekšējā sesija ir beigusies.",
   "error.no_room": "Šāda istaba (vairs) nav.",
+  "error.no_lesson": "Šādas nodarbības nav.",
   "error.bad_invite": "Šis ielūgums nav derīgs.",
   "error.seat_taken": "Šī vieta ir aizņemta.",
   "error.room_full": "Istaba ir pilna.",
