@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import redis
+
 from tests.server.server_client import Client, connected, get_json
 from tests.waits import until
 
@@ -147,6 +149,9 @@ async def test_quick_match_skips_players_queued_on_a_dead_process(game_cluster):
     await ghost.send("quick", mode="singles")
     await ghost.expect("queued")
     gone_srv.kill()  # its queue entry stays in Redis
+    # dead to the cluster once Redis has seen its bus subscription go (server/cluster/lease.py)
+    bus = redis.Redis.from_url(b_srv.redis_url)
+    await until(lambda: len(bus.pubsub_channels("nv:c:p:*")) == 1, what="one process listening")
     s2, s3 = await connected(b_srv.ws_url, "Q2", "Q3")
     await s2.send("quick", mode="singles")
     await s2.expect("queued")
