@@ -148,10 +148,12 @@ async def test_quick_match_skips_players_queued_on_a_dead_process(game_cluster):
     (ghost,) = await connected(gone_srv.ws_url, "Ghost")
     await ghost.send("quick", mode="singles")
     await ghost.expect("queued")
+    gone = get_json(gone_srv.url + "/healthz")["process"]
     gone_srv.kill()  # its queue entry stays in Redis
     # dead to the cluster once Redis has seen its bus subscription go (server/cluster/lease.py)
     bus = redis.Redis.from_url(b_srv.redis_url)
-    await until(lambda: len(bus.pubsub_channels("nv:c:p:*")) == 1, what="one process listening")
+    channel = f"nv:c:p:{gone}"
+    await until(lambda: bus.pubsub_numsub(channel) == [(channel.encode(), 0)], what="it gone")
     s2, s3 = await connected(b_srv.ws_url, "Q2", "Q3")
     await s2.send("quick", mode="singles")
     await s2.expect("queued")
