@@ -115,7 +115,8 @@ def own_server(args: argparse.Namespace) -> Iterator[tuple[str, int, int]]:
         redis.wait(timeout=10)
         tail = (work / "server.log").read_text(errors="replace").splitlines()[-5:]
         if any("Traceback" in line or "ERROR" in line for line in tail):
-            print("server log tail:\n  " + "\n  ".join(tail))
+            # stderr: the report's last line on stdout stays the machine-readable one
+            print("server log tail:\n  " + "\n  ".join(tail), file=sys.stderr)
         shutil.rmtree(work, ignore_errors=True)
 
 
