@@ -26,6 +26,10 @@ class Config:
     web_dir: Path = Path(__file__).resolve().parent.parent / "web"
     speed_factor: float = 1.0  # simulated seconds per wall second (tests play fast)
     grace_seconds: float = 120.0  # 004 § 22 (3): a dropped player keeps the seat 2 minutes
+    # quick match by rating (server/lobby/pairing.py): the window's widening, and when a
+    # waiting player takes anybody; a small club's server may pair sooner
+    quick_widen: float = 10.0
+    quick_open_after: float = 45.0
     aim_rate: float = 15.0  # aim previews forwarded per second and player
     event_buffer: int = 256  # events kept per room for resume
     max_frame_bytes: int = 4096  # largest client websocket message accepted
@@ -104,6 +108,8 @@ _HELP = {
     "web_dir": "the static web client served at /",
     "speed_factor": "simulated seconds per wall-clock second of play-out (tests: 20)",
     "grace_seconds": "how long a dropped player keeps the seat (004 § 22 (3): 120)",
+    "quick_widen": "rating points a quick match's window widens per second waited (from ±50)",
+    "quick_open_after": "seconds a quick match waits for a near rating before taking anybody",
     "aim_rate": "aim previews forwarded per second",
     "event_buffer": "events kept per room for resume",
     "max_frame_bytes": "largest client message accepted",

@@ -56,6 +56,7 @@ from server.lessons.http import Lessons
 from server.lobby.identity import Identities
 from server.lobby.lobby import Lobby
 from server.lobby.members import Session
+from server.lobby.pairing import Widening
 from server.lobby.room import new_id
 from server.lobby.service import LobbyService
 from server.net.clock import Clock
@@ -114,6 +115,7 @@ class Hub:
         self.service = LobbyService(
             self.lobby, store, self.runtime, self.router, self.memory,
             Identities(accounts, history),
+            Widening(config.quick_widen, config.quick_open_after),
         )  # fmt: skip
         self.runtime.on_forget.append(self.service.forget)
         self.relay = Relay(

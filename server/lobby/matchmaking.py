@@ -15,7 +15,7 @@ from typing import Any
 
 from server.games.registry import NAMES, game, rating_mode
 from server.lobby.members import QueueEntry
-from server.lobby.pairing import Waiting, pick
+from server.lobby.pairing import DEFAULT_WIDENING, Waiting, Widening, pick
 from server.lobby.room import SEATS
 from server.store.pairing import QueueView
 
@@ -86,8 +86,9 @@ def waiting_of(entry: QueueEntry, now: float) -> Waiting:
 class Matchmaker:
     """Takes the best table there is from a rated queue."""
 
-    def __init__(self, view: QueueView):
+    def __init__(self, view: QueueView, widening: Widening = DEFAULT_WIDENING):
         self.view = view
+        self.widening = widening
 
     async def take(self, queue: str, seats: int, now: float) -> list[QueueEntry]:
         """A table of `seats` entries taken out of the queue, or [] if none suits yet."""
@@ -95,7 +96,7 @@ class Matchmaker:
             stored = await self.view.waiting(queue)
             if len(stored) < seats:
                 return []
-            chosen = pick([waiting_of(e, now) for _, e in stored], seats, now)
+            chosen = pick([waiting_of(e, now) for _, e in stored], seats, now, self.widening)
             if chosen is None:
                 return []
             if await self.view.take_these(queue, [stored[i][0] for i in chosen]):

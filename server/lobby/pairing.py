@@ -26,16 +26,29 @@ OPEN_AFTER = 45.0  # seconds waited after which anybody will do (the window is t
 
 
 @dataclass(frozen=True)
+class Widening:
+    """How a window widens: a server's setting (`--quick-widen`, `--quick-open-after`), so a
+    small club's server, with few players waiting at once, may pair sooner."""
+
+    widen: float = WIDEN
+    open_after: float = OPEN_AFTER
+
+    def window(self, waited: float) -> float:
+        """Rating points either side acceptable after `waited` seconds."""
+        if waited >= self.open_after:
+            return math.inf
+        return BASE + self.widen * max(0.0, waited)
+
+
+DEFAULT_WIDENING = Widening()
+
+
+@dataclass(frozen=True)
 class Waiting:
     """A player in the queue: the rating shown (None: a guest) and since when it waits."""
 
     rating: int | None
     since: float
-
-
-def window(waited: float) -> float:
-    """Rating points either side acceptable after `waited` seconds."""
-    return math.inf if waited >= OPEN_AFTER else BASE + WIDEN * max(0.0, waited)
 
 
 class Reach(TypedDict):
@@ -48,32 +61,35 @@ class Reach(TypedDict):
     window: QuickWindow | None
 
 
-def reach(rating: int | None, rated_queue: bool) -> Reach:
+def reach(rating: int | None, rated_queue: bool, widening: Widening = DEFAULT_WIDENING) -> Reach:
     """The terms of a player of `rating` (None: a guest) queued in a queue that is rated or
     not."""
     if rating is None or not rated_queue:
         return Reach(rated=False, window=None)
-    near = window(0.0)
+    near = widening.window(0.0)
     terms: QuickWindow = {
-        "from": rating - near, "to": rating + near, "widen": WIDEN, "open_after": OPEN_AFTER
+        "from": rating - near, "to": rating + near,
+        "widen": widening.widen, "open_after": widening.open_after,
     }  # fmt: skip
     return Reach(rated=True, window=terms)
 
 
-def suits(a: Waiting, b: Waiting, now: float) -> bool:
+def suits(a: Waiting, b: Waiting, now: float, widening: Widening = DEFAULT_WIDENING) -> bool:
     """May a and b sit at one table now?"""
     if a.rating is None or b.rating is None:
         return True  # a guest plays whoever waits, as before ratings
-    return abs(a.rating - b.rating) <= window(now - min(a.since, b.since))
+    return abs(a.rating - b.rating) <= widening.window(now - min(a.since, b.since))
 
 
-def pick(waiting: Sequence[Waiting], seats: int, now: float) -> list[int] | None:
+def pick(
+    waiting: Sequence[Waiting], seats: int, now: float, widening: Widening = DEFAULT_WIDENING
+) -> list[int] | None:
     """The indices (in queue order) of a table of `seats` players to seat now, or None.
     `waiting` is in queue order (the first came first). The first player, in that order, who
     has enough others suiting them is seated with the nearest in rating (registered players
     before guests; guests in the order they came)."""
     for i, anchor in enumerate(waiting):
-        fellows = [j for j, w in enumerate(waiting) if j != i and suits(anchor, w, now)]
+        fellows = [j for j, w in enumerate(waiting) if j != i and suits(anchor, w, now, widening)]
         if len(fellows) < seats - 1:
             continue
         fellows.sort(key=lambda j: (_distance(anchor, waiting[j]), j))

@@ -21,7 +21,7 @@ from server.lobby.identity import Identities, room_rating_mode
 from server.lobby.lobby import Lobby, lobby_view
 from server.lobby.matchmaking import QUEUES, RATED_QUEUES, Matchmaker, QuickQueue
 from server.lobby.members import Client, Cluster, Member, QueueEntry, Stage
-from server.lobby.pairing import reach
+from server.lobby.pairing import DEFAULT_WIDENING, Widening, reach
 from server.lobby.reserved import is_competition, take_held
 from server.lobby.room import LobbyError, Room, new_id
 from server.lobby.seat import Player
@@ -41,6 +41,7 @@ class LobbyService:
         cluster: Cluster,
         memory: MemoryWatch,
         identities: Identities,
+        widening: Widening = DEFAULT_WIDENING,
     ):
         self.lobby = lobby
         self.identities = identities
@@ -49,7 +50,7 @@ class LobbyService:
         self.stage = stage
         self.cluster = cluster
         self.joining: dict[str, asyncio.Lock] = {}  # room -> joins in arrival order
-        self.matchmaker = Matchmaker(QueueView(store.redis))
+        self.matchmaker = Matchmaker(QueueView(store.redis), widening)
 
     @staticmethod
     def sid(member: Member) -> str:
@@ -238,7 +239,8 @@ class LobbyService:
             entry += [rating, time.time()]
         waiting = await self.store.enqueue(queue.name, entry)
         conn.queued = (queue.name, entry)
-        terms = reach(rating, queue.name in RATED_QUEUES)  # said before the match: rated, whom
+        # said before the match: rated, whom
+        terms = reach(rating, queue.name in RATED_QUEUES, self.matchmaker.widening)
         told = wire.Queued(
             t="queued", mode=mode, game=game, waiting=waiting,
             rated=terms["rated"], window=terms["window"],

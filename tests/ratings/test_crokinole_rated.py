@@ -118,10 +118,15 @@ async def seat_ratings(ha: Http, hb: Http, ws_url: str, **create: Any) -> list[i
     return [s["rating"] for s in joined["seats"]]
 
 
+# quick matches' windows widen fast here: the ratings the tests make are hundreds apart, and
+# the default (10 points a second, anybody after 45 s) would keep them waiting most of a minute
+FAST_WINDOWS = {"quick_widen": 250.0}
+
+
 @pytest.mark.asyncio
 @pytest.mark.slow  # 20 s or more
 async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_server):
-    srv = game_server()
+    srv = game_server(**FAST_WINDOWS)
     ha, hb = await browsers(srv.url, "Kadri", "Lauri")
     a, b = await ha.player(srv.ws_url), await hb.player(srv.ws_url)
     await seat_pair(srv.ws_url, a, b, rated=True, game="crokinole")
@@ -176,7 +181,7 @@ async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_s
         await c.send("quick", mode="singles", game="crokinole")
     for c in (a, b):
         # paired by rating: the winner and the loser are apart, so they wait until the window
-        # reaches the gap (at most 45 s: docs/accounts.md, "Quick match by rating")
+        # reaches the gap (docs/accounts.md, "Quick match by rating")
         got = await c.expect("room", timeout=60)
         assert got["rated"] is True and got["game"] == "crokinole"
         assert sorted(s["rating"] for s in got["seats"]) == [lost["rating"], won["rating"]]
@@ -185,9 +190,9 @@ async def test_a_rated_crokinole_match_moves_crokinole_ratings_not_novuss(game_s
 
 
 @pytest.mark.asyncio
-@pytest.mark.slow  # 50 s: the quick match waits for the windows to reach the ratings' gap
+@pytest.mark.slow  # the quick match waits for the windows to reach the ratings' gap
 async def test_7d_a_rated_three_player_room_rates_the_one_who_resigns_last(game_server):
-    srv = game_server()
+    srv = game_server(**FAST_WINDOWS)
     hs = await browsers(srv.url, "Mari", "Neeme", "Olev")
     cs = [await h.player(srv.ws_url) for h in hs]
     await cs[0].send(
@@ -228,8 +233,9 @@ async def test_7d_a_rated_three_player_room_rates_the_one_who_resigns_last(game_
         queued = await c.expect("queued")
         assert queued["rated"] is True and queued["players"] == 3
         assert queued["window"]["from"] == shown[name] - 50  # ± 50 about the 7 d rating
+        assert queued["window"]["widen"] == FAST_WINDOWS["quick_widen"]  # the server's own
     for c in cs:
-        # the ratings apart: seated once the windows reach the gap (at most 45 s)
+        # the ratings apart: seated once the windows reach the gap
         got = await c.expect("room", timeout=60)
         assert got["rated"] is True and got["options"] == {"players": 3, "scoring": "tournament"}
         assert sorted(s["rating"] for s in got["seats"]) == sorted(shown.values())

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 
-from server.lobby.pairing import BASE, OPEN_AFTER, WIDEN, Waiting, pick, window
+from server.lobby.pairing import BASE, OPEN_AFTER, WIDEN, Waiting, Widening, pick, reach
+
+window = Widening().window
 
 NOW = 1000.0
 
@@ -21,6 +23,16 @@ def test_the_window_widens_with_the_wait_then_opens():
     assert window(10) == BASE + 10 * WIDEN == 150
     assert window(30) == 350
     assert window(OPEN_AFTER) == float("inf")
+
+
+def test_a_server_may_widen_faster_and_open_sooner():
+    club = Widening(widen=100.0, open_after=5.0)  # --quick-widen 100 --quick-open-after 5
+    assert club.window(1) == BASE + 100 == 150
+    assert pick([w(1500, 1), w(1700, 0)], 2, NOW) is None  # the default: 60 either side
+    assert pick([w(1500, 1.5), w(1700, 0)], 2, NOW, club) == [0, 1]  # 200 either side
+    assert pick([w(1000, 5), w(2400, 0)], 2, NOW, club) == [0, 1]  # anybody after 5 s
+    told = reach(1500, True, club)["window"]
+    assert told == {"from": 1450, "to": 1550, "widen": 100.0, "open_after": 5.0}
 
 
 def test_the_nearest_rating_is_chosen_not_the_first_to_come():

@@ -86,17 +86,19 @@ async def test_the_nearest_rating_not_the_first_to_come(game_server):
 
 
 async def test_the_window_widens_with_the_wait(game_server):
-    srv = game_server()
+    srv = game_server(quick_widen=50.0)  # the server's own widening (default 10 a second)
     a = await player(srv.url, srv.ws_url, str(srv.options["database_url"]), "Eha", 1500)
     b = await player(srv.url, srv.ws_url, str(srv.options["database_url"]), "Frida", 1650)
     start = time.monotonic()
     await queue(a)
     await queue(b)
-    # 150 apart: within reach once the first has waited 10 s (50 + 10 x 10), by nobody new
+    told = [m for m in a.seen if m["t"] == "queued"][-1]["window"]
+    assert (told["widen"], told["open_after"]) == (50.0, 45.0)
+    # 150 apart: within reach once the first has waited 2 s (50 + 50 x 2), by nobody new
     room = await seated_with(a, timeout=30)
     waited = time.monotonic() - start
     assert room["names"] == {"Eha", "Frida"} and room["rated"] is True
-    assert 9.0 <= waited <= 14.0, waited
+    assert 2.0 <= waited <= 6.0, waited
 
 
 async def test_guests_are_paired_as_before(game_server):
