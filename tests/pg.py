@@ -108,7 +108,7 @@ def reachable_dir() -> Iterator[Path]:
 def pg_server() -> Iterator[PgServer]:
     """The embedded PostgreSQL for the whole run, with the migrated template."""
     base = reachable()
-    embedded = start_embedded_postgres(base)
+    embedded = start_embedded_postgres(base, durable=False)  # throw-away: no fsync
     server = PgServer(embedded)
     server.psql(f"CREATE DATABASE {TEMPLATE}")
     # in a thread of its own: a browser test's Playwright may be running an event loop here

@@ -166,9 +166,14 @@ class EmbeddedPostgres:
             self.process.wait()
 
 
-def start_embedded_postgres(data_dir: Path, timeout: float = 60.0) -> EmbeddedPostgres:
+def start_embedded_postgres(
+    data_dir: Path, timeout: float = 60.0, durable: bool = True
+) -> EmbeddedPostgres:
     """Start (or reuse) the embedded PostgreSQL of data_dir (its files in data_dir/postgres),
-    initialised on first use; wait until it accepts connections."""
+    initialised on first use; wait until it accepts connections. Not `durable`: nothing is
+    flushed to the disk (a throw-away one, for the tests: its stop and every CREATE DATABASE
+    waited seconds on fsync); what a killed process wrote is kept all the same, only a crash
+    of the machine itself would lose it."""
     folder = (data_dir / "postgres").resolve()
     if _answers(folder):
         return EmbeddedPostgres(folder, socket_url(folder), None)
@@ -190,12 +195,15 @@ def start_embedded_postgres(data_dir: Path, timeout: float = 60.0) -> EmbeddedPo
         if done.returncode != 0:
             raise PostgresError(f"initdb failed in {folder}; see {log}")
     _wait_gone(folder, timeout)  # one shutting down after its server died: let it finish
+    unflushed = [] if durable else [
+        "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
+    ]  # fmt: skip
     out = open(log, "ab")  # noqa: SIM115 -- the child's stdout for its whole life
     try:
         process = subprocess.Popen(
             [str(pg_bin("postgres")), "-D", str(folder), "-k", str(folder), "-h", "",
              "-c", "unix_socket_permissions=0700", "-c", "max_connections=100",
-             "-c", "shared_buffers=128MB", "-c", "logging_collector=off"],
+             "-c", "shared_buffers=128MB", "-c", "logging_collector=off", *unflushed],
             stdout=out, stderr=out, stdin=subprocess.DEVNULL, preexec_fn=_as_user(user),
             start_new_session=True,  # a terminal's ^C goes to the server, which stops it
         )  # fmt: skip
