@@ -259,9 +259,16 @@ class GameServer:
         self._stop()
 
     def _stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
+        self._terminate()
+        self._wait_stopped()
+
+    def _terminate(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+
+    def _wait_stopped(self) -> None:
+        if self.proc is None:
             return
-        self.proc.terminate()
         try:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -323,6 +330,10 @@ class SharedServers:
         self.redis.reserved.discard(int(server.redis_url.rsplit("/", 1)[1]))
 
     def close(self) -> None:
+        # all told to stop first, then waited for: one after another, each stop's few seconds
+        # (more on a loaded machine) added up at the end of every pytest process
+        for server in self.servers.values():
+            server._terminate()
         for server in self.servers.values():
             self._retire(server)
         self.servers.clear()
@@ -376,7 +387,9 @@ def game_server(
 
     yield factory
     for server in started:
-        server._stop()
+        server._terminate()
+    for server in started:
+        server._wait_stopped()
         server.stop_embedded_redis()
     for server in shared:
         alive = server.proc is not None and server.proc.poll() is None
@@ -408,4 +421,6 @@ def game_cluster(
 
     yield factory
     for server in started:
-        server._stop()
+        server._terminate()
+    for server in started:
+        server._wait_stopped()
