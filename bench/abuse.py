@@ -49,12 +49,12 @@ from urllib.request import urlopen
 import psutil
 import redis
 
-from bench import abuse_attacks, abuse_http
+from bench import abuse_attacks, abuse_holders, abuse_http
 from bench.abuse_attacks import Context
 from bench.abuse_honest import Table
 from bench.soak import start_server
 
-ATTACKS = {**abuse_attacks.ATTACKS, **abuse_http.ATTACKS}
+ATTACKS = {**abuse_attacks.ATTACKS, **abuse_http.ATTACKS, **abuse_holders.ATTACKS}
 
 
 @dataclass

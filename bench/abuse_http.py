@@ -67,19 +67,21 @@ class Owner:
         body = {"username": self.name, "password": PASSWORD}
         while self.ctx.running():
             t0 = time.perf_counter()
-            with contextlib.suppress(aiohttp.ClientError, OSError, asyncio.TimeoutError):
+            try:
                 async with self.http.post(self.ctx.url + "/api/account/login", json=body) as r:
                     await r.read()
                     if r.status == 200:
                         self.times.append((time.perf_counter() - t0) * 1e3)
                     else:
                         self.refused[r.status] += 1
+            except (TimeoutError, aiohttp.ClientError, OSError):
+                self.refused[0] += 1  # no answer: dropped at accept, or reset
             await asyncio.sleep(PROBE_EVERY)
 
     def said(self) -> str:
         tried = len(self.times) + sum(self.refused.values())
         ordered = sorted(self.times) or [0.0]
-        refused = ", ".join(f"{n} {s}" for s, n in sorted(self.refused.items())) or "none"
+        refused = _counted(self.refused) or "none"
         return (f"owner logged in {len(self.times)}/{tried} (p50 {ordered[len(ordered) // 2]:.0f}"
                 f" ms, max {ordered[-1]:.0f} ms; refused: {refused})")  # fmt: skip
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 ONE_ADDRESS: dict[str, object] = {
     "conns_per_address": 1_000_000,
     "tcp_per_address": 1_000_000,
+    # a websocket waits at the door until its hello: hundreds opened at once from one
+    # address would meet the limit of connections without a request
+    "waiting_per_address": 1_000_000,
     "session_rate": 10_000,
     "session_burst": 1_000_000,
     "address_create_rate": 10_000,

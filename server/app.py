@@ -113,7 +113,10 @@ async def healthz(request: web.Request) -> web.Response:
         since = float(request.query["strokes_since"]) if "strokes_since" in request.query else None
     except ValueError:
         raise web.HTTPBadRequest(text="strokes_since: a time in seconds since the epoch") from None
-    state = {"ok": True, **hub.health(since), "tcp": request.app[DOOR].view()}
+    state = {
+        "ok": True, **hub.health(since), "tcp": request.app[DOOR].view(),
+        "ws": hub.gateway.holders.view(),
+    }  # fmt: skip
     try:
         await request.app[STORE].ping()
         state["redis"] = "ok"
@@ -173,6 +176,7 @@ def make_app(config: Config) -> web.Application:
     served = served_root(config.web_dir)  # the build, unless it is stale or missing
     hub = Hub(config, store, db, settings, served)
     app[STORE], app[HUB] = store, hub
+    hub.gateway.holders.attach(app[DOOR])  # the door's reserve kept for seated players too
 
     async def lifecycle(app: web.Application) -> AsyncIterator[None]:
         try:

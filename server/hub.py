@@ -154,6 +154,7 @@ class Hub:
             config.send_queue, trusted, config.send_budget << 20, self.accounts,
             self.logouts.recheck,
         )  # fmt: skip
+        self.session_service.holders = self.gateway.holders  # near the total: seated first
         self.clock = Clock(
             self.runtime, self.service, self.session_service, self.gateway, self.conns,
             config.tick_seconds, store, self.memory, config.session_ttl,

@@ -43,6 +43,9 @@ class Conn:
     account: tuple[str, str] | None = None  # (uid, username) its login cookie named at upgrade
     login: str | None = None  # that login's hash (login_hash): its websockets end with it
     written_at: float = 0.0  # time.perf_counter() of its last write (server/net/stroke_times.py)
+    # time.monotonic() of its last message other than a ping: an idle one without a seat may
+    # be displaced for a seated player's return near the TCP total (server/net/holders.py)
+    acted_at: float = field(default_factory=time.monotonic)
 
     def send(self, msg: Mapping[str, Any] | bytes, droppable: bool = False) -> None:
         """Write a message to the socket now. A reader that falls behind loses previews

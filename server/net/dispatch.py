@@ -102,6 +102,8 @@ class Dispatcher:
         try:
             env = p.decode(data, self.max_frame_bytes, self.max_speed)
             ref = env.ref
+            if isinstance(conn, Conn) and not isinstance(env.msg, p.Ping):
+                conn.acted_at = time.monotonic()  # pings alone leave a socket idle
             if isinstance(conn, Conn) and isinstance(env.msg, SNAPSHOTS):
                 conn.guard.may_snapshot()
             if isinstance(conn, Conn) and await self.relay.forward(conn, env.msg, data):

@@ -21,6 +21,12 @@ is the youngest and the last to go (an address's own are cut once they waited CU
 waiting connections are past half their cap, those waiting longer than QUICK_TIMEOUT are cut
 at the next accept: they time out quickly.
 
+A websocket counts as waiting until its hello (server/net/holders.py): upgrading and then
+saying nothing is a half-sent request by other means. Once the total is reached with nothing
+waiting to cut, the door may let OVERDRAFT connections in past it while websockets of
+sessions without a seat are open: the one that turns out to be a seated player's return
+displaces one of them (server/net/holders.py); any other is refused or cut as usual.
+
 Behind a trusted proxy every connection comes from the proxy: its address is counted only
 in the total (the proxy bounds its clients itself: deploy/nginx.conf).
 """
@@ -46,6 +52,9 @@ QUICK_TIMEOUT = 2.0  # seconds a connection may wait without a request once the 
 # long: the loop accepts a burst of connections before it reads any of them, and a test's 40
 # at once from one address, each with its request already sent, were cut as they came in
 CUT_AFTER = 1.0
+# connections let in past the total while a seated player's return may displace an idle
+# websocket (RESERVED_FDS leaves the descriptors for them)
+OVERDRAFT = 8
 PROXY = "proxy"  # the address key of connections from a trusted proxy (the total only)
 
 
@@ -90,6 +99,9 @@ class Door:
         self.count = 0
         self.refused = 0
         self.cut = 0  # waiting connections cut to make room, or for waiting too long
+        # whether a connection past the total may come in (an idle websocket could be
+        # displaced for it: server/net/holders.py); None: never
+        self.overdraw: Callable[[], bool] | None = None
         self._admitted: dict[Any, str | None] = {}  # handler -> its counted address
         # waiting connections: in all (oldest first) and per address, each with its
         # transport and since when it waits
@@ -145,10 +157,11 @@ class Door:
         self._cut_stale()
         if self.count >= self.total or self.waiting >= self.total - self.reserve:
             victim = self._heaviest_oldest()
-            if victim is None:
+            if victim is not None:
+                self._cut(victim)
+            elif not self._may_overdraw():
                 return False
-            self._cut(victim)
-        if self.count >= self.total:
+        if self.count >= self.total and not self._may_overdraw():
             return False
         if address is not None:
             self.open[address] = self.open.get(address, 0) + 1
@@ -185,6 +198,12 @@ class Door:
                 self.open[address] = n
             else:
                 self.open.pop(address, None)
+
+    def room_for_newcomer(self) -> bool:
+        """Whether a connection that asks for something not reserved (a websocket of a session
+        without a seat) may have a slot: those with something in hand stay under the total
+        less the reserve, which is kept for seated players and logins."""
+        return self.count - self.waiting < self.total - self.reserve
 
     def view(self) -> dict[str, int]:
         """The numbers /healthz shows."""
@@ -229,6 +248,9 @@ class Door:
             return None
         heaviest = max(self._waiting_by.values(), key=len)
         return next(iter(heaviest))
+
+    def _may_overdraw(self) -> bool:
+        return self.overdraw is not None and self.count < self.total + OVERDRAFT and self.overdraw()
 
     def _cuttable(self, handler: Any) -> bool:
         return self._waiting[handler][1] <= self.clock() - CUT_AFTER

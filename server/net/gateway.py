@@ -22,6 +22,7 @@ from server.net import protocol as p
 from server.net.conn import Conn, Connections
 from server.net.dispatch import Dispatcher
 from server.net.fanout import Wire, may_deflate
+from server.net.holders import Holders
 from server.net.limits import AddressCounter, ConnGuard, CreateBudgets, Limits
 from server.net.stalls import Stalls
 
@@ -74,6 +75,7 @@ class Gateway:
         self.conns = conns
         self.limits = limits
         self.addresses = AddressCounter(limits.conns_per_address)
+        self.holders = Holders(self.addresses)  # attached to the door by server/app.py
         self.creates = CreateBudgets(limits)
         self.dispatcher = dispatcher
         self.ended = ended
@@ -111,6 +113,7 @@ class Gateway:
             deflate = may_deflate(ws.headers.get("Sec-WebSocket-Extensions", ""))
             conn.wire = Wire(request.transport, deflate, conn.limit * 1024)
         self.conns.add(conn)
+        self.holders.opened(conn, request.protocol)
         try:
             if account is not None and self.recheck is not None:
                 await self.recheck(conn, account.token)
@@ -126,6 +129,7 @@ class Gateway:
         finally:
             self.addresses.release(address)
             self.conns.discard(conn)
+            self.holders.closed(conn)
             await self.ended(conn)
             with contextlib.suppress(ConnectionResetError):
                 await ws.close()

@@ -29,6 +29,7 @@ from server.lobby.room import new_id
 from server.lobby.service import LobbyService
 from server.net import protocol as p
 from server.net.conn import Conn
+from server.net.holders import Holders
 from server.net.names import skeleton
 from server.net.runtime import RoomRuntime
 from server.store.memory import MemoryWatch
@@ -68,16 +69,31 @@ class Sessions:
         self.settings = settings
         self.memory = memory
         self.new_sessions = KeyedBuckets(config.session_rate, config.session_burst)
+        self.holders = Holders()  # the gateway's, once the hub has built it
         self.stopping = False  # at shutdown: a dropped connection does not start a grace
         # told of each connection's hello and end (the challenges: who is online where)
         self.arrived: list[Callable[[Conn], Awaitable[None]]] = []
         self.departed: list[Callable[[Conn], Awaitable[None]]] = []
 
     async def hello(self, conn: Conn, name: str, token: str | None) -> None:
-        """Start or resume a session; a resumed player gets the seat back."""
+        """Start or resume a session; a resumed player gets the seat back. Near the TCP
+        total only a seated player's hello is admitted (server/net/holders.py)."""
         if conn.session is not None:
             raise p.ProtocolError("not_now", "This connection has already said hello.")
+        self.holders.hello_started(conn)
+        try:
+            seated = await self._hello(conn, name, token)
+        except BaseException:
+            self.holders.hello_failed(conn)
+            raise
+        self.holders.admitted(conn, seated)
+
+    async def _hello(self, conn: Conn, name: str, token: str | None) -> bool:
+        """hello's work; whether the session is seated in a live room."""
         session = await self._session(name, token, conn)
+        near_total = token is not None and not self.holders.room_for_newcomer()
+        if near_total and not await self._seated(session.sid):  # the reserve: seated players'
+            raise self.holders.refuse()
         if session.conn is not None and session.conn is not conn:
             self._replace(session.conn)
         session.conn = conn
@@ -116,14 +132,25 @@ class Sessions:
             await arrived(conn)
         if token is not None:  # used: kept on (after the handover, which must not wait)
             await self.store.touch_sessions([token], self.config.session_ttl)
+        return where is not None
+
+    async def _seated(self, sid: str) -> bool:
+        """Is the session seated in a live room, here or on another process?"""
+        if self.lobby.room_of(sid) is not None:
+            return True
+        where = await self.store.seat_of(sid)
+        return where is not None and await self.router.owner(where[0]) is not None
 
     def _admit(self, address: str) -> None:
-        """Refuse a new session when Redis is nearly full, or when its address started too
-        many lately (a session costs Redis nothing much, but a script makes thousands)."""
+        """Refuse a new session when Redis is nearly full, when this process's connections
+        reach the door's reserve, or when its address started too many lately (a session
+        costs Redis nothing much, but a script makes thousands)."""
         if self.memory.full:
             raise p.ProtocolError(
                 "server_full", "The server is full just now; please try again in a few minutes."
             )
+        if not self.holders.room_for_newcomer():  # the reserve is the seated players'
+            raise self.holders.refuse()
         if not self.new_sessions.take(address):
             raise p.ProtocolError(
                 "rate_limited",

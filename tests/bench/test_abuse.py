@@ -29,3 +29,20 @@ def test_the_owner_logs_in_throughout_a_short_lockout_attack(run_bench) -> None:
     got, tried = row.split("owner logged in ", 1)[1].split(" ", 1)[0].split("/")
     assert int(tried) > 0 and got == tried, row
     assert "401" in row.split("attempts: ", 1)[1], "the strangers' guesses were answered"
+
+
+def test_a_seated_player_returns_and_the_owner_logs_in_while_websockets_hold_the_total(
+    run_bench,
+) -> None:
+    # issue 37: whole websockets from many addresses held the TCP total
+    out, figures = run_bench(
+        "abuse", "--seconds", "6", "--settle", "1", "--addresses", "4",
+        "--max-connections", "80", "--only", "ws_holders_many",
+    )  # fmt: skip
+    assert figures["honest_lost"] == "0", out
+    row = next(line for line in out.splitlines() if line.startswith("ws_holders_many"))
+    assert "server_full" in row.split("holders: ", 1)[1], "newcomers were kept to their part"
+    got, tried = row.split("seated returns ", 1)[1].split(" ", 1)[0].split("/")
+    assert int(tried) > 0 and got == tried, row
+    got, tried = row.split("owner logged in ", 1)[1].split(" ", 1)[0].split("/")
+    assert int(tried) > 0 and got == tried, row

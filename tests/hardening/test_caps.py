@@ -78,14 +78,31 @@ def test_tcp_connections_per_address_are_capped_at_accept(game_server):
 
 def test_the_total_of_tcp_connections_is_capped(game_server):
     srv = game_server(max_connections=6, header_timeout=30.0)
-    # each with its request in hand (a connection still waiting for one would be cut to make
-    # room: tests/hardening/test_door_reserve.py)
-    held = [ws_open(srv, 65536) for _ in range(6)]
+    # each with its request in hand, a login whose body is on its way (a connection still
+    # waiting for one, or a websocket before its hello, would be cut to make room:
+    # tests/hardening/test_door_reserve.py, tests/hardening/test_holders.py)
+    held = [body_pending(srv) for _ in range(6)]
     extra = raw_socket(srv)
     assert closed_by_server(extra, within=5.0)
     for s in [*held, extra]:
         s.close()
     assert admitted_health(srv)["tcp"]["refused"] >= 1
+
+
+def body_pending(srv: GameServer) -> socket.socket:
+    """A login whose head the server has read (its `100 Continue` came back) and whose body
+    does not come (answered 408 after 10 s)."""
+    s = raw_socket(srv)
+    s.sendall(
+        b"POST /api/account/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 100\r\nExpect: 100-continue\r\n\r\n"
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += s.recv(1)
+    assert b" 100 " in head, head
+    s.sendall(b"{")
+    return s
 
 
 def admitted_health(srv: GameServer) -> dict[str, Any]:
