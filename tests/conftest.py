@@ -104,6 +104,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         if folder in FRESH_DIRS:
             item.add_marker(pytest.mark.fresh_server)
+    # the files holding slow tests first: the parallel runner hands out whole files in this
+    # order, and a long one handed out last kept one worker busy while the other had finished
+    slow_files = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: item.path not in slow_files)
 
 
 @pytest.fixture(autouse=True)

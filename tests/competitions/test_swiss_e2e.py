@@ -34,6 +34,7 @@ def strength(name: str) -> int:
     return int(name.removeprefix("Swiss"))
 
 
+@pytest.mark.slow  # a whole Swiss of five rounds: 15 s or more
 async def test_a_nine_player_swiss_of_five_rounds_to_the_end(game_server):
     start = time.monotonic()
     srv = game_server(grace_seconds=4)

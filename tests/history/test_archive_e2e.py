@@ -187,6 +187,7 @@ async def test_a_private_match_counts_but_is_not_listed(game_server):
         await h.close()
 
 
+@pytest.mark.slow  # PostgreSQL, the server and Redis stopped in turn: 14 s or more
 async def test_a_finished_match_survives_postgres_away_and_sigkill_of_the_server_and_redis(
     game_server, reachable_dir
 ):
