@@ -36,7 +36,7 @@ return {lost, retaken}
 
 RENEW_CHUNK = 250
 """Leases renewed a script: Redis runs nothing else while a script runs, and one over 1,000
-rooms held every commit behind it for ~3 ms each second (docs/performance.md, "Seventh
+rooms held every commit behind it for 3 to 8 ms each second (docs/performance.md, "Seventh
 round")."""
 
 _TAKE_FROM = """

@@ -4,10 +4,10 @@ unused sessions forgotten, rated quick-match tables paired (server/lobby/matchma
 paced cycle collection (server/gc_policy.py), freed memory handed back (server/heap.py).
 
 The upkeep's three parts run on different ticks of the second (UPKEEP_PHASES), not on one:
-together they held the loop for 30 to 50 ms once a second at 500 tables (the middle
-collection ~25 ms, the sweeps over every connection ~10 ms, then Redis's upkeep), and every
-stroke that arrived meanwhile waited behind all of them (docs/performance.md, "Seventh
-round")."""
+together they held the loop for 32 to 45 ms once a second at 500 tables (the middle
+collection 22 to 32 ms, the sweeps over every connection 10 to 13 ms, then Redis's upkeep),
+and every stroke that arrived meanwhile waited behind all of them (docs/performance.md,
+"Seventh round")."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ class Clock:
         """Run every room's clocks, retry unsaved rooms, push the lobby and watcher counts,
         close idle connections."""
         due = self._upkeep_due
-        if due is None:  # the first tick starts every part's second
+        if due is None or max(due) > now + 1.0:  # the first tick, or the clock was set back
             due = self._upkeep_due = [now + phase for phase in UPKEEP_PHASES]
         if now >= due[0]:
             due[0] = _next_second(due[0], now)
