@@ -10,10 +10,10 @@ address unlimited, as every client here comes from 127.0.0.1). The clients run i
 other processes (bench/load_client.py), each an asyncio loop with many connections: players
 that play whole matches through the protocol and spectators that watch them. With two cores
 or more, the server and its Redis are pinned to the first and the clients to the others
-(--no-pin: not). Tables are seated over a ramp (a third of the run, at most 20 s, at least a
-second per 70 connections); figures count from its end until the players stop striking;
-then the motions in flight finish and every client checks it got the ruling of every stroke
-it saw.
+(--no-pin: not), Redis's AOF rewrites on the others too. Tables are seated over a ramp (a
+third of the run, at most 20 s, at least a second per 70 connections); figures count from its
+end until the players stop striking; then the motions in flight finish and every client
+checks it got the ruling of every stroke it saw.
 
 Figures: stroke latency at the striking client (strike sent -> its `stroke` received, which
 carries the whole motion as exact paths: decode, simulate, judge, Redis MULTI/EXEC,
@@ -82,7 +82,8 @@ def own_server(args: argparse.Namespace) -> Iterator[tuple[str, int, int]]:
     rport, port = free_port(), free_port()
     redis = subprocess.Popen(
         [str(binary), "--port", str(rport), "--bind", "127.0.0.1", "--dir", str(work),
-         "--save", "", "--appendonly", "yes", "--appendfsync", "everysec"],
+         "--save", "", "--appendonly", "yes", "--appendfsync", "everysec",
+         *rewrite_elsewhere(args.pin)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     command = [sys.executable]
@@ -118,6 +119,18 @@ def own_server(args: argparse.Namespace) -> Iterator[tuple[str, int, int]]:
             # stderr: the report's last line on stdout stays the machine-readable one
             print("server log tail:\n  " + "\n  ".join(tail), file=sys.stderr)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def rewrite_elsewhere(pin: bool) -> list[str]:
+    """Redis's options that run its AOF rewrites on the clients' cores. A rewrite is a child
+    process, forked at 64 MB of AOF and whenever the AOF has grown that big again (twice in a
+    run at 500 tables); it inherited the pinning to the server's core and took 80 to 160 ms
+    of it each time, a burst of slow strokes (docs/performance.md, "Seventh round"). Like the
+    computer's workers (`pin_children`), it is Redis's background work, not the server's."""
+    cores = sorted(os.sched_getaffinity(0))
+    if not pin or len(cores) < 2:
+        return []
+    return ["--aof_rewrite_cpulist", ",".join(map(str, cores[1:]))]
 
 
 def redis_answers(port: int) -> bool:

@@ -34,6 +34,11 @@ end
 return {lost, retaken}
 """
 
+RENEW_CHUNK = 250
+"""Leases renewed a script: Redis runs nothing else while a script runs, and one over 1,000
+rooms held every commit behind it for 3 to 8 ms each second (docs/performance.md, "Seventh
+round")."""
+
 _TAKE_FROM = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
@@ -89,12 +94,15 @@ class Leases:
         """Extend this process's leases. Returns the rooms another process holds now, and those
         whose lease had expired unclaimed and is held again (the caller checks that nobody
         wrote to them meanwhile)."""
-        if not rids:
-            return [], []
-        keys = [lease_key(r) for r in rids]
-        lost, retaken = await self.redis.eval(_RENEW, len(keys), *keys, self.pid, self.ttl_ms)
+        lost: list[str] = []
+        retaken: list[str] = []
         prefix = len(lease_key(""))
-        return [k.decode()[prefix:] for k in lost], [k.decode()[prefix:] for k in retaken]
+        for start in range(0, len(rids), RENEW_CHUNK):
+            keys = [lease_key(r) for r in rids[start : start + RENEW_CHUNK]]
+            gone, back = await self.redis.eval(_RENEW, len(keys), *keys, self.pid, self.ttl_ms)
+            lost += [k.decode()[prefix:] for k in gone]
+            retaken += [k.decode()[prefix:] for k in back]
+        return lost, retaken
 
     async def release(self, rid: str) -> None:
         """Give a room's lease up (only if still held by this process)."""

@@ -219,6 +219,7 @@ class Commit:
 
 POOL_SIZE = 64  # connections to Redis per process
 POOL_WAIT_S = 20.0  # how long a command waits for a free connection before it fails
+TOUCH_CHUNK = 200  # session lives renewed a round trip (Store.touch_sessions)
 
 
 class Archive(Protocol):
@@ -431,13 +432,14 @@ class Store:
         await self.redis.set(token_key(token), _pack(session), px=max(1, int(ttl * 1000)))
 
     async def touch_sessions(self, tokens: list[str], ttl: float) -> None:
-        """Keep these sessions `ttl` seconds more from now (the ones still connected)."""
-        if not tokens:
-            return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for token in tokens:
-                pipe.pexpire(token_key(token), max(1, int(ttl * 1000)))
-            await pipe.execute()
+        """Keep these sessions `ttl` seconds more from now (the ones still connected), in
+        pipelines of TOUCH_CHUNK: one of 6,000 held the loop 46 to 128 ms, 200 at most 5 ms."""
+        ms = max(1, int(ttl * 1000))
+        for start in range(0, len(tokens), TOUCH_CHUNK):
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for token in tokens[start : start + TOUCH_CHUNK]:
+                    pipe.pexpire(token_key(token), ms)
+                await pipe.execute()
 
     async def memory(self) -> tuple[int, int]:
         """Redis's used memory and its `maxmemory` (0: no limit), in bytes."""

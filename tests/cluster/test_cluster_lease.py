@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from server.cluster.lease import Leases
+from server.cluster.lease import RENEW_CHUNK, Leases
 from server.store.redis_store import Commit, LeaseLost, Store, lease_key
 from tests.conftest import GameServer
 from tests.server.server_client import Msg, connected, get_json
@@ -51,6 +51,30 @@ async def test_two_racing_for_one_room_only_one_owns_it_and_the_loser_cannot_wri
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_renewing_rooms_in_several_scripts_finds_every_lost_and_retaken_one(redis_server):
+    db = next(redis_server.dbs)
+    redis_server.flush(db)
+    store = Store(redis_server.url(db))
+    try:
+        mine = Leases(store.redis, "p1", ttl=60.0)
+        rids = [f"r{k:04d}" for k in range(2 * RENEW_CHUNK + 3)]  # three scripts, one partial
+        for rid in rids:
+            assert await mine.acquire(rid)
+        taken = [rids[1], rids[RENEW_CHUNK + 5], rids[-1]]  # one in each script
+        expired = [rids[0], rids[2 * RENEW_CHUNK]]
+        for rid in taken:
+            await store.redis.set(lease_key(rid), "p2")
+        for rid in expired:
+            await store.redis.delete(lease_key(rid))
+        await store.redis.pexpire(lease_key(rids[7]), 500)
+        assert await mine.renew(rids) == (taken, expired)
+        assert await store.redis.pttl(lease_key(rids[7])) > 50_000, "every held lease extended"
+        assert [await mine.owner(r) for r in expired] == ["p1", "p1"], "expired: held again"
+        assert await mine.owner(taken[1]) == "p2", "another's lease is left alone"
+    finally:
+        await store.close()
 
 
 async def until_expired(leases: Leases, rid: str) -> None:
