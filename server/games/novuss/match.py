@@ -222,7 +222,7 @@ class Match:
             duration=result.duration,
             started=now,
             after=after,
-            track=result.trajectory.track(seat),
+            track=result.track(seat),
             before=before,
         )
         self.pending_aim = None
