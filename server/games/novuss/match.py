@@ -16,7 +16,6 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from server.games.core.paths import disc_view
 from server.games.core.play import MatchRefused, Motion, Out, RulingView, Settings, Step
 from server.games.novuss.rules import (
     MatchConfig,
@@ -140,8 +139,13 @@ class Match:
 
     def rest_discs(self) -> list[dict[str, Any]]:
         """The pucks on the table at rest."""
-        # What sim_discs(state) holds, read off the pucks without making its Disc objects.
-        return [disc_view(p.id, p.owner, p.x, p.y) for p in self.state.pucks if p.where == "table"]
+        # What sim_discs(state) holds, read off the pucks without making its Disc objects;
+        # disc_view's dicts made in place (every ruling sends them).
+        return [
+            {"id": p.id, "owner": p.owner, "x": round(p.x, 2), "y": round(p.y, 2)}
+            for p in self.state.pucks
+            if p.where == "table"
+        ]
 
     def discs(self, now: float) -> list[dict[str, Any]]:
         """The discs as a viewer should see them now (mid-motion: where the motion has them)."""

@@ -5,7 +5,6 @@ that went over the rail (004 § 20 (14)) and pucks whose position is restored
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable, Sequence
 
@@ -13,6 +12,7 @@ from server.games.novuss.rules.geometry import (
     EPS,
     OPPOSITE,
     in_zone,
+    per_table,
     side_rails,
     to_local,
     to_world,
@@ -50,10 +50,12 @@ def is_free(
     return True
 
 
-@functools.cache
 def _pockets(table: Table) -> tuple[tuple[str, float, float], ...]:
     """table.pocket_centres(), made once: a placement tests a point against them many times."""
-    return table.pocket_centres()
+    return per_table(table, _POCKETS, Table.pocket_centres)
+
+
+_POCKETS: dict[int, tuple[Table, tuple[tuple[str, float, float], ...]]] = {}
 
 
 def nearest_free(

@@ -206,11 +206,13 @@ class StrokeResult:
         it has the one segment it was placed with and rests where it was placed, to the bit
         (the core's state_at)."""
         _, segs, where, _, finals, _ = self._raw
-        return {
-            d.id: (WHERES[w], xy)
-            for d, seg, w, xy in zip(self._discs, segs, where, finals, strict=True)
-            if len(seg) > 5 or d.id == STRIKER_ID
-        }
+        discs = self._discs
+        # The striker is the core's disc 0; the moved pucks found first, by their segments.
+        moved = [k for k in range(1, len(segs)) if len(segs[k]) > 5]
+        ends = {STRIKER_ID: (WHERES[where[0]], finals[0])}
+        for k in moved:
+            ends[discs[k].id] = (WHERES[where[k]], finals[k])
+        return ends
 
     @property
     def trajectory(self) -> Trajectory:
