@@ -23,8 +23,8 @@ from server.games.novuss.rules import (
     Ruling,
     StrokeRefused,
     check_stroke,
-    judge,
     judge_absent,
+    judge_checked,
     judge_clock_expired,
     judge_pass,
     judge_resign,
@@ -214,7 +214,7 @@ class Match:
             raise MatchRefused("bad_stroke", e.message, e.rule, e.code) from None
         except SimInputError as e:
             raise MatchRefused("bad_stroke", str(e)) from None
-        ruling = judge(before, seat, shot, result)
+        ruling = judge_checked(before, seat, result)  # checked above
         self.strokes += 1
         self.state = ruling.state
         self._stop_clock(now)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any
 
 from server.games.novuss.rules.facts import MOVED, Facts, blind_for_owner
@@ -76,18 +77,26 @@ def _intact_rows(state: MatchState, pucks: dict[int, Puck]) -> tuple[Side, ...]:
     keep = []
     for rail in state.intact_rows:
         owner = next(s for s in state.seats if home_rail(state, s) == rail)
-        spots = home_spots(state.table, rail)
         row = [p for p in pucks.values() if p.owner == owner]
-        if all(
-            p.where == "table"
-            and (
-                (p.x == spots[k][0] and p.y == spots[k][1])  # untouched: no need to measure
-                or math.hypot(p.x - spots[k][0], p.y - spots[k][1]) <= MOVED
-            )
-            for k, p in enumerate(sorted(row, key=lambda q: q.id))
-        ):
+        row.sort(key=_BY_ID)
+        if _in_place(row, home_spots(state.table, rail)):
             keep.append(rail)
     return tuple(keep)
+
+
+_BY_ID = attrgetter("id")
+
+
+def _in_place(row: list[Puck], spots: tuple[tuple[float, float], ...]) -> bool:
+    """Is every puck of `row` (by id) on the table at its set-up spot (004 § 28 (6))?"""
+    for k, p in enumerate(row):
+        x, y = spots[k]
+        if p.where != "table":
+            return False
+        # untouched: no need to measure
+        if (p.x != x or p.y != y) and not math.hypot(p.x - x, p.y - y) <= MOVED:
+            return False
+    return True
 
 
 def _place_debt(
@@ -151,7 +160,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     on_table = [0, 0]  # pucks on the table by team
     for p in after_pucks.values():
         if p.where == "table":
-            on_table[team_of(p.owner)] += 1
+            on_table[p.owner % 2] += 1  # team_of, in the one loop over every puck
     debt = list(state.debt)
     cleared_t = on_table[team] == 0 and bool(own_in) and state.team_debt(team) == 0
     cleared_o = on_table[1 - team] == 0 and bool(opp_in) and state.team_debt(1 - team) == 0

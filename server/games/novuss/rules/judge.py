@@ -36,6 +36,13 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     of simulate(COMPETITION, sim_discs(state), shot) (its .events and .final). Raises
     StrokeRefused, like check_stroke, for a stroke that was not allowed."""
     check_stroke(state, seat, shot)
+    return judge_checked(state, seat, result)
+
+
+def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
+    """judge() of a stroke that check_stroke has just allowed: Match.strike checks a
+    stroke before it simulates it, and the same check of the same numbers again was a
+    twentieth of its time."""
     table = state.table
     side = state.side_of(seat)
     team = team_of(seat)
@@ -48,7 +55,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         pucks[p.id] = p
         if p.where == "table":
             before[p.id] = p
-            if team_of(p.owner) == team:
+            if p.owner % 2 == team:  # team_of, in the one loop over every puck
                 mine.add(p.id)
                 if is_blind(p.x, p.y):
                     blind.add(p.id)
