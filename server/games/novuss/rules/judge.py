@@ -116,6 +116,7 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
     # -- where the pucks ended --------------------------------------------------------
     off_ids = {pid for pid, _ in facts.off}
     resting: dict[int, tuple[float, float]] = {}  # the pucks on the table, where they rest
+    holed: list[int] = []  # the pucks that went into the holes
     size = table.size
     isfinite = math.isfinite
     for pid, p in before.items():
@@ -133,6 +134,7 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
             resting[pid] = (x, y)
         elif where == "pocket":
             pucks[pid] = p.at(p.x, p.y, "pocket")
+            holed.append(pid)
         else:
             off_ids.add(pid)
     # 004 § 20 (10): pucks at rest on top of each other are put side by side.
@@ -223,11 +225,13 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
     # touched first before the others: among those the striker touched, by the order of
     # his touches (not the order they left the table); then the rest as they left.
     respotted: list[Spot] = []
-    touch_rank = {pid: k for k, pid in enumerate(facts.touch_order)}
-    order = sorted(
-        (pid for pid in off_order if pid in off_ids),
-        key=lambda pid: (touch_rank.get(pid, len(touch_rank)), off_order.index(pid)),
-    )
+    order: list[int] = []
+    if off_ids:  # most strokes send nothing over the rail
+        touch_rank = {pid: k for k, pid in enumerate(facts.touch_order)}
+        order = sorted(
+            (pid for pid in off_order if pid in off_ids),
+            key=lambda pid: (touch_rank.get(pid, len(touch_rank)), off_order.index(pid)),
+        )
     for pid in order:
         others = [(q.x, q.y) for q in pucks.values() if q.on_table and q.id not in off_ids]
         # The physics names the rail; failing that, the far rail is the likeliest.
@@ -239,7 +243,8 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
     if respotted:
         lines.append(line("pucks.respotted", "004 § 20 (14)", pucks=tuple(r[0] for r in respotted)))
 
-    pocketed = tuple([pid for pid in sorted(before) if pucks[pid].where != "table"])
+    # The pucks that went in and were not put back.
+    pocketed = tuple([pid for pid in sorted(holed) if pucks[pid].where != "table"])
     if pocketed:
         lines.append(line("pucks.pocketed", "004 § 20 (8)", pucks=pocketed))
     # 004 § 20 (7), § 25 (1) 4): the striker may come back over his own line only if he
