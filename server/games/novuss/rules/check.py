@@ -94,4 +94,5 @@ _FIELDS: dict[int, tuple[Table, tuple[float, float, float, float]]] = {}
 
 def sim_discs(state: MatchState) -> tuple[Disc, ...]:
     """The pucks on the table as the physics takes them (owner = seat)."""
-    return tuple([Disc(p.id, p.x, p.y, "puck", p.owner) for p in state.on_table()])
+    # state.on_table()'s pucks, read without making its tuple first
+    return tuple([Disc(p.id, p.x, p.y, "puck", p.owner) for p in state.pucks if p.where == "table"])
