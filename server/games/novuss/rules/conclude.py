@@ -126,7 +126,8 @@ def _place_debt(
             pool.append(p)
     # His own pocketed pucks first, then his partner's; by id.
     pool.sort(key=lambda p: (mates.index(p.owner), p.id))
-    for puck in pool[:owed]:  # 004 § 24 (4), (7), § 28 (6): until all his are on the table
+    # 004 § 24 (4), (7), § 28 (6): until all his are on the table
+    for puck in pool[: max(owed, 0)]:
         x, y = penalty_spot(state.table, rail, own, others)
         pucks[puck.id] = puck.at(x, y)
         placed.append((puck.id, x, y))

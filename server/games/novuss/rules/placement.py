@@ -123,17 +123,17 @@ def _near_line(
 ) -> tuple[list[Point], list[Point]]:
     """The points closer than `reach` to the line at depth v of `rail`'s local frame, in that
     frame and as they are: to_local's very sums, written out per rail (this runs for every
-    penalty puck)."""
+    penalty puck). Not >=: a point that is not a number is kept, as is_free takes it."""
     if rail == "S":
-        close = [(x, y) for x, y in others if abs(y - v) < reach]
+        close = [(x, y) for x, y in others if not abs(y - v) >= reach]
         return close, close
     if rail == "N":
-        close = [(x, y) for x, y in others if abs(size - y - v) < reach]
+        close = [(x, y) for x, y in others if not abs(size - y - v) >= reach]
         return [(size - x, size - y) for x, y in close], close
     if rail == "W":
-        close = [(x, y) for x, y in others if abs(x - v) < reach]
+        close = [(x, y) for x, y in others if not abs(x - v) >= reach]
         return [(size - y, x) for x, y in close], close
-    close = [(x, y) for x, y in others if abs(size - x - v) < reach]
+    close = [(x, y) for x, y in others if not abs(size - x - v) >= reach]
     return [(y, size - x) for x, y in close], close
 
 
