@@ -35,3 +35,11 @@ def test_the_referees_reading_of_200_strokes_is_what_their_objects_say(engine: E
                 assert d.where == "table" and (d.x, d.y) == placed[d.id]
         assert STRIKER_ID in ends
         assert digest == state_hash(result.final)
+
+
+def test_the_track_made_from_the_cores_numbers_is_the_trajectorys(engine: Engine) -> None:
+    for k, (pucks, shot) in enumerate(mixed_strokes(36, 100)):
+        result = simulate(COMPETITION, pucks, shot, engine=engine)
+        seat = k % 4
+        # repr: the same numbers of the same types (an int where the paths have an int)
+        assert repr(result.track(seat)) == repr(result.trajectory.track(seat))

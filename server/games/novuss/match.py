@@ -16,7 +16,6 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from server.games.core.paths import disc_view
 from server.games.core.play import MatchRefused, Motion, Out, RulingView, Settings, Step
 from server.games.novuss.rules import (
     MatchConfig,
@@ -24,8 +23,8 @@ from server.games.novuss.rules import (
     Ruling,
     StrokeRefused,
     check_stroke,
-    judge,
     judge_absent,
+    judge_checked,
     judge_clock_expired,
     judge_pass,
     judge_resign,
@@ -140,8 +139,13 @@ class Match:
 
     def rest_discs(self) -> list[dict[str, Any]]:
         """The pucks on the table at rest."""
-        # What sim_discs(state) holds, read off the pucks without making its Disc objects.
-        return [disc_view(p.id, p.owner, p.x, p.y) for p in self.state.pucks if p.where == "table"]
+        # What sim_discs(state) holds, read off the pucks without making its Disc objects;
+        # disc_view's dicts made in place (every ruling sends them).
+        return [
+            {"id": p.id, "owner": p.owner, "x": round(p.x, 2), "y": round(p.y, 2)}
+            for p in self.state.pucks
+            if p.where == "table"
+        ]
 
     def discs(self, now: float) -> list[dict[str, Any]]:
         """The discs as a viewer should see them now (mid-motion: where the motion has them)."""
@@ -210,7 +214,7 @@ class Match:
             raise MatchRefused("bad_stroke", e.message, e.rule, e.code) from None
         except SimInputError as e:
             raise MatchRefused("bad_stroke", str(e)) from None
-        ruling = judge(before, seat, shot, result)
+        ruling = judge_checked(before, seat, result)  # checked above
         self.strokes += 1
         self.state = ruling.state
         self._stop_clock(now)
@@ -222,7 +226,7 @@ class Match:
             duration=result.duration,
             started=now,
             after=after,
-            track=result.trajectory.track(seat),
+            track=result.track(seat),
             before=before,
         )
         self.pending_aim = None

@@ -9,7 +9,7 @@ See docs/rules.md for every paragraph of the seeds and where it is implemented.
 """
 
 from server.games.novuss.rules.check import check_stroke, max_speed, sim_discs
-from server.games.novuss.rules.judge import judge
+from server.games.novuss.rules.judge import judge, judge_checked
 from server.games.novuss.rules.ruling import Ruling, StrokeRefused
 from server.games.novuss.rules.state import MatchConfig, MatchState, Puck, new_match, team_of
 from server.games.novuss.rules.turns import (
@@ -28,6 +28,7 @@ __all__ = [
     "check_stroke",
     "judge",
     "judge_absent",
+    "judge_checked",
     "judge_clock_expired",
     "judge_pass",
     "judge_resign",

@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import math
 
-from server.games.novuss.rules.geometry import cue_angle_allowed, in_striking_field
+from server.games.novuss.rules.geometry import (
+    EPS,
+    angle_to_local,
+    per_table,
+    striking_field,
+    to_local,
+)
 from server.games.novuss.rules.ruling import StrokeRefused
 from server.games.novuss.rules.state import MatchState
+from server.games.novuss.sim.table import Table
 from server.games.novuss.sim.types import Disc, Shot
 
 
@@ -37,7 +44,9 @@ def check_stroke(state: MatchState, seat: int, shot: Shot) -> None:
     require_turn(state, seat)
     table = state.table
     side = state.side_of(seat)
-    if not all(math.isfinite(v) for v in (shot.x, shot.y, shot.angle, shot.speed)):
+    isfinite = math.isfinite
+    x, y = shot.x, shot.y
+    if not (isfinite(x) and isfinite(y) and isfinite(shot.angle) and isfinite(shot.speed)):
         raise StrokeRefused("bad_shot", "", "The stroke's numbers are not finite.")
     if not 0 < shot.speed <= max_speed(state):
         raise StrokeRefused(
@@ -45,7 +54,11 @@ def check_stroke(state: MatchState, seat: int, shot: Shot) -> None:
             "table preset max_speed",
             f"The stroke's speed must be above 0 and at most {max_speed(state):g} mm/s.",
         )
-    if not in_striking_field(table, side, shot.x, shot.y):
+    # in_striking_field and cue_angle_allowed (geometry.py), their comparisons of the
+    # same numbers, from one conversion to the local frame: every stroke is checked twice.
+    u, v = to_local(side, x, y, table.size)
+    u0, u1, v0, v1 = per_table(table, _FIELDS, striking_field)
+    if not (u0 - EPS <= u <= u1 + EPS and v0 - EPS <= v <= v1 + EPS):
         raise StrokeRefused(
             "placement_zone",
             "004 § 20 (1)",
@@ -53,7 +66,6 @@ def check_stroke(state: MatchState, seat: int, shot: Shot) -> None:
             "side zones' lines.",
         )
     reach = table.striker_radius + table.puck_radius
-    x, y = shot.x, shot.y
     far = reach + 1.0  # a puck this far away along an axis is clear without measuring
     for p in state.pucks:
         dx = p.x - x
@@ -66,7 +78,9 @@ def check_stroke(state: MatchState, seat: int, shot: Shot) -> None:
                 "004 § 20 (2), § 24 (1) 10)",
                 f"The striker may not touch a puck when it is placed (puck #{p.id}).",
             )
-    if not cue_angle_allowed(table, side, shot.x, shot.y, shot.angle):
+    # 004 § 20 (5): cue_limits_local's angles
+    a = angle_to_local(side, shot.angle)
+    if not math.atan2(v, u) - EPS <= a <= math.atan2(v, u - table.size) + EPS:
         raise StrokeRefused(
             "cue_angle",
             "004 § 20 (5)",
@@ -75,6 +89,10 @@ def check_stroke(state: MatchState, seat: int, shot: Shot) -> None:
         )
 
 
+_FIELDS: dict[int, tuple[Table, tuple[float, float, float, float]]] = {}
+
+
 def sim_discs(state: MatchState) -> tuple[Disc, ...]:
     """The pucks on the table as the physics takes them (owner = seat)."""
-    return tuple([Disc(p.id, p.x, p.y, "puck", p.owner) for p in state.on_table()])
+    # state.on_table()'s pucks, read without making its tuple first
+    return tuple([Disc(p.id, p.x, p.y, "puck", p.owner) for p in state.pucks if p.where == "table"])

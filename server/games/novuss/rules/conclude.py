@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any
 
 from server.games.novuss.rules.facts import MOVED, Facts, blind_for_owner
@@ -16,7 +17,7 @@ from server.games.novuss.rules.geometry import (
     in_circle,
 )
 from server.games.novuss.rules.lines import Line, line
-from server.games.novuss.rules.placement import penalty_spot
+from server.games.novuss.rules.placement import Point, penalty_spot
 from server.games.novuss.rules.ruling import Kind, Ruling, Spot
 from server.games.novuss.rules.sets import finish_set, set_result
 from server.games.novuss.rules.state import MatchState, Puck, home_rail, team_of
@@ -76,18 +77,26 @@ def _intact_rows(state: MatchState, pucks: dict[int, Puck]) -> tuple[Side, ...]:
     keep = []
     for rail in state.intact_rows:
         owner = next(s for s in state.seats if home_rail(state, s) == rail)
-        spots = home_spots(state.table, rail)
         row = [p for p in pucks.values() if p.owner == owner]
-        if all(
-            p.where == "table"
-            and (
-                (p.x == spots[k][0] and p.y == spots[k][1])  # untouched: no need to measure
-                or math.hypot(p.x - spots[k][0], p.y - spots[k][1]) <= MOVED
-            )
-            for k, p in enumerate(sorted(row, key=lambda q: q.id))
-        ):
+        row.sort(key=_BY_ID)
+        if _in_place(row, home_spots(state.table, rail)):
             keep.append(rail)
     return tuple(keep)
+
+
+_BY_ID = attrgetter("id")
+
+
+def _in_place(row: list[Puck], spots: tuple[tuple[float, float], ...]) -> bool:
+    """Is every puck of `row` (by id) on the table at its set-up spot (004 § 28 (6))?"""
+    for k, p in enumerate(row):
+        x, y = spots[k]
+        if p.where != "table":
+            return False
+        # untouched: no need to measure
+        if (p.x != x or p.y != y) and not math.hypot(p.x - x, p.y - y) <= MOVED:
+            return False
+    return True
 
 
 def _place_debt(
@@ -103,24 +112,28 @@ def _place_debt(
         return owed, []  # 004 § 28 (6): the row opposite him has not been moved yet
     placed: list[Spot] = []
     mates = state.teammates(seat)
-    while owed > 0:
-        pool = sorted(
-            (p for p in pucks.values() if p.where != "table" and team_of(p.owner) == team),
-            key=lambda p: (mates.index(p.owner), p.id),
-        )
-        if not pool:
-            break  # 004 § 24 (4), (7), § 28 (6): all his pucks are on the table
-        puck = pool[0]
-        on_table = [p for p in pucks.values() if p.where == "table"]
-        others = [(p.x, p.y) for p in on_table]
-        # 004 § 24 (3) "the penalised player's pucks": in doubles his pair's, which are of
-        # one colour (§ 34 (1) 2)) and cannot be told apart on the table.
-        own = [(p.x, p.y) for p in on_table if team_of(p.owner) == team]
+    pool: list[Puck] = []  # his side's pucks in the holes
+    others: list[Point] = []  # every puck on the table
+    # 004 § 24 (3) "the penalised player's pucks": in doubles his pair's, which are of
+    # one colour (§ 34 (1) 2)) and cannot be told apart on the table.
+    own: list[Point] = []
+    for p in pucks.values():
+        if p.where == "table":
+            others.append((p.x, p.y))
+            if team_of(p.owner) == team:
+                own.append((p.x, p.y))
+        elif team_of(p.owner) == team:
+            pool.append(p)
+    # His own pocketed pucks first, then his partner's; by id.
+    pool.sort(key=lambda p: (mates.index(p.owner), p.id))
+    # 004 § 24 (4), (7), § 28 (6): until all his are on the table
+    for puck in pool[: max(owed, 0)]:
         x, y = penalty_spot(state.table, rail, own, others)
         pucks[puck.id] = puck.at(x, y)
         placed.append((puck.id, x, y))
-        owed -= 1
-    return owed, placed
+        others.append((x, y))
+        own.append((x, y))
+    return owed - len(placed), placed
 
 
 def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
@@ -148,7 +161,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     on_table = [0, 0]  # pucks on the table by team
     for p in after_pucks.values():
         if p.where == "table":
-            on_table[team_of(p.owner)] += 1
+            on_table[p.owner % 2] += 1  # team_of, in the one loop over every puck
     debt = list(state.debt)
     cleared_t = on_table[team] == 0 and bool(own_in) and state.team_debt(team) == 0
     cleared_o = on_table[1 - team] == 0 and bool(opp_in) and state.team_debt(1 - team) == 0
@@ -299,17 +312,29 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             lines.append(line("turn.debt_placed", "004 § 24 (6)"))
         else:
             lines.extend(_turn_lines(out, penalty, keeps, own_in, opp_in))
-        new = replace(
-            state,
+        # dataclasses.replace's own work (reading every field by name) cost as much as
+        # the state: every field is named here, the unchanged ones read off `state`.
+        new = MatchState(
+            config=state.config,
+            first_side=state.first_side,
+            rotation=state.rotation,
+            turn_seat=next_seat,
             pucks=after,
             debt=tuple(debt),
-            turn_seat=next_seat,
-            answering=answering,
-            struck=tuple(dict.fromkeys((*state.struck, next_seat))),
-            misses=misses,
-            intact_rows=rows,
+            sets_won=state.sets_won,
+            sets_played=state.sets_played,
             set_strokes=state.set_strokes + 1,
             strokes=state.strokes + 1,
+            opener=state.opener,
+            struck=tuple(dict.fromkeys((*state.struck, next_seat))),
+            answering=answering,
+            misses=misses,
+            intact_rows=rows,
+            set_results=state.set_results,
+            match_result=state.match_result,
+            cautions=state.cautions,
+            delays=state.delays,
+            table=state.table,
         )
     return _ruling(out, new, seat, lines, penalty, keeps, result, None, tuple(placed))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from server.games.novuss.rules.geometry import (
     OPPOSITE,
@@ -44,8 +44,9 @@ def read_events(events: Iterable[LogEntry], own: Side, puck_ids: Container[int])
     """The facts of a stroke from the physics' ordered event log, as plain tuples
     (server.games.novuss.sim.result.plain_event; robust to any legal log: nothing touched,
     several pucks leaving at once, the striker gone)."""
-    seq: list[tuple[float, str, Any]] = []  # the striker's contacts: ("puck", id) / ("rail", side)
-    touched: set[int] = set()
+    # The striker's contacts in order: its pucks (t, id) and its rails (t, side).
+    touches: list[tuple[float, int]] = []
+    rails_met: list[tuple[float, Side]] = []
     striker_pocketed = striker_off = left_zone = crossed = False
     off: list[tuple[int, Side]] = []
     for what, t, a, b in events:
@@ -53,11 +54,10 @@ def read_events(events: Iterable[LogEntry], own: Side, puck_ids: Container[int])
             if STRIKER_ID in (a, b):
                 other = b if a == STRIKER_ID else a
                 if other in puck_ids:
-                    seq.append((t, "puck", other))
-                    touched.add(other)
+                    touches.append((t, other))
         elif what == "rail":
             if a == STRIKER_ID:
-                seq.append((t, "rail", b))
+                rails_met.append((t, b))
         elif what == "pocket":
             if a == STRIKER_ID:
                 striker_pocketed = True
@@ -73,19 +73,18 @@ def read_events(events: Iterable[LogEntry], own: Side, puck_ids: Container[int])
                 left_zone = True
             elif left_zone:
                 crossed = True
-    first_t = next((t for t, what, _ in seq if what == "puck"), None)
-    if first_t is None:
+    order = dict.fromkeys([pid for _, pid in touches])  # each puck once, by first touch
+    if not touches:
         first: tuple[int, ...] = ()
-        rails = [x for _, what, x in seq if what == "rail"]
+        rails = [x for _, x in rails_met]
     else:
+        first_t = touches[0][0]
         # A puck touched several times in the same instant (a row pressed together)
         # counts once.
         first = tuple(
-            dict.fromkeys(
-                x for t, what, x in seq if what == "puck" and abs(t - first_t) <= SAME_INSTANT
-            )
+            dict.fromkeys([pid for t, pid in touches if abs(t - first_t) <= SAME_INSTANT])
         )
-        rails = [x for t, what, x in seq if what == "rail" and t < first_t - SAME_INSTANT]
+        rails = [x for t, x in rails_met if t < first_t - SAME_INSTANT]
     # 004 § 21 (2): a rebound stroke touches at least one rail before any puck.
     kind: Literal["direct", "rebound"] = "rebound" if rails else "direct"
     rebound_rail = None
@@ -96,8 +95,8 @@ def read_events(events: Iterable[LogEntry], own: Side, puck_ids: Container[int])
         rebound_rail=rebound_rail,
         rails=tuple(rails),
         first_touch=first,
-        touched=frozenset(touched),
-        touch_order=tuple(dict.fromkeys(x for _, what, x in seq if what == "puck")),
+        touched=frozenset(order),
+        touch_order=tuple(order),
         striker_pocketed=striker_pocketed,
         striker_off=striker_off,
         crossed_back=crossed,

@@ -9,12 +9,14 @@ browser client's web/js/geometry.js.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
+from typing import TypeVar
 
 from server.games.novuss.sim.table import Table
 from server.games.novuss.sim.types import Side
+
+T = TypeVar("T")
 
 EPS = 1e-9
 """Tolerance for comparisons of lengths (mm) that are equal on paper."""
@@ -139,11 +141,31 @@ def cue_angle_allowed(table: Table, side: Side, x: float, y: float, angle: float
     return lo - EPS <= a <= hi + EPS
 
 
-@functools.cache  # the referee looks at intact rows in every stroke while they last
 def home_spots(table: Table, rail: Side) -> tuple[tuple[float, float], ...]:
     """The eight set-up spots along `rail`, left to right as seen from that rail: pucks
     flat, touching each other and the rail, four each side of the middle line
     (004 § 19 (2), 000 § 1)."""
+    # Made once per table: the referee looks at intact rows in every stroke while they last.
+    return per_table(table, _HOME_SPOTS, _home_rows)[rail]
+
+
+def _home_rows(table: Table) -> dict[Side, tuple[tuple[float, float], ...]]:
     r = table.puck_radius
     mid = table.size / 2
-    return tuple(to_world(rail, mid + (k - 3.5) * 2 * r, r, table.size) for k in range(8))
+    return {
+        rail: tuple(to_world(rail, mid + (k - 3.5) * 2 * r, r, table.size) for k in range(8))
+        for rail in OPPOSITE
+    }
+
+
+_HOME_SPOTS: dict[int, tuple[Table, dict[Side, tuple[tuple[float, float], ...]]]] = {}
+
+
+def per_table(table: Table, cache: dict[int, tuple[Table, T]], make: Callable[[Table], T]) -> T:
+    """make(table), made once per table and kept in `cache`. Keyed by the table's identity,
+    the table kept beside it (so that its id is not reused): a Table's hash reads every
+    one of its fields, which cost more than what functools.cache kept."""
+    got = cache.get(id(table))
+    if got is None or got[0] is not table:
+        got = cache[id(table)] = (table, make(table))
+    return got[1]

@@ -36,6 +36,13 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     of simulate(COMPETITION, sim_discs(state), shot) (its .events and .final). Raises
     StrokeRefused, like check_stroke, for a stroke that was not allowed."""
     check_stroke(state, seat, shot)
+    return judge_checked(state, seat, result)
+
+
+def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
+    """judge() of a stroke that check_stroke has just allowed: Match.strike checks a
+    stroke before it simulates it, and the same check of the same numbers again was a
+    twentieth of its time."""
     table = state.table
     side = state.side_of(seat)
     team = team_of(seat)
@@ -48,7 +55,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
         pucks[p.id] = p
         if p.where == "table":
             before[p.id] = p
-            if team_of(p.owner) == team:
+            if p.owner % 2 == team:  # team_of, in the one loop over every puck
                 mine.add(p.id)
                 if is_blind(p.x, p.y):
                     blind.add(p.id)
@@ -109,6 +116,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     # -- where the pucks ended --------------------------------------------------------
     off_ids = {pid for pid, _ in facts.off}
     resting: dict[int, tuple[float, float]] = {}  # the pucks on the table, where they rest
+    holed: list[int] = []  # the pucks that went into the holes
     size = table.size
     isfinite = math.isfinite
     for pid, p in before.items():
@@ -126,6 +134,7 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
             resting[pid] = (x, y)
         elif where == "pocket":
             pucks[pid] = p.at(p.x, p.y, "pocket")
+            holed.append(pid)
         else:
             off_ids.add(pid)
     # 004 § 20 (10): pucks at rest on top of each other are put side by side.
@@ -216,11 +225,13 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     # touched first before the others: among those the striker touched, by the order of
     # his touches (not the order they left the table); then the rest as they left.
     respotted: list[Spot] = []
-    touch_rank = {pid: k for k, pid in enumerate(facts.touch_order)}
-    order = sorted(
-        (pid for pid in off_order if pid in off_ids),
-        key=lambda pid: (touch_rank.get(pid, len(touch_rank)), off_order.index(pid)),
-    )
+    order: list[int] = []
+    if off_ids:  # most strokes send nothing over the rail
+        touch_rank = {pid: k for k, pid in enumerate(facts.touch_order)}
+        order = sorted(
+            (pid for pid in off_order if pid in off_ids),
+            key=lambda pid: (touch_rank.get(pid, len(touch_rank)), off_order.index(pid)),
+        )
     for pid in order:
         others = [(q.x, q.y) for q in pucks.values() if q.on_table and q.id not in off_ids]
         # The physics names the rail; failing that, the far rail is the likeliest.
@@ -232,7 +243,8 @@ def judge(state: MatchState, seat: int, shot: Shot, result: Any) -> Ruling:
     if respotted:
         lines.append(line("pucks.respotted", "004 § 20 (14)", pucks=tuple(r[0] for r in respotted)))
 
-    pocketed = tuple([pid for pid in sorted(before) if pucks[pid].where != "table"])
+    # The pucks that went in and were not put back.
+    pocketed = tuple([pid for pid in sorted(holed) if pucks[pid].where != "table"])
     if pocketed:
         lines.append(line("pucks.pocketed", "004 § 20 (8)", pucks=pocketed))
     # 004 § 20 (7), § 25 (1) 4): the striker may come back over his own line only if he

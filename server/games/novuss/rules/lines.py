@@ -254,11 +254,30 @@ class Line:
 
 
 def line(code: str, cite: str, **args: Arg) -> Line:
-    """A Line; puck lists are kept as tuples so the line stays immutable."""
+    """A Line; puck lists are kept as tuples so the line stays immutable. A line of
+    words and whole numbers only is made once and then shared: most of a ruling's lines
+    are the same from stroke to stroke, and each was checked and then worded anew."""
+    shared = True
     for k, v in args.items():
-        if isinstance(v, list):
-            args[k] = tuple(v)  # the keys stay: changing a value while iterating is safe
-    return Line(code, cite, args)
+        kind = type(v)
+        if kind is not str and kind is not int:
+            shared = False  # a bool or a float equals an int as a key: not shared
+            if isinstance(v, list):
+                args[k] = tuple(v)  # the keys stay: changing a value while iterating is safe
+    if not shared:
+        return Line(code, cite, args)
+    key = (code, cite, *args.items())  # the arguments' order too: to_dict keeps it
+    made = _MADE.get(key)
+    if made is None:
+        if len(_MADE) >= _MADE_MAX:
+            _MADE.clear()
+        made = _MADE[key] = Line(code, cite, args)
+    return made
+
+
+_MADE: dict[tuple[Any, ...], Line] = {}
+_MADE_MAX = 4096
+"""Lines kept for sharing at most (set numbers, seats and counts make a few hundred)."""
 
 
 def _english(name: str, value: Any) -> str:

@@ -5,7 +5,6 @@ that went over the rail (004 § 20 (14)) and pucks whose position is restored
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable, Sequence
 
@@ -13,6 +12,7 @@ from server.games.novuss.rules.geometry import (
     EPS,
     OPPOSITE,
     in_zone,
+    per_table,
     side_rails,
     to_local,
     to_world,
@@ -50,10 +50,12 @@ def is_free(
     return True
 
 
-@functools.cache
 def _pockets(table: Table) -> tuple[tuple[str, float, float], ...]:
     """table.pocket_centres(), made once: a placement tests a point against them many times."""
-    return table.pocket_centres()
+    return per_table(table, _POCKETS, Table.pocket_centres)
+
+
+_POCKETS: dict[int, tuple[Table, tuple[tuple[str, float, float], ...]]] = {}
 
 
 def nearest_free(
@@ -86,8 +88,9 @@ def _free_along(
     near: Sequence[Point],
 ) -> float | None:
     """Walking from u0 along the line at depth v of `rail`'s local frame, the first u
-    where a puck fits, or None if none does before the table's end. near: `others` in
-    that frame, at least those closer than a puck's diameter to the line."""
+    where a puck fits, or None if none does before the table's end. others: the pucks
+    that may be in the way (at least those closer than a puck's diameter to the line);
+    near: the same in that frame."""
     r = table.puck_radius
     u = u0
     for _ in range(200):
@@ -117,16 +120,21 @@ def _free_along(
 
 def _near_line(
     rail: Side, v: float, reach: float, others: Sequence[Point], size: float
-) -> list[Point]:
+) -> tuple[list[Point], list[Point]]:
     """The points closer than `reach` to the line at depth v of `rail`'s local frame, in that
-    frame: to_local's very sums, written out per rail (this runs for every penalty puck)."""
+    frame and as they are: to_local's very sums, written out per rail (this runs for every
+    penalty puck). Not >=: a point that is not a number is kept, as is_free takes it."""
     if rail == "S":
-        return [(x, y) for x, y in others if abs(y - v) < reach]
+        close = [(x, y) for x, y in others if not abs(y - v) >= reach]
+        return close, close
     if rail == "N":
-        return [(size - x, size - y) for x, y in others if abs(size - y - v) < reach]
+        close = [(x, y) for x, y in others if not abs(size - y - v) >= reach]
+        return [(size - x, size - y) for x, y in close], close
     if rail == "W":
-        return [(size - y, x) for x, y in others if abs(x - v) < reach]
-    return [(y, size - x) for x, y in others if abs(size - x - v) < reach]
+        close = [(x, y) for x, y in others if not abs(x - v) >= reach]
+        return [(size - y, x) for x, y in close], close
+    close = [(x, y) for x, y in others if not abs(size - x - v) >= reach]
+    return [(y, size - x) for x, y in close], close
 
 
 def penalty_spot(
@@ -141,11 +149,14 @@ def penalty_spot(
     owner_pucks: the penalised player's (team's) pucks on the table; others: all pucks."""
     mid = table.size / 2
     v = table.puck_radius
-    if is_free(table, *to_world(rail, mid, v, table.size), others):
+    # Only the pucks closer than a diameter to the line along the rail can be in the way
+    # of a puck on it: is_free finds every other one clear (at 2r or more; it needs
+    # 2r - EPS), so it is asked about these alone, with the same answers.
+    near, close = _near_line(rail, v, 2 * table.puck_radius, others, table.size)
+    if is_free(table, *to_world(rail, mid, v, table.size), close):
         return to_world(rail, mid, v, table.size)  # the middle line itself is free
-    near = _near_line(rail, v, 2 * table.puck_radius, others, table.size)
-    right = _free_along(table, rail, v, mid, +1, others, near)
-    left = _free_along(table, rail, v, mid, -1, others, near)
+    right = _free_along(table, rail, v, mid, +1, close, near)
+    left = _free_along(table, rail, v, mid, -1, close, near)
     if right is None and left is None:
         return nearest_free(table, *to_world(rail, mid, v, table.size), others)
     if right is None or left is None:
@@ -269,6 +280,8 @@ def _any_overlap(spots: dict[int, Point], movable: set[int], limit: float) -> bo
     separate() moves)? A sweep along x: only pucks closer than `limit` in x and in y are
     measured, with the same distance as separate() takes. True also when a coordinate is
     not finite: the sweep needs them ordered, and separate() then checks every pair."""
+    if len(movable) == len(spots) and movable.issuperset(spots):
+        return _any_pair_closer(list(spots.values()), limit)
     if not math.isfinite(sum([x + y for x, y in spots.values()])):
         return True
     by_x = sorted([(x, y, pid) for pid, (x, y) in spots.items()])
@@ -284,5 +297,26 @@ def _any_overlap(spots: dict[int, Point], movable: set[int], limit: float) -> bo
             if abs(oy - y) >= limit or max(pid, oid) not in movable:
                 continue
             if math.hypot(x - ox, y - oy) < limit:
+                return True
+    return False
+
+
+def _any_pair_closer(points: list[Point], limit: float) -> bool:
+    """_any_overlap when every puck may move (the referee's case after a stroke): any two
+    points closer than `limit`, found by the same sweep over the points themselves (no
+    ids to carry, none to look up). True also when a coordinate is not finite."""
+    points.sort()
+    xs = [x for x, _ in points]
+    if not math.isfinite(sum(xs) + sum([y for _, y in points])):
+        return True
+    n = len(points)
+    hypot = math.hypot
+    for i in [i for i in range(n - 1) if xs[i + 1] - xs[i] < limit]:
+        x, y = points[i]
+        for j in range(i + 1, n):
+            ox, oy = points[j]
+            if ox - x >= limit:
+                break
+            if -limit < oy - y < limit and hypot(x - ox, y - oy) < limit:
                 return True
     return False

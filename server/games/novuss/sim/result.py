@@ -206,11 +206,13 @@ class StrokeResult:
         it has the one segment it was placed with and rests where it was placed, to the bit
         (the core's state_at)."""
         _, segs, where, _, finals, _ = self._raw
-        return {
-            d.id: (WHERES[w], xy)
-            for d, seg, w, xy in zip(self._discs, segs, where, finals, strict=True)
-            if len(seg) > 5 or d.id == STRIKER_ID
-        }
+        discs = self._discs
+        # The striker is the core's disc 0; the moved pucks found first, by their segments.
+        moved = [k for k in range(1, len(segs)) if len(segs[k]) > 5]
+        ends = {STRIKER_ID: (WHERES[where[0]], finals[0])}
+        for k in moved:
+            ends[discs[k].id] = (WHERES[where[k]], finals[k])
+        return ends
 
     @property
     def trajectory(self) -> Trajectory:
@@ -232,6 +234,26 @@ class StrokeResult:
             )
             self._trajectory = Trajectory(self.decel, self.duration, paths)
         return self._trajectory
+
+    def track(self, striker_owner: int) -> dict[str, Any]:
+        """`trajectory.track(striker_owner)`, made from the core's numbers without the
+        path objects: the server sends it with every stroke (building the paths, their
+        compact rows and then the track's rows had cost a sixth of Match.strike)."""
+        _, segs, where, tend, finals, _ = self._raw
+        paths = [
+            [
+                d.id,
+                _KIND_CODE[d.kind],
+                striker_owner if d.id == STRIKER_ID else d.owner,
+                w,
+                t_end,
+                xy[0],
+                xy[1],
+                *seg,
+            ]
+            for d, seg, w, t_end, xy in zip(self._discs, segs, where, tend, finals, strict=True)
+        ]
+        return {"decel": self.decel, "duration": self.duration, "paths": paths}
 
     def state_hash(self) -> str:
         """sha256 hex digest of the exact bits of the final state (id, where, x, y): the
@@ -282,6 +304,7 @@ def _event(raw: tuple[Any, ...], ids: list[int]) -> Event:
 
 
 WHERE_CODE: dict[Where, int] = {w: k for k, w in enumerate(WHERES)}
+_KIND_CODE: dict[DiscKind, int] = {k: i for i, k in enumerate(KINDS)}
 _HASHED = struct.Struct("<qBdd")
 """One disc's bytes in the hash: id, where, and the IEEE bits of x and y, unpadded."""
 
