@@ -15,12 +15,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
+from server.accounts.barred import Barred
 from server.accounts.errors import AccountError
 from server.accounts.hashing import Hashing
 from server.accounts.passwords import hash_password, needs_rehash, verify_password
@@ -105,6 +107,7 @@ class Accounts:
         self.origins = origins
         self.trusted = trusted
         self.hashing = Hashing()  # the budget of argon2 work, owners first
+        self.barred = Barred()  # addresses past their registrations, until their window ends
 
     # -- who is asking -------------------------------------------------------------
     def routes(self) -> list[web.RouteDef]:
@@ -214,9 +217,14 @@ class Accounts:
         name = check_username(body.get("username"))
         password = check_password(body.get("password"), name)
         addr = "reg:" + self.address(request)
+        now = time.monotonic()
+        if left := self.barred.left(addr, now):
+            raise self._throttled(left)  # known over its limit: Redis not asked again
         (made,) = await self.store.attempt(FAIL_WINDOW_S, addr)
         if made > self.register_per_address:
-            raise self._throttled(await self.store.retry_after(addr))
+            retry = await self.store.retry_after(addr)
+            self.barred.bar(addr, now + retry)
+            raise self._throttled(retry)
         taken = AccountError("name_taken", "That username is taken.", 409)
         if await self.store.uid_of(username_key(name)) is not None:
             # a taken name costs no hash, and counts as an account made (issue 37: never
