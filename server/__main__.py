@@ -52,7 +52,7 @@ async def serve(config: Config) -> None:
     app[DOOR].attach(runner.server)
     # what the start made (the app, the hub, the stores' clients, modules imported on the
     # way) frozen too before the first client: else the clock's first collection walked it
-    # all, a 40 to 180 ms pause seconds after the start (bench.abuse --only ...)
+    # all, a pause of 178 ms (load 12) seconds after the start (bench.abuse --only ...)
     gc_policy.tune()
     site = web.TCPSite(runner, config.host, config.port, backlog=1024)
     await site.start()

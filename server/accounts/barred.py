@@ -2,10 +2,11 @@
 
 A registration from an address past its limit was refused only after two Redis round trips
 (count the attempt, read the window's end): 64 addresses asking as fast as answered made
-3,000 such refusals a second, and their round trips were most of the event loop's work
-(bench.abuse taken_names_many: honest p99 70 ms). Once refused, the address is refused here
-until the window's end, without asking Redis: the window does not move for the attempts in it
-(server/accounts/store.py, `attempt`), so skipping their count changes no answer. Other
+3,000 such refusals a second, and those round trips were a quarter of the event loop's
+samples in its profile (bench.abuse taken_names_many: honest p99 70 ms on a quiet host).
+Once refused, the address is refused here until the window's end, without asking Redis: the
+window does not move for the attempts in it (server/accounts/store.py, `attempt`), so
+skipping their count changes no answer. Other
 processes learn the same from Redis at their first refusal. Bounded: the oldest bar is
 forgotten past KEPT (the address is then counted in Redis again, as before).
 """
