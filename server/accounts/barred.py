@@ -6,9 +6,9 @@ A registration from an address past its limit was refused only after two Redis r
 samples in its profile (bench.abuse taken_names_many: honest p99 70 ms on a quiet host).
 Once refused, the address is refused here until the window's end, without asking Redis: the
 window does not move for the attempts in it (server/accounts/store.py, `attempt`), so
-skipping their count changes no answer. Other
-processes learn the same from Redis at their first refusal. Bounded: the oldest bar is
-forgotten past KEPT (the address is then counted in Redis again, as before).
+skipping their count changes no answer. Other processes learn the same from Redis at their
+first refusal. Bounded: the oldest bar is forgotten past KEPT (the address is then counted in
+Redis again, as before).
 """
 
 from __future__ import annotations
