@@ -79,6 +79,12 @@ def answered(handler: Handler) -> Handler:
     return wrapped
 
 
+def _taken() -> AccountError:
+    """A new refusal each time: one kept in a local of the handler that raised it made a
+    cycle (its traceback holds that frame), the request with it, for the collector to free."""
+    return AccountError("name_taken", "That username is taken.", 409)
+
+
 @dataclass(frozen=True)
 class LoggedIn:
     """The account a request's cookie names."""
@@ -225,15 +231,14 @@ class Accounts:
             retry = await self.store.retry_after(addr)
             self.barred.bar(addr, now + retry)
             raise self._throttled(retry)
-        taken = AccountError("name_taken", "That username is taken.", 409)
         if await self.store.uid_of(username_key(name)) is not None:
             # a taken name costs no hash, and counts as an account made (issue 37: never
             # counted, a flood of taken names hashed without limit)
-            raise taken
+            raise _taken()
         uid = new_id("u")
         pw_hash = await self._hash(password, False)
         if not await self.store.create(uid, name, username_key(name), pw_hash):
-            raise taken  # taken meanwhile
+            raise _taken()  # taken meanwhile
         await self._trust(request, uid)
         return self._answer(request, {"username": name}, await self._start_login(uid))
 
