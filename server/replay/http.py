@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import gzip
 import json
 from collections import OrderedDict
@@ -67,6 +68,26 @@ def _refuse(
 ) -> web.HTTPException:
     body = {"error": code, "message": message, **({"reason": reason} if reason else {})}
     return cls(text=json.dumps(body), content_type="application/json")
+
+
+Handler = Callable[["Replays", web.Request], Awaitable[web.Response]]
+
+
+def answered(handler: Handler) -> Handler:
+    """A handler whose refusals (404, 422, 503 `busy`) are answered as responses rather than
+    raised on to aiohttp: a raised HTTPException is kept by the aiohttp frame that caught it
+    and holds that frame through its traceback, a cycle with the request in it for the
+    collector to free (issue 37: under a flood of refusals, most of what its pass of each
+    second walked)."""
+
+    @functools.wraps(handler)
+    async def wrapped(self: Replays, request: web.Request) -> web.Response:
+        try:
+            return await handler(self, request)
+        except web.HTTPException as e:
+            return web.Response(status=e.status, body=e.body, headers=e.headers)
+
+    return wrapped
 
 
 class _Gone(Exception):
@@ -198,6 +219,7 @@ class Replays:
             web.get("/m/{mid}", self.page_of),
         ]
 
+    @answered
     async def steps(self, request: web.Request) -> web.Response:
         """GET /api/matches/{mid}/replay: the header, the table at the start and after every
         entry, each entry's stored ruling and whether the recomputation agrees with it, and
@@ -222,6 +244,7 @@ class Replays:
         headers["Content-Encoding"] = "gzip"
         return web.Response(body=gzipped, content_type="application/json", headers=headers)
 
+    @answered
     async def stroke(self, request: web.Request) -> web.Response:
         """GET /api/matches/{mid}/replay/{n}: stroke n's motion, simulated again once (on
         the loop: a fraction of a millisecond) and kept encoded."""
@@ -243,6 +266,7 @@ class Replays:
         self.motions.move_to_end(key)
         return web.Response(body=body, content_type="application/json")
 
+    @answered
     async def suggestion(self, request: web.Request) -> web.Response:
         """GET /api/matches/{mid}/replay/step/{i}/suggestion: what the computer's top level
         would have struck at step i (0: the start), and the referee's ruling on it."""
