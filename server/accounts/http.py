@@ -15,12 +15,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import web
 
+from server.accounts.barred import Barred
 from server.accounts.errors import AccountError
 from server.accounts.hashing import Hashing
 from server.accounts.passwords import hash_password, needs_rehash, verify_password
@@ -77,6 +79,12 @@ def answered(handler: Handler) -> Handler:
     return wrapped
 
 
+def _taken() -> AccountError:
+    """A new refusal each time: one kept in a local of the handler that raised it made a
+    cycle (its traceback holds that frame), the request with it, for the collector to free."""
+    return AccountError("name_taken", "That username is taken.", 409)
+
+
 @dataclass(frozen=True)
 class LoggedIn:
     """The account a request's cookie names."""
@@ -105,6 +113,7 @@ class Accounts:
         self.origins = origins
         self.trusted = trusted
         self.hashing = Hashing()  # the budget of argon2 work, owners first
+        self.barred = Barred()  # addresses past their registrations, until their window ends
 
     # -- who is asking -------------------------------------------------------------
     def routes(self) -> list[web.RouteDef]:
@@ -214,18 +223,22 @@ class Accounts:
         name = check_username(body.get("username"))
         password = check_password(body.get("password"), name)
         addr = "reg:" + self.address(request)
+        now = time.monotonic()
+        if left := self.barred.left(addr, now):
+            raise self._throttled(left)  # known over its limit: Redis not asked again
         (made,) = await self.store.attempt(FAIL_WINDOW_S, addr)
         if made > self.register_per_address:
-            raise self._throttled(await self.store.retry_after(addr))
-        taken = AccountError("name_taken", "That username is taken.", 409)
+            retry = await self.store.retry_after(addr)
+            self.barred.bar(addr, now + retry)
+            raise self._throttled(retry)
         if await self.store.uid_of(username_key(name)) is not None:
             # a taken name costs no hash, and counts as an account made (issue 37: never
             # counted, a flood of taken names hashed without limit)
-            raise taken
+            raise _taken()
         uid = new_id("u")
         pw_hash = await self._hash(password, False)
         if not await self.store.create(uid, name, username_key(name), pw_hash):
-            raise taken  # taken meanwhile
+            raise _taken()  # taken meanwhile
         await self._trust(request, uid)
         return self._answer(request, {"username": name}, await self._start_login(uid))
 

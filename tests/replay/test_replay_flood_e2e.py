@@ -1,15 +1,21 @@
 """A replay flood (issue 37: replays recomputed for 200 addresses, the cache always missing,
 the core holding the GIL in a thread): recomputations run in a worker process, at most
 AT_ONCE in flight, and past that the answer is 503 `busy` with `Retry-After`; every replay
-asked again afterwards is served."""
+asked again afterwards is served. A replay asked by many at once is computed once, and an
+archived match's once for as long as it is kept."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+from typing import Any
 
 import aiohttp
 
 from server.replay.http import AT_ONCE
+from tests.accounts.account_client import Http, until
+from tests.replay.test_notation_e2e import start_room
+from tests.replay.test_replay_viewer_e2e import resign_at_rest
 from tests.server.server_client import connected, get_json
 
 MATCHES = 3 * AT_ONCE
@@ -52,3 +58,48 @@ async def test_a_replay_flood_is_bounded_and_every_replay_served_after(game_serv
         assert [status for status, _, _ in again] == [200] * MATCHES
     health = get_json(f"{srv.url}/healthz")["replays"]
     assert health["refused"] == len(busy) and health["running"] == 0
+
+
+async def test_a_replay_asked_by_many_at_once_is_computed_once_and_kept(game_server):
+    """Issue 37: each of the flood's requests encoded the same steps again on the loop, and
+    an archived match's replay was recomputed every time. Now one recomputation serves every
+    request that came meanwhile, and its body (gzipped for who accepts it) after it."""
+    srv = game_server(speed_factor=25)
+    a = await Http(srv.url).player(srv.ws_url, name="Anu")
+    b = await Http(srv.url).player(srv.ws_url, name="Boris")
+    await start_room(a, b, private=False)
+    await asyncio.gather(a.play("singles", strokes=3), b.play("singles", strokes=3))
+    mid = await resign_at_rest(a, b)
+    url = f"{srv.url}/api/matches/{mid}/replay"
+    async with aiohttp.ClientSession() as http:
+
+        async def replay(path: str = "", gzip: bool = True) -> tuple[int, str | None, bytes]:
+            headers = {"Accept-Encoding": "gzip" if gzip else "identity"}
+            async with http.get(url + path, headers=headers) as r:
+                return r.status, r.headers.get("Content-Encoding"), await r.read()
+
+        answers = await asyncio.gather(*(replay() for _ in range(3 * AT_ONCE)))
+        assert {(status, coding) for status, coding, _ in answers} == {(200, "gzip")}, answers
+        assert len({body for _, _, body in answers}) == 1, "one body for everyone"
+        assert health(srv.url)["replays"]["played"] == 1, "computed once, not once per request"
+        plain = await replay(gzip=False)
+        assert plain[:2] == (200, None) and json.loads(plain[2]) == json.loads(answers[0][2])
+        steps = json.loads(plain[2])
+        assert [p["name"] for p in steps["players"]] == ["Anu", "Boris"]
+        assert steps["mismatches"] == 0 and steps["steps"][-1]["kind"] == "end"
+        first = next(s["stroke"] for s in steps["steps"] if s["kind"] == "stroke")
+        motions = await asyncio.gather(*(replay(f"/{first}") for _ in range(2)))
+        assert [m[0] for m in motions] == [200, 200] and motions[0][2] == motions[1][2]
+        assert json.loads(motions[0][2])["hash_ok"] is True
+        await until(lambda: health(srv.url)["archived"] >= 1, what="the archive")
+        before = health(srv.url)["replays"]["played"]
+        again = [await replay() for _ in range(3)]  # archived: read from PostgreSQL once
+        assert [(status, json.loads(body)["steps"]) for status, _, body in again] == [
+            (200, steps["steps"])
+        ] * 3
+    # once more if the archive came after the first replay (else it was already the archive's)
+    assert health(srv.url)["replays"]["played"] - before <= 1, "the archived record's, once"
+
+
+def health(url: str) -> dict[str, Any]:
+    return dict(get_json(f"{url}/healthz"))
