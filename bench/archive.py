@@ -94,12 +94,25 @@ def pct(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def redis_used(redis_url: str) -> int:
-    """Redis's used memory (what the server's memory watch compares with maxmemory), bytes."""
+async def redis_used(redis_url: str) -> tuple[int, str]:
+    """Redis's used memory (what the server's memory watch compares with maxmemory), bytes,
+    and what it is made of: its keys, its clients and their buffers."""
     r = aioredis.Redis.from_url(redis_url)
     try:
         info = await r.info("memory")
-        return int(info["used_memory"])
+        clients = await r.info("clients")
+        keys = await r.dbsize()
+        kinds: dict[str, int] = {}
+        async for key in r.scan_iter(count=1000):
+            kind = key.decode().split(":")[1] if b":" in key else key.decode()
+            kinds[kind] = kinds.get(kind, 0) + 1
+        made = (
+            f"{keys} keys ({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}),"
+            f" dataset {int(info.get('used_memory_dataset', 0)):,} bytes,"
+            f" {clients['connected_clients']} clients holding"
+            f" {int(info.get('mem_clients_normal', 0)):,} bytes"
+        )
+        return int(info["used_memory"]), made
     finally:
         await r.aclose()
 
@@ -153,7 +166,7 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
         if time.monotonic() > deadline:
             break
         await asyncio.sleep(0.5)
-    before = await redis_used(redis_url)
+    before, made_before = await redis_used(redis_url)
     started = time.perf_counter()
     for k in range(a.finished):
         record = synthetic(templates[k % len(templates)], HEAVY * 100 + k, *rng.sample(pool, 2))
@@ -175,11 +188,12 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
             raise RuntimeError("the archivist did not keep up")
         await asyncio.sleep(0.2)
     took = time.perf_counter() - started
-    after = await redis_used(redis_url)
+    after, made_after = await redis_used(redis_url)
     growth = 100.0 * (after - before) / before
     print(
         f"{a.finished:,} finished matches through Redis, archived by the server in {took:.0f} s;"
-        f" Redis used {before:,} bytes before them, {after:,} after ({growth:+.2f} %)"
+        f" Redis used {before:,} bytes before them, {after:,} after ({growth:+.2f} %);"
+        f" before: {made_before}; after: {made_after}"
     )
 
     # -- the synthetic rest, archived as the archivist archives ------------------------------
