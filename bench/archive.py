@@ -39,9 +39,10 @@ from bench.load import free_port
 from bench.soak import Player, Stats, fetch, start_server
 from server.accounts.store import AccountStore
 from server.history.archivist import repeats
+from server.history.http import with_rulings
 from server.history.store import Archived, HistoryStore, Skills
 from server.history.summary import REPEAT_WINDOW, is_rated, rating_mode_of, summarise
-from server.store.archive import ArchiveReader
+from server.store.archive import ArchiveReader, pack_match
 from server.store.postgres import Database, socket_url
 from server.store.redis_store import _pack, log_key, match_key
 
@@ -95,10 +96,16 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def redis_used(redis_url: str) -> tuple[int, str]:
-    """Redis's used memory (what the server's memory watch compares with maxmemory), bytes,
-    and what it is made of: its keys, its clients and their buffers."""
+    """Redis's used memory (what the server's memory watch compares with maxmemory) with its
+    slow log emptied, bytes, and what it is made of: its keys, its clients and their buffers,
+    and what the slow log held. The slow log (SLOWLOG, up to 128 commands that took over
+    10 ms, each with its arguments) is Redis's diagnostics, not state: on a loaded machine it
+    fills during the matches and held most of what Redis "grew" by (34 kB)."""
     r = aioredis.Redis.from_url(redis_url)
     try:
+        held = int((await r.info("memory"))["used_memory"])
+        slow = int(await r.slowlog_len())
+        await r.slowlog_reset()
         info = await r.info("memory")
         clients = await r.info("clients")
         keys = await r.dbsize()
@@ -110,7 +117,8 @@ async def redis_used(redis_url: str) -> tuple[int, str]:
             f"{keys} keys ({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}),"
             f" dataset {int(info.get('used_memory_dataset', 0)):,} bytes,"
             f" {clients['connected_clients']} clients holding"
-            f" {int(info.get('mem_clients_normal', 0)):,} bytes"
+            f" {int(info.get('mem_clients_normal', 0)):,} bytes; the slow log {slow} commands,"
+            f" {held - int(info['used_memory']):,} bytes"
         )
         return int(info["used_memory"]), made
     finally:
@@ -143,12 +151,19 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
     while fetch(url + "/healthz")["archived"] < a.played and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
     reader = ArchiveReader(db)
-    templates = [t for t in [await reader.record(m) for m in mids] if t is not None]
+    # as the live records were (their rulings and whole state hashes recomputed, as the
+    # server serves them): the archivist archives the live record, not one read back
+    templates = [with_rulings(t) for t in [await reader.record(m) for m in mids] if t]
     assert len(templates) == a.played, "a played match was not archived"
     strokes = statistics.mean(int(t["strokes"]) for t in templates)
+    kept = [
+        f"{t['strokes']} strokes {len(pack_match(t)[3])} bytes of inputs"
+        f" ({sum(e['kind'] != 'stroke' for e in t['log'])} other entries)"
+        for t in templates
+    ]
     print(
         f"{a.played} rated singles matches of one set played, {strokes:.1f} strokes each;"
-        f" errors seen by the players: {stats.errors}"
+        f" errors seen by the players: {stats.errors}; archived: {', '.join(kept)}"
     )
     heavy = await accounts.uid_of(NAMES[0].lower())
     assert heavy is not None
