@@ -97,10 +97,10 @@ def pct(values: list[float], q: float) -> float:
 
 async def redis_used(redis_url: str) -> tuple[int, str]:
     """Redis's used memory (what the server's memory watch compares with maxmemory) with its
-    slow log emptied, bytes, and what it is made of: its keys, its clients and their buffers,
-    and what the slow log held. The slow log (SLOWLOG, up to 128 commands that took over
-    10 ms, each with its arguments) is Redis's diagnostics, not state: on a loaded machine it
-    fills during the matches and held most of what Redis "grew" by (34 kB)."""
+    slow log emptied, bytes, and what it is made of: its keys by kind (MEMORY USAGE), cached
+    scripts, channels, clients and their buffers, and what the slow log held (SLOWLOG: up to
+    128 commands that took over 10 ms, with their arguments; Redis's diagnostics, not state,
+    a few hundred bytes on a loaded machine)."""
     r = aioredis.Redis.from_url(redis_url)
     try:
         held = int((await r.info("memory"))["used_memory"])
@@ -110,11 +110,16 @@ async def redis_used(redis_url: str) -> tuple[int, str]:
         clients = await r.info("clients")
         keys = await r.dbsize()
         kinds: dict[str, int] = {}
-        async for key in r.scan_iter(count=1000):
+        sizes: dict[str, int] = {}
+        async for key in r.scan_iter(count=1000):  # the live keys: a few dozen here
             kind = key.decode().split(":")[1] if b":" in key else key.decode()
             kinds[kind] = kinds.get(kind, 0) + 1
+            sizes[kind] = sizes.get(kind, 0) + int(await r.memory_usage(key) or 0)
+        stats = await r.info("stats")
         made = (
-            f"{keys} keys ({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}),"
+            f"{keys} keys ({', '.join(f'{k} {n}: {sizes[k]:,} bytes' for k, n in kinds.items())}),"
+            f" scripts {int(info.get('used_memory_scripts', 0)):,} bytes,"
+            f" {stats.get('pubsub_channels')} channels,"
             f" dataset {int(info.get('used_memory_dataset', 0)):,} bytes,"
             f" {clients['connected_clients']} clients holding"
             f" {int(info.get('mem_clients_normal', 0)):,} bytes; the slow log {slow} commands,"
