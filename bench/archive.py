@@ -39,9 +39,10 @@ from bench.load import free_port
 from bench.soak import Player, Stats, fetch, start_server
 from server.accounts.store import AccountStore
 from server.history.archivist import repeats
+from server.history.http import with_rulings
 from server.history.store import Archived, HistoryStore, Skills
 from server.history.summary import REPEAT_WINDOW, is_rated, rating_mode_of, summarise
-from server.store.archive import ArchiveReader
+from server.store.archive import ArchiveReader, pack_match
 from server.store.postgres import Database, socket_url
 from server.store.redis_store import _pack, log_key, match_key
 
@@ -94,12 +95,37 @@ def pct(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def redis_used(redis_url: str) -> int:
-    """Redis's used memory (what the server's memory watch compares with maxmemory), bytes."""
+async def redis_used(redis_url: str) -> tuple[int, str]:
+    """Redis's used memory (what the server's memory watch compares with maxmemory) with its
+    slow log emptied, bytes, and what it is made of: its keys by kind (MEMORY USAGE), cached
+    scripts, channels, clients and their buffers, and what the slow log held (SLOWLOG: up to
+    128 commands that took over 10 ms, with their arguments; Redis's diagnostics, not state,
+    a few hundred bytes on a loaded machine)."""
     r = aioredis.Redis.from_url(redis_url)
     try:
+        held = int((await r.info("memory"))["used_memory"])
+        slow = int(await r.slowlog_len())
+        await r.slowlog_reset()
         info = await r.info("memory")
-        return int(info["used_memory"])
+        clients = await r.info("clients")
+        keys = await r.dbsize()
+        kinds: dict[str, int] = {}
+        sizes: dict[str, int] = {}
+        async for key in r.scan_iter(count=1000):  # the live keys: a few dozen here
+            kind = key.decode().split(":")[1] if b":" in key else key.decode()
+            kinds[kind] = kinds.get(kind, 0) + 1
+            sizes[kind] = sizes.get(kind, 0) + int(await r.memory_usage(key) or 0)
+        stats = await r.info("stats")
+        made = (
+            f"{keys} keys ({', '.join(f'{k} {n}: {sizes[k]:,} bytes' for k, n in kinds.items())}),"
+            f" scripts {int(info.get('used_memory_scripts', 0)):,} bytes,"
+            f" {stats.get('pubsub_channels')} channels,"
+            f" dataset {int(info.get('used_memory_dataset', 0)):,} bytes,"
+            f" {clients['connected_clients']} clients holding"
+            f" {int(info.get('mem_clients_normal', 0)):,} bytes; the slow log {slow} commands,"
+            f" {held - int(info['used_memory']):,} bytes"
+        )
+        return int(info["used_memory"]), made
     finally:
         await r.aclose()
 
@@ -130,12 +156,19 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
     while fetch(url + "/healthz")["archived"] < a.played and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
     reader = ArchiveReader(db)
-    templates = [t for t in [await reader.record(m) for m in mids] if t is not None]
+    # as the live records were (their rulings and whole state hashes recomputed, as the
+    # server serves them): the archivist archives the live record, not one read back
+    templates = [with_rulings(t) for t in [await reader.record(m) for m in mids] if t]
     assert len(templates) == a.played, "a played match was not archived"
     strokes = statistics.mean(int(t["strokes"]) for t in templates)
+    kept = [
+        f"{t['strokes']} strokes {len(pack_match(t)[3])} bytes of inputs"
+        f" ({sum(e['kind'] != 'stroke' for e in t['log'])} other entries)"
+        for t in templates
+    ]
     print(
         f"{a.played} rated singles matches of one set played, {strokes:.1f} strokes each;"
-        f" errors seen by the players: {stats.errors}"
+        f" errors seen by the players: {stats.errors}; archived: {', '.join(kept)}"
     )
     heavy = await accounts.uid_of(NAMES[0].lower())
     assert heavy is not None
@@ -153,7 +186,7 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
         if time.monotonic() > deadline:
             break
         await asyncio.sleep(0.5)
-    before = await redis_used(redis_url)
+    before, made_before = await redis_used(redis_url)
     started = time.perf_counter()
     for k in range(a.finished):
         record = synthetic(templates[k % len(templates)], HEAVY * 100 + k, *rng.sample(pool, 2))
@@ -175,11 +208,12 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
             raise RuntimeError("the archivist did not keep up")
         await asyncio.sleep(0.2)
     took = time.perf_counter() - started
-    after = await redis_used(redis_url)
+    after, made_after = await redis_used(redis_url)
     growth = 100.0 * (after - before) / before
     print(
         f"{a.finished:,} finished matches through Redis, archived by the server in {took:.0f} s;"
-        f" Redis used {before:,} bytes before them, {after:,} after ({growth:+.2f} %)"
+        f" Redis used {before:,} bytes before them, {after:,} after ({growth:+.2f} %);"
+        f" before: {made_before}; after: {made_after}"
     )
 
     # -- the synthetic rest, archived as the archivist archives ------------------------------

@@ -26,8 +26,10 @@ RECOMPUTED = 64  # archived records kept with their recomputed rulings
 def with_rulings(record: dict[str, Any]) -> dict[str, Any]:
     """The record with each entry's ruling (and a stroke's duration, Novuss's `own`),
     recomputed by its game's replay where the stored entry has none (an archived record), as
-    the live record had them; as it is if it has them, or cannot be replayed. An entry whose
-    recomputed ruling disagrees with its stored digest keeps the digest alone."""
+    the live record had them, and each stroke's whole state hash where it keeps the start of
+    it; as it is if it has them, or cannot be replayed. An entry whose recomputed ruling
+    disagrees with its stored digest keeps the digest alone (and a stroke whose state does
+    not agree, the start of its hash)."""
     log = record.get("log") or []
     if not any("ruling_digest" in e for e in log):  # live, or nothing was ruled
         return record
@@ -41,7 +43,10 @@ def with_rulings(record: dict[str, Any]) -> dict[str, Any]:
                 continue  # what disagrees with the stored digest is not served as stored
             entry = entries[check.index]
             for key, value in (check.restored or {}).items():
-                entry.setdefault(key, value)
+                if key == "hash" and check.hash_ok:  # the whole of the start that is kept
+                    entry[key] = value
+                else:
+                    entry.setdefault(key, value)
             if check.ruling is not None and "ruling" not in entry:
                 entry["ruling"] = check.ruling
                 entry.pop("ruling_digest", None)  # the ruling it is the digest of is there

@@ -34,11 +34,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
 
-from server.store.archive import pack_match, unpack_header
+from server.store.archive import pack_header, pack_match, unpack_header
 from server.store.postgres import Database
 from server.store.redis_store import P, _bytes, log_key, match_key
 
@@ -348,7 +347,7 @@ class HistoryStore:
                 for p in header.get("players", []):
                     if p.get("account") == uid:
                         p["name"] = shown_as
-                changed.append((row["mid"], bytes(msgpack.packb(header, use_bin_type=True))))
+                changed.append((row["mid"], pack_header(header)))
             await conn.executemany("UPDATE matches SET header = $2 WHERE mid = $1", changed)
 
 

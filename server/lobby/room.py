@@ -12,7 +12,7 @@ from collections import deque
 from typing import Any, cast
 
 from server import wire
-from server.games.core.play import Out, Settings, Step
+from server.games.core.play import MatchRefused, Out, Settings, Shot, Step, as_struck
 from server.games.registry import DEFAULT, game
 from server.games.seam import GameMatch, MatchSpec
 from server.lobby import room_views
@@ -399,9 +399,17 @@ class Room:
         return self.seats.count(None) == len(self.seats)
 
     # -- match actions (the seat checks live here, the turn checks in the match) ------
-    def strike(self, sid: str, shot: Any, now: float) -> Step:
-        """A seated player's strike."""
-        return self.apply(self._match().strike(self._seat(sid), shot, now))
+    def strike(self, sid: str, shot: Shot, now: float) -> Step:
+        """A seated player's (or the computer's) strike, played with its numbers rounded to
+        float32 (`as_struck`, docs/protocol.md). Where the rounded shot is refused and the
+        shot as sent may not be (a placement touching a line or a disc to the last bit), it
+        is played as sent: the archive keeps either exactly."""
+        seat, match = self._seat(sid), self._match()
+        try:
+            step = match.strike(seat, as_struck(shot), now)
+        except MatchRefused:
+            step = match.strike(seat, shot, now)  # refused again, or the exact shot played
+        return self.apply(step)
 
     def aim(self, sid: str, x: float, y: float, angle: float, power: float, now: float) -> Step:
         """A seated player's aim preview."""

@@ -9,6 +9,7 @@ from urllib.request import urlopen
 
 import pytest
 
+from server.store.archive import unpack_match
 from tests.accounts.account_client import (
     PASSWORD,
     Http,
@@ -59,6 +60,8 @@ async def test_a_deleted_account_leaves_its_matches_under_deleted_player(game_se
     url = str(srv.options["database_url"])
     (stored,) = await rows(url, "SELECT header, inputs FROM matches WHERE mid = $1", mid)
     assert b"Anneli" not in stored["header"] + stored["inputs"]
+    kept = unpack_match(b"\x80", stored["header"], stored["inputs"])  # as read back (deflated)
+    assert "Anneli" not in repr(kept) and "Bruno" in repr(kept)
     (acct,) = await rows(url, "SELECT * FROM accounts WHERE deleted_at IS NOT NULL")
     assert acct["name"] is None and acct["hash"] is None and acct["name_key"] == "anneli"
     assert "Anneli" not in repr(dict(acct))

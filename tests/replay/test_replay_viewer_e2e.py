@@ -12,13 +12,13 @@ from typing import Any
 from urllib.error import HTTPError
 from urllib.request import urlopen
 
-import msgpack
 import pytest
 
 from server.games.crokinole.physics import Final
 from server.games.crokinole.physics import state_hash as crokinole_hash
 from server.games.novuss.sim.result import Trajectory, state_hash
 from server.replay.steps import recompute
+from server.store.archive import opened, sealed
 from tests.accounts.account_client import Http, until
 from tests.pg import rows
 from tests.replay.test_notation_e2e import start_room
@@ -199,9 +199,9 @@ async def test_a_live_match_replays_so_far_and_an_altered_record_is_marked(game_
 
     await until(archived, what="the archive")
     ((inputs,),) = await rows(url, "SELECT inputs FROM matches WHERE mid = $1", mid)
-    t0, items = msgpack.unpackb(inputs)
+    t0, last, items = opened(inputs)
     items.append({"kind": "stroke", "at": 0.0})
-    corrupt = msgpack.packb([t0, items], use_bin_type=True)
+    corrupt = sealed([t0, last, items])
     await rows(url, "UPDATE matches SET inputs = $2 WHERE mid = $1 RETURNING 1", mid, corrupt)
     status, body = await asyncio.to_thread(fetch, f"{srv.url}/api/matches/{mid}/replay")
     assert status == 422 and body["error"] == "not_replayable"

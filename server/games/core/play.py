@@ -6,6 +6,7 @@ computer's decision (`Choice`). Pure data, no I/O.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict, cast
 
@@ -21,6 +22,22 @@ class Shot:
     y: float
     angle: float
     speed: float
+
+
+def nearest_single(value: float) -> float:
+    """The float32 nearest a number, as a float (itself when beyond a float32's range)."""
+    try:
+        return float(struct.unpack("<f", struct.pack("<f", value))[0])
+    except OverflowError:
+        return value
+
+
+def as_struck(shot: Shot) -> Shot:
+    """A shot as the server plays it: each of its numbers rounded to the nearest float32
+    (docs/protocol.md, `strike`), so that the archive keeps what was struck exactly in 16
+    bytes, not 32 (server/store/archive.py). The rounding moves a placement by less than a
+    millionth of a millimetre."""
+    return Shot(*(nearest_single(v) for v in (shot.x, shot.y, shot.angle, shot.speed)))
 
 
 class ComputerError(ValueError):

@@ -46,7 +46,8 @@ class Check:
     # record, which keeps only what was struck, is given back (server/history/http.py)
     ruling: Any = field(default=None, compare=False, repr=False)
     # the entry's other recomputed fields an archived record gives back (a stroke's
-    # `duration`, Novuss's `own`), None when there are none
+    # `duration`, Novuss's `own`, and its whole state `hash`, of which an archived stroke
+    # keeps the start), None when there are none
     restored: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -74,6 +75,20 @@ class Replayed:
     def mismatches(self) -> int:
         """Entries whose hash or ruling disagree with the stored ones."""
         return sum(1 for s in self.steps if s["hash_ok"] is False or s["ruling_ok"] is False)
+
+
+# The fewest hex digits of a state hash a stroke may keep: an archived stroke keeps the first
+# 16 (8 bytes; server/store/archive.py), which a recomputed state that differs matches by
+# chance once in 2^64.
+KEPT_HASH_DIGITS = 16
+
+
+def same_hash(recomputed: str, stored: Any) -> bool:
+    """Is a stored state hash the recomputed one: the whole, or the start of it an archived
+    stroke keeps (at least KEPT_HASH_DIGITS hex digits)?"""
+    if not isinstance(stored, str) or len(stored) < KEPT_HASH_DIGITS:
+        return False
+    return recomputed.startswith(stored)
 
 
 def ruling_digest(ruling: Any) -> str:

@@ -32,6 +32,7 @@ from server.games.core.replaying import (
     UnacceptedShot,
     build_steps,
     plain,
+    same_hash,
     same_result,
     same_ruling,
     stroke_step,
@@ -142,7 +143,7 @@ def replay(record: dict[str, Any]) -> Iterator[Check]:
             if kind == "stroke":
                 pos, ruling, result, words = _shot(pos, entry)
                 stored = entry.get("hash")
-                hash_ok = None if stored is None else result.state_hash() == stored
+                hash_ok = None if stored is None else same_hash(result.state_hash(), stored)
                 same = same_ruling(ruling, entry)
                 yield Check(
                     i,
@@ -154,7 +155,7 @@ def replay(record: dict[str, Any]) -> Iterator[Check]:
                     line,
                     pos,
                     ruling,
-                    {"duration": result.duration},
+                    {"duration": result.duration, "hash": result.state_hash()},
                 )
             elif kind in FORFEITS:
                 pos = _forfeit(pos, entry["seat"], kind)
