@@ -42,7 +42,7 @@ def new_id(prefix: str) -> str:
 class Room:
     """One table: seats, presence, the match, the event sequence.
 
-    Why one class of ~450 lines: every step it takes (a seat taken or left, a player gone or
+    Why one class of ~480 lines: every step it takes (a seat taken or left, a player gone or
     back, a ready, a stroke, a tick) changes seats, presence and the match together and emits
     the events of that change in one order, and its checkpoint is all of it at once. What
     stands apart is apart: the event sequence and its bounds (server/lobby/events.py), what
