@@ -4,7 +4,6 @@ and other addresses and the static client unaffected; a refusal answered, not ra
 
 from __future__ import annotations
 
-import gc
 import json
 from urllib.error import HTTPError
 from urllib.request import Request, urlopen
@@ -13,6 +12,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from server.edge.reads import read_limits
+from tests.collector import requests_left_to_the_collector
 
 
 def get(url: str, forwarded: str | None = None) -> tuple[int, dict[str, str], bytes]:
@@ -47,18 +47,11 @@ async def test_a_refused_read_leaves_no_cycle_holding_its_request():
     app.router.add_get("/api/x", _ok)
     async with TestClient(TestServer(app)) as client:
         assert (await client.get("/api/x")).status == 200  # the burst of one
-        gc.collect()
-        gc.set_debug(gc.DEBUG_SAVEALL)  # what the collector frees is kept, to be looked at
-        try:
+        with requests_left_to_the_collector() as left:
             for _ in range(20):
                 async with client.get("/api/x") as r:
                     assert r.status == 429 and r.headers["Retry-After"] == "60"
                     assert (await r.json())["code"] == "rate_limited"
-            gc.collect()
-            left = [o for o in gc.garbage if isinstance(o, (web.BaseRequest, web.HTTPException))]
-        finally:
-            gc.set_debug(0)
-            gc.garbage.clear()
     assert left == []
 
 

@@ -4,13 +4,13 @@ refusals the collector's pass of each second walked mostly such requests)."""
 
 from __future__ import annotations
 
-import gc
 from typing import Any
 
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from server.replay.http import Replays, answered
+from tests.collector import requests_left_to_the_collector
 
 
 @answered
@@ -29,17 +29,10 @@ async def test_a_refusal_is_answered_whole_and_leaves_no_cycle_holding_its_reque
     app = web.Application()
     app.router.add_get("/api/matches/m1/replay", route)
     async with TestClient(TestServer(app)) as client:
-        gc.collect()
-        gc.set_debug(gc.DEBUG_SAVEALL)  # what the collector frees is kept, to be looked at
-        try:
+        with requests_left_to_the_collector() as left:
             for _ in range(10):
                 async with client.get("/api/matches/m1/replay") as r:
                     assert r.status == 503 and r.headers["Retry-After"] == "1"
                     assert r.content_type == "application/json"
                     assert await r.json() == {"error": "busy"}
-            gc.collect()
-            left = [o for o in gc.garbage if isinstance(o, (web.BaseRequest, web.HTTPException))]
-        finally:
-            gc.set_debug(0)
-            gc.garbage.clear()
     assert left == []
