@@ -70,9 +70,11 @@ SHARED_KEPT = 6  # shared servers kept running at once per pytest process (the l
 # Markers by folder (pytest_collection_modifyitems below); every test is unit, e2e or browser.
 BROWSER_DIRS = {"web"}
 SLOW_DIRS = {"bench"}  # and, by hand, the tests of 20 s or more
-# A server of its own for each test: hardening (limits at their defaults, faults, kills); web (a
-# page shows the whole lobby, the leaderboards, the records, and registers from one address)
-FRESH_DIRS = {"hardening", "web"}
+# A server of its own for each test of hardening (limits at their defaults, faults, kills). The
+# browser tests share one but for the files marked fresh_server, each saying why (a whole
+# leaderboard, a name registered that other tests play under as guests): a server's start was
+# the largest part of most browser tests' time.
+FRESH_DIRS = {"hardening"}
 E2E_FIXTURES = {
     "game_server",
     "game_cluster",
@@ -88,7 +90,7 @@ BROWSER_TIMEOUT = 300  # seconds: a browser test plays whole games at twice the 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Give each test its markers by folder and fixtures: browser (tests/web, with a longer
     timeout), e2e (a server process or a Redis), unit (the rest); slow (tests/bench);
-    fresh_server (tests/hardening, tests/web)."""
+    fresh_server (tests/hardening)."""
     tests = Path(__file__).parent
     for item in items:
         folder = item.path.relative_to(tests).parts[0]

@@ -16,6 +16,9 @@ from tests.web.test_client_accounts import register
 from tests.web.test_client_aiming import quick_pair
 from tests.web.webtools import wait_state
 
+# a server of its own: a name (Ada) other tests play under as guests
+pytestmark = pytest.mark.fresh_server
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
 TIMEOUT = 30_000

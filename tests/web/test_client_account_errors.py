@@ -4,10 +4,14 @@ address was told "try again later" with no wait."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.web.test_client_accounts import PASSWORD
 from tests.web.webtools import enter
+
+# a server of its own: the per-address limits at their defaults (too many tries)
+pytestmark = pytest.mark.fresh_server
 
 
 def test_a_refusal_is_in_estonian_under_its_button_with_the_field_focused(web_server, new_page):

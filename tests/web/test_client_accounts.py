@@ -7,9 +7,13 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.webtools import each_side_strikes, enter, server_room, wait_state
+
+# a server of its own: the leaderboard in full, and names (Ada, Ben) other tests may take
+pytestmark = pytest.mark.fresh_server
 
 PASSWORD = "a fine long password"
 

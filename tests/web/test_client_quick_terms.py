@@ -5,10 +5,14 @@ logged-in player reads that it is rated and the ratings in reach at once (a new 
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.web.test_client_accounts import register
 from tests.web.webtools import enter
+
+# a server of its own: a quick-match queue of this test's players only; a name (Ada)
+pytestmark = pytest.mark.fresh_server
 
 
 def test_the_quick_match_says_rated_and_the_range_or_unrated(web_server, new_page):

@@ -10,6 +10,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page
 
 from tests.web.webtools import (
@@ -23,6 +24,9 @@ from tests.web.webtools import (
     to_world,
     wait_state,
 )
+
+# a server of its own: the lobby's screenshot, as long as the rooms it lists
+pytestmark = pytest.mark.fresh_server
 
 README_IMG = Path(__file__).resolve().parents[2] / "docs" / "img" / "client-table.png"
 

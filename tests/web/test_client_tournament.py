@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.test_client_accounts import register
 from tests.web.webtools import wait_state
+
+# a server of its own: names (Orga, Pia, Pete) other tests play under as guests
+pytestmark = pytest.mark.fresh_server
 
 
 def new_competition(

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.web.test_client_accounts import register
 from tests.web.test_client_tournament import new_competition, open_registration
+
+# a server of its own: names other tests play under as guests
+pytestmark = pytest.mark.fresh_server
 
 
 def test_the_organiser_approves_one_entry_and_removes_another(web_server, new_page):

@@ -5,11 +5,15 @@ page lists the pair. axe-core finds nothing serious on the partner's page with i
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.web.test_client_a11y import serious
 from tests.web.test_client_accounts import register
 from tests.web.test_client_tournament import new_competition, open_registration
+
+# a server of its own: names other tests play under as guests
+pytestmark = pytest.mark.fresh_server
 
 
 def test_a_player_enters_his_pair_and_the_partner_confirms(web_server, new_page):

@@ -8,9 +8,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import APIRequestContext, expect
 
 from tests.web.test_client_accounts import PASSWORD, register
+
+# a server of its own: a name (Orga) other tests take
+pytestmark = pytest.mark.fresh_server
 
 
 def ok(request: APIRequestContext, url: str, body: dict[str, Any] | None = None) -> Any:

@@ -9,6 +9,8 @@ import asyncio
 import concurrent.futures
 from typing import Any
 
+import pytest
+
 from tests.accounts.account_client import (
     browsers,
     each_side_strikes,
@@ -18,6 +20,9 @@ from tests.accounts.account_client import (
 )
 from tests.server.server_client import close_all
 from tests.server.test_crokinole_e2e import flick
+
+# a server of its own: the leaderboard in full (exactly Ada and Ben)
+pytestmark = pytest.mark.fresh_server
 
 TIMEOUT_MS = 30_000
 

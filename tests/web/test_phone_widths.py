@@ -11,12 +11,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.test_client_a11y import serious
 from tests.web.test_client_accounts import register
 from tests.web.test_replay_viewer import play_short_match
 from tests.web.webtools import enter, wait_state
+
+# a server of its own: a name (Orga) other tests take
+pytestmark = pytest.mark.fresh_server
 
 WIDTHS = (360, 390)
 TIMEOUT = 30_000
