@@ -65,6 +65,9 @@ SHARED_LIMITS: dict[str, object] = {
     "register_per_address": 100_000,
 }
 SHARED_KEPT = 6  # shared servers kept running at once per pytest process (the least used go)
+# seconds a server has to answer /healthz: a bound on a failure, not a wait (a start takes 1-3 s;
+# 20 s was not enough at a load average of 24, in random order beside four other jobs)
+START_TIMEOUT = 60
 
 
 # Markers by folder (pytest_collection_modifyitems below); every test is unit, e2e or browser.
@@ -230,7 +233,7 @@ class GameServer:
             args += ["--" + key.replace("_", "-"), str(value)]
         return args
 
-    def start(self, timeout: float = 20) -> GameServer:
+    def start(self, timeout: float = START_TIMEOUT) -> GameServer:
         """Start the process and wait for /healthz."""
         self._own("start()")
         return self._start(timeout)
@@ -325,7 +328,7 @@ class SharedServers:
                                 {"database_url": self.pg.fresh(), **options},
                                 self.workdir / f"shared-{n}.log", self.workdir / f"shared-{n}",
                                 shared=True)  # fmt: skip
-            server._start(20)
+            server._start(START_TIMEOUT)
         self.servers[key] = server
         using.add(key)
         return server
