@@ -159,9 +159,12 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
 
     after_pucks = out.pucks
     on_table = [0, 0]  # pucks on the table by team
+    in_holes = [0, 0]  # and in the holes: what penalty pucks are taken from
     for p in after_pucks.values():
         if p.where == "table":
             on_table[p.owner % 2] += 1  # team_of, in the one loop over every puck
+        else:
+            in_holes[p.owner % 2] += 1
     debt = list(state.debt)
     cleared_t = on_table[team] == 0 and bool(own_in) and state.team_debt(team) == 0
     cleared_o = on_table[1 - team] == 0 and bool(opp_in) and state.team_debt(1 - team) == 0
@@ -270,8 +273,11 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             # (§ 24 (5)), or, in doubles, once the row opposite him has moved (§ 28 (6)).
             continue
         before = debt[s]
-        debt[s], spots = _place_debt(state, s, debt[s], after_pucks, rows)
-        placed.extend(spots)
+        spots = []
+        if in_holes[t]:  # 004 § 24 (3): pucks are never created, only taken from the holes
+            debt[s], spots = _place_debt(state, s, debt[s], after_pucks, rows)
+            in_holes[t] -= len(spots)
+            placed.extend(spots)
         if spots:
             cite = "004 § 24 (3)" if s == seat and penalty and before == 1 else "004 § 24 (3)-(7)"
             if state.config.mode == "doubles":
