@@ -41,7 +41,7 @@ class Outcome:
     """What the tail needs from a stroke (or a pass / clock): mutable while judging."""
 
     kind: Kind
-    pucks: dict[int, Puck]  # every puck, after restoring and re-spotting
+    pucks: dict[int, Puck]  # every puck, in the state's order, after restoring and re-spotting
     reasons: list[Line] = field(default_factory=list)  # penalty reasons
     lines: list[Line] = field(default_factory=list)  # what happened, for the player
     pocketed: tuple[int, ...] = ()
@@ -273,7 +273,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             # (§ 24 (5)), or, in doubles, once the row opposite him has moved (§ 28 (6)).
             continue
         before = debt[s]
-        spots = []
+        spots: list[Spot] = []
         if in_holes[t]:  # 004 § 24 (3): pucks are never created, only taken from the holes
             debt[s], spots = _place_debt(state, s, debt[s], after_pucks, rows)
             in_holes[t] -= len(spots)
@@ -295,7 +295,8 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             debt_stops = True
 
     # -- three misses in a row, 004 § 27 (6) / 000 § 8 ----------------------------------
-    after = tuple([after_pucks[p.id] for p in state.pucks])
+    # Outcome.pucks holds every puck of the state, in its order.
+    after = tuple(after_pucks.values())
     misses = 0
     # The cheap tests first: most strokes touch an own puck or keep the turn.
     stalled = not out.touched_own and not keeps and _stalled(state, state.pucks)

@@ -10,7 +10,7 @@ with a pass or a clock that ran out (turns.py), which passes or keeps the strike
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from server.games.novuss.rules.check import check_stroke
@@ -26,7 +26,7 @@ from server.games.novuss.rules.lines import Line, line
 from server.games.novuss.rules.placement import nearest_free, respot_spot, separate
 from server.games.novuss.rules.ruling import Ruling, Spot
 from server.games.novuss.rules.state import MatchState, Puck, team_of
-from server.games.novuss.sim.result import LogEntry, StrokeResult, plain_event
+from server.games.novuss.sim.result import RawEvent, StrokeResult, raw_event
 from server.games.novuss.sim.types import Shot
 
 
@@ -59,7 +59,7 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
                 mine.add(p.id)
                 if is_blind(p.x, p.y):
                     blind.add(p.id)
-    facts = read_events(_striker_log(result), side, before)
+    facts = read_events(*_log(result), side, before)
     # A puck reported on the table but off the surface is treated as over the rail.
     ends = _ends(result)
     free = mine - blind
@@ -115,28 +115,28 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
 
     # -- where the pucks ended --------------------------------------------------------
     off_ids = {pid for pid, _ in facts.off}
-    resting: dict[int, tuple[float, float]] = {}  # the pucks on the table, where they rest
     holed: list[int] = []  # the pucks that went into the holes
     size = table.size
     isfinite = math.isfinite
-    for pid, p in before.items():
-        end = ends.get(pid)
-        if pid in off_ids:
+    # Every puck rests where it was, but those the stroke moved (`ends`, and not the
+    # striker): most pucks are not moved, and are left as they are.
+    resting = {pid: (p.x, p.y) for pid, p in before.items() if pid not in off_ids}
+    for pid, (where, (x, y)) in ends.items():
+        was = before.get(pid)
+        if was is None or pid in off_ids:
             continue
-        if end is None:  # not moved (or not in a synthetic result): where it was
-            resting[pid] = (p.x, p.y)
-            continue
-        where, (x, y) = end
         on_surface = isfinite(x) and isfinite(y) and 0.0 <= x <= size and 0.0 <= y <= size
         if where == "table" and on_surface:
-            if x != p.x or y != p.y:  # most pucks did not move: keep them as they are
-                pucks[pid] = p.at(x, y)
+            if x != was.x or y != was.y:
+                pucks[pid] = was.at(x, y)
             resting[pid] = (x, y)
-        elif where == "pocket":
-            pucks[pid] = p.at(p.x, p.y, "pocket")
-            holed.append(pid)
         else:
-            off_ids.add(pid)
+            del resting[pid]
+            if where == "pocket":
+                pucks[pid] = was.at(was.x, was.y, "pocket")
+                holed.append(pid)
+            else:
+                off_ids.add(pid)
     # 004 § 20 (10): pucks at rest on top of each other are put side by side.
     settled = separate(table, resting, list(resting))
     for pid, (x, y) in settled.items():
@@ -267,13 +267,15 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
     return conclude(state, seat, out)
 
 
-def _striker_log(result: Any) -> Iterable[LogEntry]:
-    """What read_events needs of a physics result: a StrokeResult gives only the events
-    it reads, as plain tuples (building every event object cost more than the rest of
-    the ruling); any other result (a synthetic one in the tests) its whole log."""
+def _log(result: Any) -> tuple[Iterable[RawEvent], Sequence[int]]:
+    """What read_events needs of a physics result: a StrokeResult's log as the core made
+    it, with the ids of its discs (building every event object cost more than the rest
+    of the ruling); any other result's events (a synthetic one in the tests) in that form,
+    ids standing for themselves."""
     if isinstance(result, StrokeResult):
-        return result.striker_log()
-    return map(plain_event, result.events)
+        return result.log()
+    log = [raw_event(e) for e in result.events]
+    return log, range(1 + max([max(a, b) for _, _, a, b, _ in log], default=0))
 
 
 def _ends(result: Any) -> dict[int, tuple[str, tuple[float, float]]]:
