@@ -120,9 +120,9 @@ def _place_debt(
     for p in pucks.values():
         if p.where == "table":
             others.append((p.x, p.y))
-            if team_of(p.owner) == team:
+            if p.owner % 2 == team:  # team_of, in the one loop over every puck
                 own.append((p.x, p.y))
-        elif team_of(p.owner) == team:
+        elif p.owner % 2 == team:
             pool.append(p)
     # His own pocketed pucks first, then his partner's; by id.
     pool.sort(key=lambda p: (mates.index(p.owner), p.id))

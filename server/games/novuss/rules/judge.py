@@ -10,12 +10,12 @@ with a pass or a clock that ran out (turns.py), which passes or keeps the strike
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 from server.games.novuss.rules.check import check_stroke
 from server.games.novuss.rules.conclude import Outcome, SetEnd, conclude
-from server.games.novuss.rules.facts import MOVED, blind_for, blind_for_owner, read_events
+from server.games.novuss.rules.facts import MOVED, read_events
 from server.games.novuss.rules.geometry import (
     OPPOSITE,
     blind_test,
@@ -150,7 +150,7 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
 
     def moved(pid: int) -> bool:
         a, b = before[pid], pucks[pid]
-        return pid in off_ids or not b.on_table or math.hypot(a.x - b.x, a.y - b.y) > MOVED
+        return pid in off_ids or b.where != "table" or math.hypot(a.x - b.x, a.y - b.y) > MOVED
 
     restore: list[int] = []
     set_lost: SetEnd | None = None
@@ -170,7 +170,7 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
         knocked = [
             pid
             for pid in sorted(blind)
-            if pid in off_ids or not pucks[pid].on_table or not blind_for(state, side, pucks[pid])
+            if pid in off_ids or not pucks[pid].on_table or not is_blind(pucks[pid].x, pucks[pid].y)
         ]
         restore.extend(knocked)
         further = [pid for pid in before if pid not in first and moved(pid)]
@@ -190,11 +190,17 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
                 {"n": n},
             )
     if forbidden_drive:
+        owners_blind: dict[int, Callable[[float, float], bool]] = {}  # blind_for_owner's
         for pid, p in before.items():
-            if team_of(p.owner) == team or pid in off_ids or not pucks[pid].on_table:
+            if p.owner % 2 == team or pid in off_ids:
                 continue
             now = pucks[pid]
-            if blind_for_owner(state, p) or not blind_for_owner(state, now):
+            if now.where != "table":
+                continue
+            is_blind_there = owners_blind.get(p.owner)
+            if is_blind_there is None:
+                is_blind_there = owners_blind[p.owner] = blind_test(table, state.side_of(p.owner))
+            if is_blind_there(p.x, p.y) or not is_blind_there(now.x, now.y):
                 continue  # § 21 (6) note: blind to blind, or not into a blind position
             if in_circle(table, now.x, now.y) or state.config.mode == "singles":
                 restore.append(pid)  # 004 § 21 (7), (8), doubles § 28 (4)
@@ -210,7 +216,9 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
     restored: list[Spot] = []
     for pid in sorted(set(restore)):
         others = [
-            (q.x, q.y) for q in pucks.values() if q.on_table and q.id != pid and q.id not in off_ids
+            (q.x, q.y)
+            for q in pucks.values()
+            if q.where == "table" and q.id != pid and q.id not in off_ids
         ]
         # A puck may lie near a hole as long as its centre is not over it.
         x, y = nearest_free(table, before[pid].x, before[pid].y, others, table.pocket_radius)
@@ -233,7 +241,7 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
             key=lambda pid: (touch_rank.get(pid, len(touch_rank)), off_order.index(pid)),
         )
     for pid in order:
-        others = [(q.x, q.y) for q in pucks.values() if q.on_table and q.id not in off_ids]
+        others = [(q.x, q.y) for q in pucks.values() if q.where == "table" and q.id not in off_ids]
         # The physics names the rail; failing that, the far rail is the likeliest.
         rail = off_rail.get(pid) or OPPOSITE[side]
         x, y = respot_spot(table, rail, others)
