@@ -51,10 +51,14 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
     before: dict[int, Puck] = {}
     mine: set[int] = set()
     blind: set[int] = set()
+    # Every puck rests where it was, but those the stroke moved (`ends`, below): most
+    # pucks are not moved, and are left as they are.
+    resting: dict[int, tuple[float, float]] = {}
     for p in state.pucks:
         pucks[p.id] = p
         if p.where == "table":
             before[p.id] = p
+            resting[p.id] = (p.x, p.y)
             if p.owner % 2 == team:  # team_of, in the one loop over every puck
                 mine.add(p.id)
                 if is_blind(p.x, p.y):
@@ -118,10 +122,9 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
     holed: list[int] = []  # the pucks that went into the holes
     size = table.size
     isfinite = math.isfinite
-    # Every puck rests where it was, but those the stroke moved (`ends`, and not the
-    # striker): most pucks are not moved, and are left as they are.
-    resting = {pid: (p.x, p.y) for pid, p in before.items() if pid not in off_ids}
-    for pid, (where, (x, y)) in ends.items():
+    for pid in off_ids:
+        del resting[pid]
+    for pid, (where, (x, y)) in ends.items():  # the moved discs, the striker too
         was = before.get(pid)
         if was is None or pid in off_ids:
             continue
