@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import itertools
 import struct
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -191,11 +190,8 @@ class StrokeResult:
         (the core's state_at)."""
         _, segs, where, _, finals, _ = self._raw
         discs = self._discs
-        # The striker is the core's disc 0; the moved pucks found first, by their segments
-        # (more than one segment's five numbers), picked out in C: most pucks are not moved.
-        moved = itertools.compress(
-            range(1, len(segs)), map(_ONE_SEGMENT.__lt__, map(len, segs[1:]))
-        )
+        # The striker is the core's disc 0; the moved pucks found first, by their segments.
+        moved = [k for k in range(1, len(segs)) if len(segs[k]) > 5]
         ends = {STRIKER_ID: (WHERES[where[0]], finals[0])}
         for k in moved:
             ends[discs[k].id] = (WHERES[where[k]], finals[k])
@@ -296,8 +292,6 @@ def _event(raw: tuple[Any, ...], ids: list[int]) -> Event:
 
 WHERE_CODE: dict[Where, int] = {w: k for k, w in enumerate(WHERES)}
 _KIND_CODE: dict[DiscKind, int] = {k: i for i, k in enumerate(KINDS)}
-_ONE_SEGMENT = 5
-"""The numbers of one path segment (t0, x0, y0, vx, vy)."""
 _HASHED = struct.Struct("<qBdd")
 """One disc's bytes in the hash: id, where, and the IEEE bits of x and y, unpadded."""
 
