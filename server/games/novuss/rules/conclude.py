@@ -57,8 +57,8 @@ class Outcome:
 def _stalled(state: MatchState, pucks: Sequence[Puck]) -> bool:
     """Are both sides' pucks (`pucks`, before or after a stroke of this set) left only in
     the centre circle (004 § 27 (6)), or only in blind positions with the 000 § 8 option?"""
-    on_table = [p for p in pucks if p.on_table]
-    teams = {team_of(p.owner) for p in on_table}
+    on_table = [p for p in pucks if p.where == "table"]
+    teams = {p.owner % 2 for p in on_table}  # team_of, over every puck on the table
     if teams != {0, 1}:
         return False
     for p in on_table:
