@@ -41,7 +41,7 @@ class Outcome:
     """What the tail needs from a stroke (or a pass / clock): mutable while judging."""
 
     kind: Kind
-    pucks: dict[int, Puck]  # every puck, after restoring and re-spotting
+    pucks: dict[int, Puck]  # every puck, in the state's order, after restoring and re-spotting
     reasons: list[Line] = field(default_factory=list)  # penalty reasons
     lines: list[Line] = field(default_factory=list)  # what happened, for the player
     pocketed: tuple[int, ...] = ()
@@ -57,8 +57,8 @@ class Outcome:
 def _stalled(state: MatchState, pucks: Sequence[Puck]) -> bool:
     """Are both sides' pucks (`pucks`, before or after a stroke of this set) left only in
     the centre circle (004 § 27 (6)), or only in blind positions with the 000 § 8 option?"""
-    on_table = [p for p in pucks if p.on_table]
-    teams = {team_of(p.owner) for p in on_table}
+    on_table = [p for p in pucks if p.where == "table"]
+    teams = {p.owner % 2 for p in on_table}  # team_of, over every puck on the table
     if teams != {0, 1}:
         return False
     for p in on_table:
@@ -120,9 +120,9 @@ def _place_debt(
     for p in pucks.values():
         if p.where == "table":
             others.append((p.x, p.y))
-            if team_of(p.owner) == team:
+            if p.owner % 2 == team:  # team_of, in the one loop over every puck
                 own.append((p.x, p.y))
-        elif team_of(p.owner) == team:
+        elif p.owner % 2 == team:
             pool.append(p)
     # His own pocketed pucks first, then his partner's; by id.
     pool.sort(key=lambda p: (mates.index(p.owner), p.id))
@@ -159,9 +159,12 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
 
     after_pucks = out.pucks
     on_table = [0, 0]  # pucks on the table by team
+    in_holes = [0, 0]  # and in the holes: what penalty pucks are taken from
     for p in after_pucks.values():
         if p.where == "table":
             on_table[p.owner % 2] += 1  # team_of, in the one loop over every puck
+        else:
+            in_holes[p.owner % 2] += 1
     debt = list(state.debt)
     cleared_t = on_table[team] == 0 and bool(own_in) and state.team_debt(team) == 0
     cleared_o = on_table[1 - team] == 0 and bool(opp_in) and state.team_debt(1 - team) == 0
@@ -270,8 +273,11 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             # (§ 24 (5)), or, in doubles, once the row opposite him has moved (§ 28 (6)).
             continue
         before = debt[s]
-        debt[s], spots = _place_debt(state, s, debt[s], after_pucks, rows)
-        placed.extend(spots)
+        spots: list[Spot] = []
+        if in_holes[t]:  # 004 § 24 (3): pucks are never created, only taken from the holes
+            debt[s], spots = _place_debt(state, s, debt[s], after_pucks, rows)
+            in_holes[t] -= len(spots)
+            placed.extend(spots)
         if spots:
             cite = "004 § 24 (3)" if s == seat and penalty and before == 1 else "004 § 24 (3)-(7)"
             if state.config.mode == "doubles":
@@ -289,7 +295,8 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             debt_stops = True
 
     # -- three misses in a row, 004 § 27 (6) / 000 § 8 ----------------------------------
-    after = tuple([after_pucks[p.id] for p in state.pucks])
+    # Outcome.pucks holds every puck of the state, in its order.
+    after = tuple(after_pucks.values())
     misses = 0
     # The cheap tests first: most strokes touch an own puck or keep the turn.
     stalled = not out.touched_own and not keeps and _stalled(state, state.pucks)

@@ -4,7 +4,7 @@ are blind for whom (004 § 21 (1), (3), (6))."""
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -14,8 +14,8 @@ from server.games.novuss.rules.geometry import (
     in_zone,
 )
 from server.games.novuss.rules.state import MatchState, Puck
-from server.games.novuss.sim.result import LogEntry
-from server.games.novuss.sim.types import STRIKER_ID, Side
+from server.games.novuss.sim.result import DISC, OFF, RAIL, ZONE, RawEvent
+from server.games.novuss.sim.types import SIDES, Side
 
 SAME_INSTANT = 1e-12
 """Contacts closer in time than this (s) are simultaneous (004 § 24 (1) 2): 'at the same time')."""
@@ -40,39 +40,46 @@ class Facts:
     off: tuple[tuple[int, Side], ...]  # pucks over the rail, in order
 
 
-def read_events(events: Iterable[LogEntry], own: Side, puck_ids: Container[int]) -> Facts:
-    """The facts of a stroke from the physics' ordered event log, as plain tuples
-    (server.games.novuss.sim.result.plain_event; robust to any legal log: nothing touched,
-    several pucks leaving at once, the striker gone)."""
+def read_events(
+    log: Iterable[RawEvent], ids: Sequence[int], own: Side, puck_ids: Container[int]
+) -> Facts:
+    """The facts of a stroke from the physics' ordered event log as the core made it
+    (server.games.novuss.sim.result.RawEvent, each disc by its index in `ids`, the striker
+    first), read in one pass without an object an event (robust to any legal log: nothing
+    touched, several pucks leaving at once, the striker gone)."""
     # The striker's contacts in order: its pucks (t, id) and its rails (t, side).
     touches: list[tuple[float, int]] = []
     rails_met: list[tuple[float, Side]] = []
     striker_pocketed = striker_off = left_zone = crossed = False
     off: list[tuple[int, Side]] = []
-    for what, t, a, b in events:
-        if what == "disc":
-            if STRIKER_ID in (a, b):
-                other = b if a == STRIKER_ID else a
+    own_side = SIDES.index(own)
+    # The striker is disc 0 of the log; most events are pucks meeting pucks and rails.
+    for code, t, a, b, _ in log:
+        if code == DISC:
+            if a == 0 or b == 0:
+                other = ids[b if a == 0 else a]
                 if other in puck_ids:
                     touches.append((t, other))
-        elif what == "rail":
-            if a == STRIKER_ID:
-                rails_met.append((t, b))
-        elif what == "pocket":
-            if a == STRIKER_ID:
-                striker_pocketed = True
-        elif what == "off":
-            if a == STRIKER_ID:
+        elif code == ZONE:
+            if a == own_side:
+                # 004 § 20 (7), § 25 (1) 4): the striker leaves its zone on the way out;
+                # its hole coming back entirely inside means the line was crossed going back.
+                if not b:
+                    left_zone = True
+                elif left_zone:
+                    crossed = True
+        elif code == OFF:
+            if a == 0:
                 striker_off = True
-            elif a in puck_ids and all(a != d for d, _ in off):
-                off.append((a, b))
-        elif what == "zone" and a == own:
-            # 004 § 20 (7), § 25 (1) 4): the striker leaves its zone on the way out; its
-            # hole coming back entirely inside means the line was crossed going back.
-            if not b:
-                left_zone = True
-            elif left_zone:
-                crossed = True
+            else:
+                pid = ids[a]
+                if pid in puck_ids and all(pid != d for d, _ in off):
+                    off.append((pid, SIDES[b]))
+        elif a == 0:
+            if code == RAIL:
+                rails_met.append((t, SIDES[b]))
+            else:  # POCKET
+                striker_pocketed = True
     order = dict.fromkeys([pid for _, pid in touches])  # each puck once, by first touch
     if not touches:
         first: tuple[int, ...] = ()

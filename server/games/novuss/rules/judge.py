@@ -10,12 +10,12 @@ with a pass or a clock that ran out (turns.py), which passes or keeps the strike
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 from server.games.novuss.rules.check import check_stroke
 from server.games.novuss.rules.conclude import Outcome, SetEnd, conclude
-from server.games.novuss.rules.facts import MOVED, blind_for, blind_for_owner, read_events
+from server.games.novuss.rules.facts import MOVED, read_events
 from server.games.novuss.rules.geometry import (
     OPPOSITE,
     blind_test,
@@ -26,7 +26,7 @@ from server.games.novuss.rules.lines import Line, line
 from server.games.novuss.rules.placement import nearest_free, respot_spot, separate
 from server.games.novuss.rules.ruling import Ruling, Spot
 from server.games.novuss.rules.state import MatchState, Puck, team_of
-from server.games.novuss.sim.result import LogEntry, StrokeResult, plain_event
+from server.games.novuss.sim.result import RawEvent, StrokeResult, raw_event
 from server.games.novuss.sim.types import Shot
 
 
@@ -51,15 +51,19 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
     before: dict[int, Puck] = {}
     mine: set[int] = set()
     blind: set[int] = set()
+    # Every puck rests where it was, but those the stroke moved (`ends`, below): most
+    # pucks are not moved, and are left as they are.
+    resting: dict[int, tuple[float, float]] = {}
     for p in state.pucks:
         pucks[p.id] = p
         if p.where == "table":
             before[p.id] = p
+            resting[p.id] = (p.x, p.y)
             if p.owner % 2 == team:  # team_of, in the one loop over every puck
                 mine.add(p.id)
                 if is_blind(p.x, p.y):
                     blind.add(p.id)
-    facts = read_events(_striker_log(result), side, before)
+    facts = read_events(*_log(result), side, before)
     # A puck reported on the table but off the surface is treated as over the rail.
     ends = _ends(result)
     free = mine - blind
@@ -115,28 +119,27 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
 
     # -- where the pucks ended --------------------------------------------------------
     off_ids = {pid for pid, _ in facts.off}
-    resting: dict[int, tuple[float, float]] = {}  # the pucks on the table, where they rest
     holed: list[int] = []  # the pucks that went into the holes
     size = table.size
     isfinite = math.isfinite
-    for pid, p in before.items():
-        end = ends.get(pid)
-        if pid in off_ids:
+    for pid in off_ids:
+        del resting[pid]
+    for pid, (where, (x, y)) in ends.items():  # the moved discs, the striker too
+        was = before.get(pid)
+        if was is None or pid in off_ids:
             continue
-        if end is None:  # not moved (or not in a synthetic result): where it was
-            resting[pid] = (p.x, p.y)
-            continue
-        where, (x, y) = end
         on_surface = isfinite(x) and isfinite(y) and 0.0 <= x <= size and 0.0 <= y <= size
         if where == "table" and on_surface:
-            if x != p.x or y != p.y:  # most pucks did not move: keep them as they are
-                pucks[pid] = p.at(x, y)
+            if x != was.x or y != was.y:
+                pucks[pid] = was.at(x, y)
             resting[pid] = (x, y)
-        elif where == "pocket":
-            pucks[pid] = p.at(p.x, p.y, "pocket")
-            holed.append(pid)
         else:
-            off_ids.add(pid)
+            del resting[pid]
+            if where == "pocket":
+                pucks[pid] = was.at(was.x, was.y, "pocket")
+                holed.append(pid)
+            else:
+                off_ids.add(pid)
     # 004 § 20 (10): pucks at rest on top of each other are put side by side.
     settled = separate(table, resting, list(resting))
     for pid, (x, y) in settled.items():
@@ -150,7 +153,7 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
 
     def moved(pid: int) -> bool:
         a, b = before[pid], pucks[pid]
-        return pid in off_ids or not b.on_table or math.hypot(a.x - b.x, a.y - b.y) > MOVED
+        return pid in off_ids or b.where != "table" or math.hypot(a.x - b.x, a.y - b.y) > MOVED
 
     restore: list[int] = []
     set_lost: SetEnd | None = None
@@ -170,7 +173,7 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
         knocked = [
             pid
             for pid in sorted(blind)
-            if pid in off_ids or not pucks[pid].on_table or not blind_for(state, side, pucks[pid])
+            if pid in off_ids or not pucks[pid].on_table or not is_blind(pucks[pid].x, pucks[pid].y)
         ]
         restore.extend(knocked)
         further = [pid for pid in before if pid not in first and moved(pid)]
@@ -190,11 +193,17 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
                 {"n": n},
             )
     if forbidden_drive:
+        owners_blind: dict[int, Callable[[float, float], bool]] = {}  # blind_for_owner's
         for pid, p in before.items():
-            if team_of(p.owner) == team or pid in off_ids or not pucks[pid].on_table:
+            if p.owner % 2 == team or pid in off_ids:
                 continue
             now = pucks[pid]
-            if blind_for_owner(state, p) or not blind_for_owner(state, now):
+            if now.where != "table":
+                continue
+            is_blind_there = owners_blind.get(p.owner)
+            if is_blind_there is None:
+                is_blind_there = owners_blind[p.owner] = blind_test(table, state.side_of(p.owner))
+            if is_blind_there(p.x, p.y) or not is_blind_there(now.x, now.y):
                 continue  # § 21 (6) note: blind to blind, or not into a blind position
             if in_circle(table, now.x, now.y) or state.config.mode == "singles":
                 restore.append(pid)  # 004 § 21 (7), (8), doubles § 28 (4)
@@ -210,7 +219,9 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
     restored: list[Spot] = []
     for pid in sorted(set(restore)):
         others = [
-            (q.x, q.y) for q in pucks.values() if q.on_table and q.id != pid and q.id not in off_ids
+            (q.x, q.y)
+            for q in pucks.values()
+            if q.where == "table" and q.id != pid and q.id not in off_ids
         ]
         # A puck may lie near a hole as long as its centre is not over it.
         x, y = nearest_free(table, before[pid].x, before[pid].y, others, table.pocket_radius)
@@ -233,7 +244,7 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
             key=lambda pid: (touch_rank.get(pid, len(touch_rank)), off_order.index(pid)),
         )
     for pid in order:
-        others = [(q.x, q.y) for q in pucks.values() if q.on_table and q.id not in off_ids]
+        others = [(q.x, q.y) for q in pucks.values() if q.where == "table" and q.id not in off_ids]
         # The physics names the rail; failing that, the far rail is the likeliest.
         rail = off_rail.get(pid) or OPPOSITE[side]
         x, y = respot_spot(table, rail, others)
@@ -267,13 +278,15 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
     return conclude(state, seat, out)
 
 
-def _striker_log(result: Any) -> Iterable[LogEntry]:
-    """What read_events needs of a physics result: a StrokeResult gives only the events
-    it reads, as plain tuples (building every event object cost more than the rest of
-    the ruling); any other result (a synthetic one in the tests) its whole log."""
+def _log(result: Any) -> tuple[Iterable[RawEvent], Sequence[int]]:
+    """What read_events needs of a physics result: a StrokeResult's log as the core made
+    it, with the ids of its discs (building every event object cost more than the rest
+    of the ruling); any other result's events (a synthetic one in the tests) in that form,
+    ids standing for themselves."""
     if isinstance(result, StrokeResult):
-        return result.striker_log()
-    return map(plain_event, result.events)
+        return result.log()
+    log = [raw_event(e) for e in result.events]
+    return log, range(1 + max([max(a, b) for _, _, a, b, _ in log], default=0))
 
 
 def _ends(result: Any) -> dict[int, tuple[str, tuple[float, float]]]:

@@ -177,28 +177,11 @@ class StrokeResult:
             )
         return self._final
 
-    def striker_log(self) -> list[LogEntry]:
-        """The events of `events` that involve the striker, every disc leaving the table
-        and the striker's zone crossings, in time order, as plain tuples (`plain_event`):
-        all a referee reads (the rest are pucks meeting pucks and rails), made without
-        building the event objects."""
-        discs = self._discs
-        log: list[LogEntry] = []
-        # The striker is the core's disc 0 (`a`, or `b` of a contact); a zone crossing's `a`
-        # is a side, not a disc. The few kept are picked out first, in one comprehension.
-        raw = self._raw[0]
-        for kind, t, a, b, _ in [e for e in raw if e[2] == 0 or e[0] >= _OFF or e[3] == 0]:
-            if kind == _DISC:
-                if a == 0 or b == 0:
-                    log.append(("disc", t, discs[a].id, discs[b].id))
-            elif kind == _ZONE:
-                log.append(("zone", t, SIDES[a], bool(b)))
-            elif kind == _OFF:
-                log.append(("off", t, discs[a].id, SIDES[b]))
-            elif a == 0:
-                pocket = kind == _POCKET
-                log.append(("pocket", t, 0, POCKETS[b]) if pocket else ("rail", t, 0, SIDES[b]))
-        return log
+    def log(self) -> tuple[list[RawEvent], list[int]]:
+        """The event log as the core made it (RawEvent: discs by their index in the
+        returned ids, striker first) with those ids: what `events` says, read without
+        building an object an event (a referee reads every stroke's log once)."""
+        return self._raw[0], [d.id for d in self._discs]
 
     def moved_ends(self) -> dict[int, tuple[Where, tuple[float, float]]]:
         """(where, (x, y)) at rest by id of the discs the stroke moved: what `final` says of
@@ -270,35 +253,39 @@ class StrokeResult:
 
 
 # The raw log's codes, compared as ints: a stroke logs tens of events.
-_DISC, _RAIL, _POCKET, _OFF, _ZONE = (RAW_KINDS.index(k) for k in RAW_KINDS)
+DISC, RAIL, POCKET, OFF, ZONE = (RAW_KINDS.index(k) for k in RAW_KINDS)
 
-LogEntry = tuple[str, float, Any, Any]
-"""An event as a plain tuple (kind, t, a, b): ("disc", t, id, id), ("rail", t, id, side),
-("pocket", t, id, pocket), ("off", t, id, side), ("zone", t, side, inside)."""
+RawEvent = tuple[int, float, int, int, float]
+"""An event as the core logs it, (kind, t, a, b, v) by the index of its kind in RAW_KINDS:
+(disc, t, disc, disc, speed), (rail, t, disc, side, speed), (pocket, t, disc, pocket, 0),
+(off, t, disc, side, speed), (zone, t, side, inside, 0); a disc by its index in the log's
+ids, a side by its index in SIDES, a pocket in POCKETS, inside 1 or 0."""
 
 
-def plain_event(e: Event) -> LogEntry:
-    """An event as a plain tuple (LogEntry)."""
+def raw_event(e: Event) -> RawEvent:
+    """An event object as the core would log it, each disc by its id (ids standing for
+    themselves; the speed 0 where the object keeps none): the log of a result made
+    without the core, in the tests."""
     if isinstance(e, DiscContact):
-        return ("disc", e.t, e.a, e.b)
+        return (DISC, e.t, e.a, e.b, e.normal_speed)
     if isinstance(e, RailContact):
-        return ("rail", e.t, e.disc, e.rail)
+        return (RAIL, e.t, e.disc, SIDES.index(e.rail), e.normal_speed)
     if isinstance(e, Pocketed):
-        return ("pocket", e.t, e.disc, e.pocket)
+        return (POCKET, e.t, e.disc, POCKETS.index(e.pocket), 0.0)
     if isinstance(e, LeftTable):
-        return ("off", e.t, e.disc, e.rail)
-    return ("zone", e.t, e.side, e.inside)
+        return (OFF, e.t, e.disc, SIDES.index(e.rail), 0.0)
+    return (ZONE, e.t, SIDES.index(e.side), int(e.inside), 0.0)
 
 
 def _event(raw: tuple[Any, ...], ids: list[int]) -> Event:
     kind, t, a, b, v = raw
-    if kind == _DISC:
+    if kind == DISC:
         return DiscContact(t, ids[a], ids[b], v)
-    if kind == _RAIL:
+    if kind == RAIL:
         return RailContact(t, ids[a], SIDES[b], v)
-    if kind == _POCKET:
+    if kind == POCKET:
         return Pocketed(t, ids[a], POCKETS[b])
-    if kind == _OFF:
+    if kind == OFF:
         return LeftTable(t, ids[a], SIDES[b])
     return StrikerZone(t, SIDES[a], bool(b))
 
