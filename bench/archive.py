@@ -3,13 +3,14 @@ answers (the goals of issue 33; docs/accounts.md, "Where data lives").
 
 Starts `python -m server` in a temporary directory with its embedded Redis and embedded
 PostgreSQL, registers two accounts and has them play `--played` rated singles matches of one
-set with the scripted player (tests/server/server_bot.py). Those real records are the
-templates of the synthetic matches. First `--finished` of them are written into Redis as a
-room's commit writes a finished match (its header, its log, its entry in the finished stream),
-a steady flow, and archived by the server's own archivist, which drops their live keys: Redis's
-used memory is read before them, once the played matches' rooms and sessions have lapsed, and
-after. Then the rest, to `--matches` in all, are archived here, each written as the archivist
-writes it (HistoryStore.archive: one transaction with the players'
+set with the scripted player (tests/server/server_bot.py). Those real records, made
+`--strokes` long (36, the goal's match: `stretched`), are the templates of the synthetic
+matches. First `--finished` of them are written into Redis as a room's commit writes a
+finished match (its header, its log, its entry in the finished stream), a steady flow, and
+archived by the server's own archivist, which drops their live keys: Redis's used memory less
+its connections' (`redis_used` says why) is read before them, once the played matches' rooms
+and sessions have lapsed, and after. Then the rest, to `--matches` in all, are archived here,
+each written as the archivist writes it (HistoryStore.archive: one transaction with the players'
 indexes, figures, ratings and rating history), `--writers` at a time, between `--players`
 accounts, one of whom (BenchAda) plays in the first 100,000 of them (half of them with fewer;
 hers unrated, so that the writers do not queue on her rating's lock, as they would on one
