@@ -9,7 +9,7 @@ A match is deterministic, so what is kept is what was struck, not what followed:
           (`sealed`; about 90 bytes, not 330)
   inputs  the form's number, then msgpack [t0, last, items], deflated alike: t0 the start's time,
           `last` the whole state hash after the last packed stroke, and the entries in
-          order: each run of strokes as one byte string of packed strokes (below),
+          order: each run of strokes as one byte string of packed strokes (STROKES below),
           any other entry (a pass, a clock run out, a resignation, the end, a stroke that
           does not fit the packed form) as a map, its ruling replaced by the ruling's digest.
 A packed stroke (form 3), 27 bytes as a rule (a shot struck as the server plays it, float32):
@@ -21,10 +21,6 @@ A packed stroke (form 3), 27 bytes as a rule (a shot struck as the server plays 
   16 or 32      the shot's x, y, angle and speed, exactly as struck
   4             the first 4 bytes of the state hash after it (the last stroke's whole: `last`)
   4             the first 4 bytes of the SHA-256 of its ruling
-kept field by field in its run (`_columns`): the number of strokes (a varint), each one's
-first three (and a float64 shot), then the float32 shots byte by byte (every shot's first
-byte, then every second...), the hashes' starts, the rulings' digests: deflate finds the
-shots' like sign and exponent bytes side by side (some 22 bytes a stroke once deflated).
 The rulings, durations and states after each stroke are recomputed on demand by the game's
 replay (server/games/*/replay.py), which compares each stroke's recomputed state hash with
 the stored one, or the start of it that is kept (server/games/core/replaying.py
@@ -32,7 +28,7 @@ the stored one, or the start of it that is kept (server/games/core/replaying.py
 
 Earlier forms are read as they are (the form's byte tells which):
   form 2  written on 2026-11-27: as form 3, but each packed stroke keeps 8 bytes of its state
-          hash (31 bytes a stroke), and a run holds its strokes one after the other;
+          hash (31 bytes a stroke);
   form 1  written until 2026-11-27: the header plain msgpack, the inputs msgpack [t0, entries],
           each stroke 79 bytes (STROKE_V1: number, seat, time, shot as float64, the whole state
           hash, the ruling's digest).
@@ -261,67 +257,6 @@ class _Reader:
             self.stroke = int(entry["stroke"])
 
 
-def _columns(run: bytes, kept: int) -> bytes:
-    """A run of packed strokes as form 3 keeps it, field by field: their number (a varint),
-    each one's flags, time and number (and a shot of four float64, rare), then the float32
-    shots byte by byte (every shot's first byte, then every second...: the sign and exponent
-    bytes of a match's shots are much alike, and deflate finds them side by side), then the
-    state hashes' starts, then the rulings' digests. Some 100 bytes less of a 36-stroke match
-    once deflated; `_rows` is its inverse."""
-    leads, narrow, hashes, judged = bytearray(), [], bytearray(), bytearray()
-    at = count = 0
-    while at < len(run):
-        lead, at, wide = _lead(run, at)
-        leads += lead
-        if not wide:
-            narrow.append(run[at : at + SINGLES.size])
-            at += SINGLES.size
-        hashes += run[at : at + kept]
-        judged += run[at + kept : at + kept + JUDGED]
-        at, count = at + kept + JUDGED, count + 1
-    planes = bytes(shot[j] for j in range(SINGLES.size) for shot in narrow)
-    return _varint(count) + bytes(leads) + planes + bytes(hashes) + bytes(judged)
-
-
-def _lead(run: bytes, at: int) -> tuple[bytes, int, bool]:
-    """A packed stroke's flags, time, number if any and a float64 shot if it has one: those
-    bytes, where what follows begins, and whether its shot was among them."""
-    start, flags = at, run[at]
-    _, at = _read_varint(run, at + 1)
-    if flags & NUMBERED:
-        _, at = _read_varint(run, at)
-    if flags & WIDE:
-        at += DOUBLES.size
-    return run[start:at], at, bool(flags & WIDE)
-
-
-def _rows(blob: bytes, kept: int) -> bytes:
-    """Form 3's strokes of a run back stroke by stroke (the inverse of `_columns`)."""
-    try:
-        count, at = _read_varint(blob, 0)
-        leads = []
-        for _ in range(count):
-            lead, at, wide = _lead(blob, at)
-            leads.append((lead, wide))
-        narrow = sum(not wide for _, wide in leads)
-        planes = blob[at : at + SINGLES.size * narrow]
-        at += SINGLES.size * narrow
-        hashes, judged = blob[at : at + count * kept], blob[at + count * kept :]
-    except IndexError:
-        raise ArchiveFormError("a run of packed strokes is cut short") from None
-    if len(planes) != SINGLES.size * narrow or len(judged) != count * JUDGED:
-        raise ArchiveFormError("a run of packed strokes is cut short, or too long")
-    out = bytearray()
-    k = 0
-    for i, (lead, wide) in enumerate(leads):
-        out += lead
-        if not wide:
-            out += bytes(planes[j * narrow + k] for j in range(SINGLES.size))
-            k += 1
-        out += hashes[i * kept : (i + 1) * kept] + judged[i * JUDGED : (i + 1) * JUDGED]
-    return bytes(out)
-
-
 def pack_match(record: dict[str, Any], form: int = FORM) -> tuple[bytes, bytes, bytes, bytes]:
     """A finished record (header with its whole log) as its rows: (start id, start entry,
     header, inputs), of `form` (3; 2 is written by the tests of rows written before)."""
@@ -347,9 +282,7 @@ def pack_match(record: dict[str, Any], form: int = FORM) -> tuple[bytes, bytes, 
         if "ruling" in entry:
             kept["ruling_digest"] = ruling_digest(entry["ruling"])
         items.append(kept)
-    items = [(bytes(i) if form == 2 else _columns(bytes(i), packer.kept))
-             if isinstance(i, bytearray)
-             else i for i in items]  # fmt: skip
+    items = [bytes(i) if isinstance(i, bytearray) else i for i in items]
     header = {k: v for k, v in record.items() if k != "log"}
     return start_id, start_blob, sealed(header, form), sealed([t0, packer.last, items], form)
 
@@ -373,13 +306,12 @@ def _log_v1(inputs: bytes) -> tuple[float, list[dict[str, Any]]]:
 def _log_packed(inputs: bytes) -> tuple[float, list[dict[str, Any]]]:
     """Form 2's or 3's t0 and entries, the last packed stroke with its whole state hash."""
     t0, last, items = opened(inputs)
-    form = inputs[0]
-    reader = _Reader(float(t0), HASH_KEPT_BY_FORM[form])
+    reader = _Reader(float(t0), HASH_KEPT_BY_FORM[inputs[0]])
     log: list[dict[str, Any]] = []
     final = None
     for item in items:
         if isinstance(item, bytes):
-            strokes = reader.strokes(item if form == 2 else _rows(item, reader.kept))
+            strokes = reader.strokes(item)
             log += strokes
             final = strokes[-1] if strokes else final
         else:

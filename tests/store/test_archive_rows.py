@@ -258,21 +258,3 @@ def test_a_row_of_form_2_is_read_replayed_and_served_as_the_live_one_was(kind):
     served = with_rulings(back)
     for now, was in zip(plain(served["log"]), plain(record["log"]), strict=True):
         assert {k: now.get(k) for k in was} == was
-
-
-def test_form_3_keeps_a_run_field_by_field_with_shots_of_both_widths():
-    """Float32 shots byte by byte after the strokes' leads; a float64 shot (one not struck as
-    the server strikes) stays with its lead: a run of both reads back exactly."""
-    record = scripted_record(seed=6, strokes=36, sets=1)
-    strokes = [e for e in record["log"] if e["kind"] == "stroke"]
-    for e in strokes[::3]:  # two in three float64
-        e["shot"] = {k: single(v) for k, v in e["shot"].items()}
-    back = [e for e in round_trip(record)["log"] if e["kind"] == "stroke"]
-    assert [e["shot"] for e in back] == [
-        {k: float(v) for k, v in e["shot"].items()} for e in strokes
-    ]
-    assert [e["hash"] for e in back[:-1]] == [e["hash"][:8] for e in strokes[:-1]]
-    for e in strokes:  # all float32, as the server strikes: field by field deflates better
-        e["shot"] = {k: single(v) for k, v in e["shot"].items()}
-    rows, columns = pack_match(record, form=2)[3], pack_match(record)[3]
-    assert len(rows) - len(columns) >= 4 * len(strokes) + 50  # the hashes' 4 bytes, and more
