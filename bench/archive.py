@@ -316,7 +316,7 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
         matches = int(await conn.fetchval("SELECT count(*) FROM matches"))
         inputs = float(await conn.fetchval("SELECT avg(length(inputs)) FROM matches"))
         header = float(await conn.fetchval("SELECT avg(length(header)) FROM matches"))
-        pages = int(
+        heap_pages = int(
             await conn.fetchval(
                 "SELECT pg_relation_size('matches') / current_setting('block_size')::int"
             )
@@ -343,7 +343,7 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
         f"{matches:,} matches on disk: {per:.0f} bytes per match, tables with their indexes"
         f" ({', '.join(f'{t} {s / matches:.0f}' for t, s in sizes.items())});"
         f" a row's header {header:.0f} bytes, inputs {inputs:.0f} bytes;"
-        f" {matches / max(1, pages):.1f} rows a page of the table"
+        f" {matches / max(1, heap_pages):.1f} rows a page of the table"
     )
 
     # -- reads ----------------------------------------------------------------------------------
