@@ -12,23 +12,26 @@ A match is deterministic, so what is kept is what was struck, not what followed:
           order: each run of strokes as one byte string of packed strokes (STROKES below),
           any other entry (a pass, a clock run out, a resignation, the end, a stroke that
           does not fit the packed form) as a map, its ruling replaced by the ruling's digest.
-A packed stroke, 31 bytes as a rule (a shot struck as the server plays it, float32):
+A packed stroke (form 3), 27 bytes as a rule (a shot struck as the server plays it, float32):
   1 byte        its seat (bits 0-2), whether its number follows (bit 3: else it is the one
                 after the stroke before), whether its shot is four float64 (bit 4: else four
                 float32, which hold it exactly)
   varint        its time: milliseconds after t0, less the stroke before's (zigzag)
   [varint]      its number, when not the one after the stroke before
   16 or 32      the shot's x, y, angle and speed, exactly as struck
-  8             the first 8 bytes of the state hash after it (the last stroke's whole: `last`)
+  4             the first 4 bytes of the state hash after it (the last stroke's whole: `last`)
   4             the first 4 bytes of the SHA-256 of its ruling
 The rulings, durations and states after each stroke are recomputed on demand by the game's
 replay (server/games/*/replay.py), which compares each stroke's recomputed state hash with
 the stored one, or the start of it that is kept (server/games/core/replaying.py
 `same_hash`), and each recomputed ruling's digest with the stored digest (`same_ruling`).
 
-Form 1, written until 2026-11-27, is read as it is: the header plain msgpack, the inputs
-msgpack [t0, entries], each stroke 79 bytes (STROKE_V1: number, seat, time, shot as float64,
-the whole state hash, the ruling's digest).
+Earlier forms are read as they are (the form's byte tells which):
+  form 2  written on 2026-11-27: as form 3, but each packed stroke keeps 8 bytes of its state
+          hash (31 bytes a stroke);
+  form 1  written until 2026-11-27: the header plain msgpack, the inputs msgpack [t0, entries],
+          each stroke 79 bytes (STROKE_V1: number, seat, time, shot as float64, the whole state
+          hash, the ruling's digest).
 """
 
 from __future__ import annotations
@@ -42,14 +45,18 @@ from typing import Any
 import msgpack
 
 from server.games.core.play import nearest_single
-from server.games.core.replaying import KEPT_HASH_DIGITS, ruling_digest
+from server.games.core.replaying import ruling_digest
 from server.store.postgres import Database
 
-FORM = 2  # the inputs' form written now (its first byte); form 1 began with msgpack's 0x92
+FORM = 3  # the form written now (the first byte of the header and inputs)
+# bytes of each packed stroke's state hash kept, by form (3: a stroke that went otherwise still
+# shows at that stroke, with a chance of 2^-32 that it passes, and in every stroke after it
+# and the last state, kept whole; 2 kept 8)
+HASH_KEPT_BY_FORM = {2: 8, 3: 4}
 STROKE_V1 = struct.Struct("<HBddddd32s4s")
 SINGLES = struct.Struct("<4f")  # the shot, each number a float32 that holds it exactly
 DOUBLES = struct.Struct("<4d")  # ... one that does not fit a float32
-HASH_KEPT = KEPT_HASH_DIGITS // 2  # bytes of each stroke's state hash kept
+HASH_KEPT = HASH_KEPT_BY_FORM[FORM]
 JUDGED = 4  # bytes of each ruling's digest
 SEAT_MASK, NUMBERED, WIDE = 0x07, 0x08, 0x10  # the flag byte of a packed stroke
 _SHOT = ("x", "y", "angle", "speed")
@@ -66,7 +73,7 @@ def _pack(data: Any) -> bytes:
 
 
 # What a header and the map entries of the inputs mostly say, deflate's preset dictionary for
-# both (form 2): a header of 330 bytes is kept in about 90. Form 2's for ever: another
+# both (forms 2 and 3): a header of 330 bytes is kept in about 90. Theirs for ever: another
 # dictionary would be another form.
 _WORDS = _pack([
     {"kind": "end", "at": 0.0, "result": {"winner": 0, "cause": "rounds"}, "score": [0, 0]},
@@ -80,22 +87,25 @@ _WORDS = _pack([
 ])  # fmt: skip
 
 
-def sealed(data: Any) -> bytes:
-    """Data as form 2 keeps it: the form's byte, then its msgpack deflated (raw, with _WORDS
-    as the preset dictionary)."""
+def sealed(data: Any, form: int = FORM) -> bytes:
+    """Data as forms 2 and 3 keep it: the form's byte, then its msgpack deflated (raw, with
+    _WORDS as the preset dictionary)."""
     z = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, zdict=_WORDS)
-    return bytes([FORM]) + z.compress(_pack(data)) + z.flush()
+    return bytes([form]) + z.compress(_pack(data)) + z.flush()
 
 
 def opened(blob: bytes) -> Any:
-    """What `sealed` kept (ArchiveFormError if it is not of form 2, or broken)."""
-    if blob[:1] != bytes([FORM]):
-        raise ArchiveFormError(f"not of form {FORM} ({blob[:1].hex()})")
+    """What `sealed` kept (ArchiveFormError if it is not of form 2 or 3, or broken)."""
+    if blob[:1] not in _SEALED:
+        raise ArchiveFormError(f"not of form 2 or 3 ({blob[:1].hex()})")
     try:
         z = zlib.decompressobj(-15, zdict=_WORDS)
         return _unpack(z.decompress(blob[1:]) + z.flush())
     except (zlib.error, ValueError) as e:
         raise ArchiveFormError(f"archived data that does not open: {e}") from None
+
+
+_SEALED = {bytes([form]) for form in HASH_KEPT_BY_FORM}
 
 
 def _unpack(blob: bytes) -> Any:
@@ -155,8 +165,9 @@ class _Packer:
     """The entries of one log packed in order: what a packed stroke leaves out (its number,
     most of its time) is what the strokes before it say."""
 
-    def __init__(self, t0: float):
+    def __init__(self, t0: float, kept: int):
         self.t0 = t0
+        self.kept = kept  # bytes of each state hash kept (HASH_KEPT_BY_FORM)
         self.stroke = 0  # the number of the last stroke so far
         self.ms = 0  # the time of the last packed stroke, ms after t0
         self.last: bytes | None = None  # the whole state hash after the last packed stroke
@@ -197,7 +208,7 @@ class _Packer:
             shot_bytes = DOUBLES.pack(*values)
         out = bytes([flags]) + _varint(_zigzag(ms - self.ms)) + extra + shot_bytes
         self.stroke, self.ms, self.last = stroke, ms, digest
-        return out + digest[:HASH_KEPT] + judged
+        return out + digest[: self.kept] + judged
 
     def seen(self, entry: dict[str, Any]) -> None:
         """An entry kept as a map: a stroke's number is the one the next follows."""
@@ -208,8 +219,9 @@ class _Packer:
 class _Reader:
     """The packed strokes read back in order (the inverse of _Packer)."""
 
-    def __init__(self, t0: float):
+    def __init__(self, t0: float, kept: int):
         self.t0 = t0
+        self.kept = kept
         self.stroke = 0
         self.ms = 0
 
@@ -227,8 +239,8 @@ class _Reader:
                 form = DOUBLES if flags & WIDE else SINGLES
                 shot = form.unpack_from(run, at)
                 at += form.size
-                h, judged = run[at : at + HASH_KEPT], run[at + HASH_KEPT : at + HASH_KEPT + JUDGED]
-                at += HASH_KEPT + JUDGED
+                h, judged = run[at : at + self.kept], run[at + self.kept : at + self.kept + JUDGED]
+                at += self.kept + JUDGED
                 if len(judged) != JUDGED:
                     raise ArchiveFormError("a packed stroke is cut short")
                 out.append({
@@ -245,9 +257,9 @@ class _Reader:
             self.stroke = int(entry["stroke"])
 
 
-def pack_match(record: dict[str, Any]) -> tuple[bytes, bytes, bytes, bytes]:
+def pack_match(record: dict[str, Any], form: int = FORM) -> tuple[bytes, bytes, bytes, bytes]:
     """A finished record (header with its whole log) as its rows: (start id, start entry,
-    header, inputs)."""
+    header, inputs), of `form` (3; 2 is written by the tests of rows written before)."""
     log = list(record.get("log") or [])
     start: dict[str, Any] = {}
     if log and log[0].get("kind") == "start":
@@ -255,7 +267,7 @@ def pack_match(record: dict[str, Any]) -> tuple[bytes, bytes, bytes, bytes]:
     t0 = float(start.pop("at", record.get("started") or 0.0))
     start_blob = _pack(start)
     start_id = hashlib.sha256(start_blob).digest()[:16]
-    packer = _Packer(t0)
+    packer = _Packer(t0, HASH_KEPT_BY_FORM[form])
     items: list[Any] = []
     for entry in log:
         packed = packer.stroke_bytes(entry) if entry.get("kind") == "stroke" else None
@@ -272,7 +284,7 @@ def pack_match(record: dict[str, Any]) -> tuple[bytes, bytes, bytes, bytes]:
         items.append(kept)
     items = [bytes(i) if isinstance(i, bytearray) else i for i in items]
     header = {k: v for k, v in record.items() if k != "log"}
-    return start_id, start_blob, pack_header(header), sealed([t0, packer.last, items])
+    return start_id, start_blob, sealed(header, form), sealed([t0, packer.last, items], form)
 
 
 def _log_v1(inputs: bytes) -> tuple[float, list[dict[str, Any]]]:
@@ -291,10 +303,10 @@ def _log_v1(inputs: bytes) -> tuple[float, list[dict[str, Any]]]:
     return float(t0), log
 
 
-def _log_v2(inputs: bytes) -> tuple[float, list[dict[str, Any]]]:
-    """Form 2's t0 and entries, the last packed stroke with its whole state hash."""
+def _log_packed(inputs: bytes) -> tuple[float, list[dict[str, Any]]]:
+    """Form 2's or 3's t0 and entries, the last packed stroke with its whole state hash."""
     t0, last, items = opened(inputs)
-    reader = _Reader(float(t0))
+    reader = _Reader(float(t0), HASH_KEPT_BY_FORM[inputs[0]])
     log: list[dict[str, Any]] = []
     final = None
     for item in items:
@@ -315,8 +327,8 @@ def unpack_match(start: bytes, header: bytes, inputs: bytes) -> dict[str, Any]:
     struck, each stroke with its state hash (or the start of it kept), and no rulings (the
     replay recomputes them). ArchiveFormError for inputs of no known form."""
     record = unpack_header(header)
-    if inputs[:1] == bytes([FORM]):
-        t0, entries = _log_v2(inputs)
+    if inputs[:1] in _SEALED:
+        t0, entries = _log_packed(inputs)
     elif inputs[:1] == b"\x92":  # form 1: a msgpack array of two
         t0, entries = _log_v1(inputs)
     else:
@@ -328,13 +340,13 @@ def unpack_match(start: bytes, header: bytes, inputs: bytes) -> dict[str, Any]:
 
 
 def pack_header(header: dict[str, Any]) -> bytes:
-    """A match's header (the record without its log) as the archive keeps it (form 2)."""
+    """A match's header (the record without its log) as the archive keeps it (form 3)."""
     return sealed(header)
 
 
 def unpack_header(header: bytes) -> dict[str, Any]:
-    """A match's header (the record without its log), of either form (form 1: msgpack)."""
-    record = opened(header) if header[:1] == bytes([FORM]) else _unpack(header)
+    """A match's header (the record without its log), of any form (form 1: msgpack)."""
+    record = opened(header) if header[:1] in _SEALED else _unpack(header)
     if not isinstance(record, dict):
         raise ArchiveFormError("an archived header that is not a map")
     return record

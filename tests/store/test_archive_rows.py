@@ -1,7 +1,7 @@
 """The archive's rows (server/store/archive.py) without a database: both games' records packed
 to what was struck and read back, replayed hash by hash and ruling by ruling (the rulings by
-their digests), a record altered after it was packed caught, and the rows of the form written
-until 2026-11-27 still read and replayed."""
+their digests), a record altered after it was packed caught, and the rows of the forms written
+before (1 until 2026-11-27, 2 on 2026-11-27) still read and replayed."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ from typing import Any
 import msgpack
 import pytest
 
-from server.games.core.replaying import plain, ruling_digest
+from server.games.core.replaying import KEPT_HASH_DIGITS, plain, ruling_digest
 from server.games.registry import of_record
 from server.history.http import with_rulings
 from server.store.archive import (
     FORM,
     HASH_KEPT,
+    HASH_KEPT_BY_FORM,
     STROKE_V1,
     ArchiveFormError,
     opened,
@@ -61,7 +62,7 @@ def test_an_archived_record_replays_hash_by_hash_and_ruling_by_ruling(kind):
     for was, now in zip(strokes, kept, strict=True):
         assert now["shot"] == {k: float(v) for k, v in was["shot"].items()}  # exactly
         assert (now["seat"], now["stroke"], now["at"]) == (was["seat"], was["stroke"], was["at"])
-        # the first 8 bytes of each state hash (the last stroke's whole, below)
+        # the first 4 bytes of each state hash (the last stroke's whole, below)
         assert was["hash"].startswith(now["hash"][: 2 * HASH_KEPT])
         assert "ruling" not in now and len(now["ruling_digest"]) == 8
     assert all(len(e["hash"]) == 2 * HASH_KEPT for e in kept[:-1])
@@ -108,7 +109,7 @@ def test_a_stroke_is_kept_in_tens_of_bytes_and_the_start_is_shared():
     overhead = 48 + others * 200  # the form, t0, the last hash; the map entries
     # the shot four float64 (the scripted player's are not float32): 47 bytes a stroke
     assert len(inputs) <= overhead + strokes * (1 + 2 + 32 + HASH_KEPT + 4)
-    # a shot that a float32 holds exactly is kept in 16 bytes: 31 a stroke
+    # a shot that a float32 holds exactly is kept in 16 bytes: 27 a stroke
     for e in record["log"]:
         if e["kind"] == "stroke":
             e["shot"] = {k: single(v) for k, v in e["shot"].items()}
@@ -146,8 +147,13 @@ def test_an_altered_archive_is_caught_by_the_replay():
     assert marked.hash_ok is False and marked.ruling_ok is True
     served = next(e for e in with_rulings(short)["log"] if e["kind"] == "stroke")
     assert served["hash"] == stroke["hash"]  # not served as the whole hash it is not
-    stroke["hash"] = stroke["hash"][:8]
+    stroke["hash"] = stroke["hash"][: KEPT_HASH_DIGITS - 1]
     assert next(c for c in checks(short) if c.kind == "stroke").hash_ok is False
+
+
+def test_every_form_keeps_at_least_what_a_replay_compares():
+    assert HASH_KEPT == 4 and FORM == 3
+    assert min(HASH_KEPT_BY_FORM.values()) * 2 == KEPT_HASH_DIGITS
 
 
 def test_a_stroke_that_does_not_fit_the_packed_form_is_kept_whole_but_its_ruling():
@@ -231,3 +237,24 @@ def test_a_row_of_the_form_before_is_read_replayed_and_served_as_the_live_one_wa
         assert {k: now.get(k) for k in was} == was
     assert pack_match(record)[1] == start  # the same start row: shared by both forms
     assert hashlib.sha256(start).digest()[:16] == pack_match(record)[0]
+
+
+@pytest.mark.parametrize("kind", sorted(RECORDS))
+def test_a_row_of_form_2_is_read_replayed_and_served_as_the_live_one_was(kind):
+    """Form 2 (2026-11-27): as form 3 but 8 bytes of each state hash, 4 more a stroke."""
+    record = RECORDS[kind]()
+    start_id, start, header, inputs = pack_match(record, form=2)
+    assert inputs[0] == 2 and header[0] == 2
+    assert (start_id, start) == pack_match(record)[:2]  # the same start row: shared
+    back = unpack_match(start, header, inputs)
+    old = [e for e in back["log"] if e["kind"] == "stroke"]
+    whole = [e["hash"] for e in record["log"] if e["kind"] == "stroke"]
+    assert [len(e["hash"]) for e in old[:-1]] == [16] * len(old[:-1])
+    assert [w.startswith(e["hash"]) for e, w in zip(old, whole, strict=True)] == [True] * len(old)
+    if old:
+        assert old[-1]["hash"] == whole[-1]
+        assert len(inputs) - len(pack_match(record)[3]) >= 3 * (len(old) - 1)
+    assert all(c.ok for c in checks(back))
+    served = with_rulings(back)
+    for now, was in zip(plain(served["log"]), plain(record["log"]), strict=True):
+        assert {k: now.get(k) for k in was} == was

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from server.accounts.store import AccountStore
+from server.games.core.replaying import KEPT_HASH_DIGITS
 from server.games.registry import of_record
 from server.history.store import Archived, HistoryStore, Skills
 from server.history.summary import is_rated, rating_mode_of, summarise
@@ -27,7 +28,8 @@ def planner(record: dict[str, Any]) -> Callable[[Skills, list[dict[str, Any]]], 
 
 def strokes_of(record: dict[str, Any]) -> list[tuple[int, str]]:
     """Each stroke's number and the start of its state hash that the archive keeps."""
-    return [(e["stroke"], e["hash"][:16]) for e in record["log"] if e["kind"] == "stroke"]
+    kept = KEPT_HASH_DIGITS
+    return [(e["stroke"], e["hash"][:kept]) for e in record["log"] if e["kind"] == "stroke"]
 
 
 async def test_a_dump_restored_into_a_fresh_database_replays_every_match(

@@ -78,9 +78,10 @@ class Replayed:
 
 
 # The fewest hex digits of a state hash a stroke may keep: an archived stroke keeps the first
-# 16 (8 bytes; server/store/archive.py), which a recomputed state that differs matches by
-# chance once in 2^64.
-KEPT_HASH_DIGITS = 16
+# 8 (4 bytes, form 3; form 2 kept 16: server/store/archive.py), which a recomputed state that
+# differs matches by chance once in 2^32, and the strokes after it and the last state (kept
+# whole) do not.
+KEPT_HASH_DIGITS = 8
 
 
 def same_hash(recomputed: str, stored: Any) -> bool:
