@@ -170,6 +170,13 @@ class Table:
                     await c.send({"t": "strike", "x": x, "y": y, "angle": angle, "speed": speed})
                 c.turn = None  # until the ruling says whose turn it is
 
+    def keys(self) -> list[str]:
+        """The Redis keys of the honest room and its match (server/store/redis_store.py)."""
+        room = self.players[0].room
+        match = room.get("match") if room else None
+        mid = [f"nv:match:{{{match['id']}}}", f"nv:log:{{{match['id']}}}"] if match else []
+        return [f"nv:room:{self.rid}", f"nv:ev:{self.rid}", *mid]
+
     def reset(self) -> None:
         """Start measuring afresh (a new attack)."""
         for c in (*self.players, self.watcher):

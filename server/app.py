@@ -115,7 +115,7 @@ async def healthz(request: web.Request) -> web.Response:
         raise web.HTTPBadRequest(text="strokes_since: a time in seconds since the epoch") from None
     state = {
         "ok": True, **hub.health(since), "tcp": request.app[DOOR].view(),
-        "ws": hub.gateway.holders.view(),
+        "ws": {**hub.gateway.holders.view(), "paced": hub.gateway.pace.waited},
     }  # fmt: skip
     try:
         await request.app[STORE].ping()

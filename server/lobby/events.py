@@ -100,6 +100,12 @@ class EventBuffer:
         while self.bytes > EVENT_BYTES and len(self.events) > 1:
             self.bytes -= len(self.events.popleft().packed)
 
+    def forget(self) -> None:
+        """Keep none of the events so far (the sequence goes on): whoever resumes from before
+        the next one gets a whole `room`."""
+        self.events.clear()
+        self.bytes = 0
+
     def restore(self, seq: int, events: Iterable[Event]) -> None:
         """After a reload: the sequence as it was checkpointed, and the stored events up to
         it (a store may hold one written after the checkpoint: it is not the room's)."""

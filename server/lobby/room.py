@@ -338,6 +338,12 @@ class Room:
             return Step()
         grace = self.grace if self.status == "playing" else min(self.grace, WAITING_GRACE)
         s.away_until = now + grace
+        people = [p for _, p in self.seated() if p.computer is None]
+        if self.status != "playing" and all(p.away_until is not None for p in people):
+            # Nobody left at a table with no match: its kept events (up to 128 KiB in Redis)
+            # go now, not as it closes, and a return within the grace gets a whole `room` (issue
+            # 37: a rematch flood's abandoned rooms held 20 KB of events each meanwhile).
+            self.buffer.forget()
         self.emit(Out("gone", dict(wire.Gone(seat=seat, name=s.name, grace=grace))))
         if self.match is None:
             return Step()

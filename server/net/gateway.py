@@ -24,6 +24,7 @@ from server.net.dispatch import Dispatcher
 from server.net.fanout import Wire, may_deflate
 from server.net.holders import Holders
 from server.net.limits import AddressCounter, ConnGuard, CreateBudgets, Limits
+from server.net.pace import Pace
 from server.net.stalls import Stalls
 
 CLOSE_WAIT = 2.0  # seconds a client has to answer the server's close at shutdown
@@ -76,6 +77,7 @@ class Gateway:
         self.limits = limits
         self.addresses = AddressCounter(limits.conns_per_address)
         self.holders = Holders(self.addresses)  # attached to the door by server/app.py
+        self.pace = Pace()  # upgrades and hellos a loop turn, the addresses in turn
         self.creates = CreateBudgets(limits)
         self.dispatcher = dispatcher
         self.ended = ended
@@ -91,11 +93,12 @@ class Gateway:
         # budget before they are answered (else a ping flood bypasses the limits)
         ws = web.WebSocketResponse(max_msg_size=HARD_FRAME_LIMIT, heartbeat=20.0, autoping=False)
         account = None
+        address = client_address(request.remote or "", request.headers, self.trusted)
+        await self._turn(request, address)
         if self.accounts is not None:
             refuse_foreign(request, self.accounts.origins)  # before the upgrade: a 403
             account = await self.accounts.logged_in(request)
         await ws.prepare(request)
-        address = client_address(request.remote or "", request.headers, self.trusted)
         if not self.addresses.admit(address):
             refusal = p.ProtocolError(
                 "too_many_connections",
@@ -135,6 +138,20 @@ class Gateway:
                 await ws.close()
         return ws
 
+    async def _turn(self, request: web.Request, address: str) -> None:
+        """Wait for the address's turn to upgrade (server/net/pace.py). Meanwhile the
+        connection waits at the door as one that asked nothing yet: cut first when the door
+        needs room (server/net/holders.py), as it is again after the upgrade until its hello."""
+        door = self.holders.door
+        if door is None or self.pace.free():
+            await self.pace.turn(address)
+            return
+        door.idle(request.protocol)
+        try:
+            await self.pace.turn(address)
+        finally:
+            door.asking(request.protocol)
+
     def admit(self, conn: Conn) -> bool:
         """Charge one client message (or PING frame) to its connection's budget: False if it
         is refused (answered with `rate_limited`, or `abuse` and closed when it goes on)."""
@@ -151,6 +168,8 @@ class Gateway:
     async def receive(self, conn: Conn, data: bytes | str) -> None:
         """Charge one client message to its connection's budgets, then dispatch it."""
         if self.admit(conn):
+            if conn.session is None:  # a hello (or a message before one) waits its turn
+                await self.pace.turn(conn.address)
             await self.dispatcher.handle(conn, data)
 
     def close_idle(self) -> None:

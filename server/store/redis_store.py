@@ -277,6 +277,8 @@ class Store:
         for sid in c.unseated:
             ops.append(["HDEL", P + "seats", sid])
             ops.append(["DEL", claim_key(sid)])  # a claim elsewhere waits for this one
+        if c.checkpoint is not None and c.kept is not None and c.kept <= len(c.events):
+            ops.append(["DEL", P + "ev:" + rid])  # none kept of those stored (Room.drop)
         if c.checkpoint is None:  # the room closed: its events are not kept any more
             ops.append(["SREM", P + "rooms", rid])
             ops.append(["DEL", P + "room:" + rid, P + "ev:" + rid])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+import msgpack
 import pytest
 
 from tests.accounts.account_client import as_bytes, db, wait_until
@@ -22,6 +23,19 @@ async def rematched(c: Client, before: str) -> Msg:
         match = msg.get("match") if msg["t"] == "room" else None
         if match is not None and match["id"] != before:
             return msg
+
+
+async def resigned(c: Client) -> None:
+    """Resign, again after the ruling if the computer's stroke was in motion (`not_now`)."""
+    while True:
+        await c.send("resign")
+        answer = await c.inbox.get()
+        while answer["t"] not in ("result", "error"):
+            answer = await c.inbox.get()
+        if answer["t"] == "result":
+            return
+        assert answer["code"] == "not_now", answer
+        await c.expect("ruling")
 
 
 @pytest.mark.fresh_server  # it reads every key in Redis
@@ -81,3 +95,31 @@ async def test_a_match_against_the_computer_with_a_stroke_is_kept(game_server):
     assert result["cause"] == "resign"
     record = get_json(f"{srv.url}/api/matches/{mid}")
     assert record["result"] is not None and record["strokes"] >= 1
+
+
+async def test_a_table_nobody_is_at_keeps_no_events_in_redis(game_server):
+    """A match against the computer over, its player's tab closed: the room waits a reload's
+    time (WAITING_GRACE), and its kept events go at once, not as it closes (issue 37: a rematch
+    flood's abandoned rooms held 20 KB of events each meanwhile). A return within that time
+    gets its seat and a whole `room`."""
+    srv = game_server(**FAST)
+    r = db(str(srv.redis_url))
+    c = await play_computer(srv)
+    rid = c.current_room["id"]
+    await resigned(c)
+    token, since = c.token, c.last
+    assert r.xlen(f"nv:ev:{rid}") > 2  # the room, the ruling, the result, ...
+    await c.close()
+
+    def first() -> str:  # the type of the oldest event kept in Redis
+        entries = r.xrange(f"nv:ev:{rid}", count=1)
+        fields = entries[0][1] if entries else None
+        return str(msgpack.unpackb(as_bytes(fields[b"m"]))["t"]) if fields else ""
+
+    wait_until(lambda: first() == "gone", what="only the events from the drop on kept")
+    back = Client("Mari")
+    welcome = await back.connect(srv.ws_url, token)
+    assert welcome["seat"]["room"] == rid
+    await back.send("resume", room=rid, since=since)
+    room = await back.expect("room")
+    assert room["id"] == rid and room["you"]["seat"] == c.own_seat

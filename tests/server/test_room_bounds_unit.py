@@ -31,3 +31,20 @@ def test_small_events_are_still_bounded_by_count():
         room.emit(Out("chat", {"seat": None, "name": "n", "text": "hi", "team": None}))
     assert len(room.events) == 8
     assert room.buffer.bytes == sum(len(e.packed) for e in room.events)
+
+
+def test_a_table_nobody_is_at_with_no_match_keeps_no_events():
+    """Its last person dropped, a room with no match being played forgets its events (a
+    return gets a whole `room`): issue 37, a rematch flood's abandoned rooms held 20 KB of
+    events each for their 20 s. While somebody is still at the table, they are kept."""
+    room = Room("r1", "singles", 1, 30.0, False, SETTINGS, grace=120.0, buffer=256)
+    room.join("s1", "Anna", 0, None, 1.0)
+    room.join("s2", "Berit", 1, None, 1.0)
+    for _ in range(5):
+        room.emit(Out("chat", {"seat": 0, "name": "Anna", "text": "hi", "team": None}))
+    room.drop("s1", 2.0)
+    assert len(room.events) > 6 and room.missed(1, None) is not None  # Berit is still there
+    room.drop("s2", 3.0)
+    assert [e.kind for e in room.events] == ["gone"] and room.buffer.bytes > 0
+    assert room.missed(1, None) is None  # a return from before: a whole room
+    assert room.seq == room.events[-1].seq  # the sequence goes on
