@@ -412,10 +412,14 @@ async def rating_farm(ctx: Context) -> str:
         await asyncio.sleep(3.0)  # the archivist's time for the last one
         async with https[0].get(f"{ctx.url}/api/players/{farmer}") as r:
             profile = await r.json()
-        rating = (profile.get("ratings") or {}).get("singles") or {}
+        rating = (profile.get("ratings") or {}).get("singles")
+        farmed = (
+            "unrated (no rated match)"
+            if rating is None
+            else f"{rating['rating']} after {rating['matches']} rated"
+        )
         return (f"self-play matches: {alone[0]} ({alone[1]}); against a puppet: {puppets[0]}"
-                f" ({puppets[1]}); farmed rating"
-                f" {rating.get('rating')} after {rating.get('matches')} rated")  # fmt: skip
+                f" ({puppets[1]}); farmed rating {farmed}")  # fmt: skip
     finally:
         for http in https:
             await http.close()
