@@ -36,8 +36,6 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
-import os
-import signal
 import socket
 import subprocess
 import tempfile
@@ -53,7 +51,7 @@ import redis
 from bench import abuse_attacks, abuse_holders, abuse_http
 from bench.abuse_attacks import Context
 from bench.abuse_honest import Table
-from bench.soak import start_server
+from bench.soak import start_server, stop_redis
 
 ATTACKS = {**abuse_attacks.ATTACKS, **abuse_http.ATTACKS, **abuse_holders.ATTACKS}
 
@@ -268,9 +266,7 @@ def main(argv: list[str] | None = None) -> None:
                 print("the server did not stop on SIGTERM in 20 s; killed", flush=True)
                 server.kill()
                 server.wait()
-                pidfile = Path(tmp) / "redis.pid"  # its embedded Redis outlives a kill
-                if pidfile.exists():
-                    os.kill(int(pidfile.read_text()), signal.SIGKILL)
+            stop_redis(Path(tmp))  # its embedded Redis outlives a kill
     one = [r.redis_mb_min for r in rows if not r.many] or [0.0]
     many = [r.redis_mb_min for r in rows if r.many] or [0.0]
     seconds = [r.recovered_s for r in rows] or [0.0]

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import hashlib
 import random
 import statistics
@@ -37,13 +36,10 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import psutil
-import redis
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
 
 from bench.load import free_port
-from bench.soak import Player, Stats, fetch, start_server
+from bench.soak import Player, Stats, fetch, start_server, stop_redis
 from server.accounts.store import AccountStore
 from server.games.core.play import nearest_single
 from server.history.archivist import repeats
@@ -380,28 +376,6 @@ async def measure(a: argparse.Namespace, url: str, data: Path) -> None:
     )
     await redis.aclose()
     await db.close()
-
-
-def stop_redis(data: Path, timeout: float = 20.0) -> None:
-    """Stop the server's embedded Redis if it outlived the server (one stopped before its
-    clean exit, or killed: its Redis is a daemon of its own), before its folder is removed: a
-    redis-server whose folder is gone runs on for ever. SHUTDOWN NOSAVE (the bench's data is
-    thrown away; saving 10,000 matches' AOF would take a while), then SIGKILL if it has not
-    ended in `timeout` s."""
-    try:
-        redis_server = psutil.Process(int((data / "redis.pid").read_text()))
-        if redis_server.name() != "redis-server":
-            return  # the pid is another process's now
-    except (OSError, ValueError, psutil.Error):
-        return  # no pid file (Redis removes it at its clean exit), or gone
-    with contextlib.suppress(RedisError, OSError):
-        client = redis.Redis(unix_socket_path=str(data / "redis.sock"), socket_timeout=5)
-        client.shutdown(nosave=True)
-    try:
-        redis_server.wait(timeout)
-    except psutil.TimeoutExpired:
-        redis_server.kill()
-        redis_server.wait(5)
 
 
 def main() -> None:

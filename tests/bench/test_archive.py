@@ -11,7 +11,8 @@ from typing import Any
 
 import psutil
 
-from bench.archive import stop_redis, stretched
+from bench.archive import stretched
+from bench.soak import stop_redis
 from server.store.archive import pack_match, unpack_match
 from server.store.embedded import start_embedded
 from tests.bench.conftest import Report
