@@ -13,6 +13,7 @@ import { Connection, socketUrl } from "./net.js";
 import { createNotices } from "./notices.js";
 import { Playback } from "./playback.js";
 import { showRecord } from "./record.js";
+import { changed } from "./redraw.js";
 import { helloMessage } from "./room-client.js";
 import { humanize } from "./rulings.js";
 import { Sounds } from "./sound.js";
@@ -267,6 +268,7 @@ function myTurnAfter(m, before) {
 let myTurn = false;
 /** @param {{t: string, [k: string]: any}} m a server message */
 function onMessage(m) {
+  changed();
   if (challenges.onMessage(m)) return; // a refusal of a challenge's message, shown by its form
   messages.onMessage(m);
   myTurn = myTurnAfter(m, myTurn);
@@ -348,6 +350,8 @@ window.__novuss = Object.freeze({
       phase: state.phase,
       moving: playback.active,
       motionDraws: state.motionDraws,
+      draws: table.gate.draws, // display frames the table was drawn in (redraw.js)
+      animating: table.gate.moving, // something on the table moves: every frame draws
       motion: playback.motion, // the stroke in flight, its paths; and how far it has played
       played: playback.active ? playback.clock(performance.now()) : null,
       held: state.held.length,

@@ -18,6 +18,7 @@ import { createMessage, lookingFor, waitingFor } from "./lobby.js";
 import { Connection, socketUrl } from "./net.js";
 import { createNotices } from "./notices.js";
 import { Playback } from "./playback.js";
+import { changed, DrawGate } from "./redraw.js";
 import { freshHello, helloMessage, rememberToken, RoomClient, STORE } from "./room-client.js";
 import { param, replace } from "./url.js";
 
@@ -49,6 +50,7 @@ const st = {
   aim: /** @type {any} */ (null),
   leaving: false,
   motionDraws: 0,
+  draws: 0, // display frames the board was drawn in (redraw.js)
   last: 0,
   resumeAskedAt: /** @type {number|null} */ (null),
   held: /** @type {Array<() => void>} */ ([]),
@@ -74,6 +76,7 @@ const playerName = () => $("name").value.trim() || localStorage.getItem(STORE.na
 const conn = new Connection(socketUrl("/ws"), {
   onOpen: () => conn.send(helloMessage(playerName())),
   onMessage: (m) => {
+    changed();
     const before = st.last;
     rooms.handle(m, HANDLERS);
     // the seqs of the events applied, each once and in order (a snapshot's are noted apart)
@@ -321,12 +324,16 @@ $("lobby").onclick = () => {
 
 // ---- drawing: world mm to canvas px, north up (js/crokinole-draw.js) ---------------
 
+const gate = new DrawGate();
 function draw(/** @type {number} */ now) {
   requestAnimationFrame(draw);
   if (playback.active && playback.finished(now)) {
     playback.clear();
     rooms.releaseHeld();
+    changed();
   }
+  if (!gate.due(now, playback.active)) return;
+  st.draws = gate.draws;
   const b = st.board;
   if (!b) {
     ctx.fillStyle = "#1d2a24";

@@ -1,5 +1,5 @@
-// The Novuss table on screen: each animation frame draws the pucks (at rest or in motion),
-// the aim, the clock and the marks; the striker is handed to the player whose turn it is and
+// The Novuss table on screen: an animation frame draws the pucks (at rest or in motion), the
+// aim, the clock and the marks, when something changed (redraw.js); the striker is handed to the player whose turn it is and
 // the live aim is sent to the others; a puck pressed by a non-striker says what it is for him.
 import { placeAimNote } from "./aim-note.js";
 import { drawHint } from "./computer.js";
@@ -12,6 +12,7 @@ import { puckList } from "./puck-list.js";
 import { citeHref } from "./puck-rules.js";
 import { PuckWatch } from "./puck-watch.js";
 import { ratedName } from "./rating.js";
+import { changed, DrawGate } from "./redraw.js";
 import { Renderer } from "./render.js";
 import { link, mySeat, mySide, send, sideOf, state } from "./state.js";
 import { pocketCentres } from "./table.js";
@@ -136,13 +137,24 @@ export function createTableView(ctx) {
     };
   }
 
+  /** Does anything on the table move at `now`, so that every display frame draws? */
+  function moving(now) {
+    if (playback.active || renderer.dropping) return true;
+    if (state.highlights.some((h) => now - h.since < HIGHLIGHT_MS)) return true;
+    const c = clockLeft(now);
+    return !!c && c.running && c.left <= 5; // the ring pulses in the last 5 s (render.js)
+  }
+
+  const gate = new DrawGate();
   function frame(now) {
     requestAnimationFrame(frame);
     if (playback.active && playback.finished(now)) {
       playback.clear();
       ctx.releaseHeld();
+      changed();
     }
     if (document.body.dataset.screen !== "screen-match") return;
+    if (!gate.due(now, moving(now))) return;
     if (playback.active) sounds.play(contacts.step(playback.sample(now), now));
     else contacts.reset();
     if (playback.active) state.motionDraws += 1;
@@ -233,5 +245,5 @@ export function createTableView(ctx) {
     return { kind: r.kind, id: r.id, legal: r.legal, reason: r.reason };
   }
 
-  return { canvas, renderer, aimer, watch, frame, updateAimer, renderPuckList, previewNow };
+  return { canvas, renderer, aimer, watch, frame, gate, updateAimer, renderPuckList, previewNow };
 }
