@@ -25,15 +25,17 @@ if [ "$#" -gt 0 ]; then
   exec .venv/bin/python -m pytest -q "$@"
 fi
 # Two pytest runs side by side, each with its own Redis and servers: the browser tests, which
-# mostly wait on Chromium, and the rest on two xdist workers, which mostly wait on their
+# mostly wait on Chromium, and the rest on three xdist workers, which mostly wait on their
 # servers (a worker takes whole files, so a file's tests share their servers; each worker has
-# its own Redis and ports). One process each, they took 14 minutes; like this, 8 at the most.
+# its own Redis and ports). One process each, they took 14 minutes. With two workers the
+# rest ended 100 s after the browser tests and the two cores were not always busy; with
+# three, both end together and the cores are (docs/testing.md, "How long").
 web_log="$(mktemp)"
 trap 'rm -f "$web_log"' EXIT
 .venv/bin/python -m pytest -q -p no:cacheprovider -m "not alone" tests/web >"$web_log" 2>&1 &
 web=$!
 rest=0
-.venv/bin/python -m pytest -q -n 2 --dist loadfile --durations=15 --ignore=tests/web \
+.venv/bin/python -m pytest -q -n 3 --dist loadfile --durations=15 --ignore=tests/web \
   -m "not alone" || rest=$?
 browser=0
 wait "$web" || browser=$?
