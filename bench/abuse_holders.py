@@ -57,32 +57,40 @@ async def _returns(ctx: Context, token: str, rid: str, first: Any) -> str:
     return counts when its welcome names the seat and the resume answers with the room."""
     ok = tried = 0
     took: list[float] = []  # ms from the new connection to the room, of each return
+    failed: Counter[str] = Counter()  # why the others did not get back
     ws = first
     while ctx.running():
         await ws.close()
         tried += 1
         t0 = time.perf_counter()
-        with contextlib.suppress(aiohttp.ClientError, OSError, asyncio.TimeoutError):
-            http = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(local_addr=("127.0.0.1", 0))
-            )
-            try:
-                ws = await http.ws_connect(ctx.ws_url, max_msg_size=0, receive_timeout=5)
-                await _send(ws, {"t": "hello", "name": "Seated", "token": token})
-                welcome = await _until(ws, lambda m: m.get("t") == "welcome")
-                if (welcome.get("seat") or {}).get("room") == rid:
-                    await _send(ws, {"t": "resume", "room": rid, "since": 0})
-                    room = await _until(ws, lambda m: m.get("t") == "room")
-                    if room.get("id") == rid:
-                        ok += 1
-                        took.append((time.perf_counter() - t0) * 1e3)
-            finally:
-                await ws.close()
-                await http.close()
+        step = "connect"
+        http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=("127.0.0.1", 0)))
+        try:
+            ws = await http.ws_connect(ctx.ws_url, max_msg_size=0, receive_timeout=5)
+            step = "hello"
+            await _send(ws, {"t": "hello", "name": "Seated", "token": token})
+            welcome = await _until(ws, lambda m: m.get("t") == "welcome")
+            if (welcome.get("seat") or {}).get("room") != rid:
+                failed[f"hello answered {welcome.get('code') or 'without the seat'}"] += 1
+            else:
+                step = "resume"
+                await _send(ws, {"t": "resume", "room": rid, "since": 0})
+                room = await _until(ws, lambda m: m.get("t") == "room")
+                if room.get("id") == rid:
+                    ok += 1
+                    took.append((time.perf_counter() - t0) * 1e3)
+                else:
+                    failed[f"resume answered {room.get('code') or room.get('t')}"] += 1
+        except (TimeoutError, aiohttp.ClientError, OSError) as e:
+            failed[f"{step}: {type(e).__name__}"] += 1
+        finally:
+            await ws.close()
+            await http.close()
         await asyncio.sleep(RETURN_EVERY)
     took.sort()
     times = f"p50 {took[len(took) // 2]:.0f} ms, max {took[-1]:.0f} ms" if took else "none"
-    return f"seated returns {ok}/{tried} ({times})"
+    why = "".join(f"; {n} {what}" for what, n in failed.items())
+    return f"seated returns {ok}/{tried} ({times}{why})"
 
 
 async def _hold(ctx: Context, k: int, answers: Counter[str], full: asyncio.Event) -> None:
