@@ -77,6 +77,20 @@ def test_the_address_holding_the_most_waiting_connections_loses_its_oldest_first
     assert not one.transport.aborted
 
 
+def test_of_addresses_waiting_alike_the_one_holding_the_most_connections_loses_first():
+    door = Door(total=6, per_address=64, reserve=2, waiting_per_address=100, clock=Clock())
+    returning, _ = connect(door, "10.0.0.1")  # a seated player's return, before its hello
+    holders = []
+    for k in range(5):
+        holder, _ = connect(door, "10.0.0.2")
+        holders.append(holder)
+        if k < 4:
+            door.asking(holder)  # a websocket with a hello: held, not waiting
+    _, admitted = connect(door, "10.0.0.3")  # the total reached, one waiting at each address
+    assert admitted and holders[4].transport.aborted, "the address holding five lost its own"
+    assert not returning.transport.aborted, "not the first address seen, alone and waiting"
+
+
 def test_an_address_at_its_waiting_limit_cuts_its_own_oldest():
     clock = Clock()
     door = Door(total=100, per_address=64, reserve=10, waiting_per_address=3, clock=clock)
