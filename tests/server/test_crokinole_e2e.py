@@ -22,6 +22,18 @@ def shot_for(seat: int, k: int, players: int = 2) -> dict[str, float]:
     return {"x": x + OFFSET, "y": y + OFFSET, "angle": angle, "speed": speed}
 
 
+def free_shot_for(seat: int, k: int, discs: list[Msg]) -> dict[str, float]:
+    """shot_for's spot k, or the next of its twelve that no disc covers (002 5: a disc is
+    shot from a spot on the line with no disc on it; one that stopped short on the line, a
+    computer's say, takes its spot)."""
+    clear = 2.0 * B.disc_radius + 0.5
+    for j in range(12):
+        shot = shot_for(seat, k + j)
+        if all(math.hypot(d["x"] - shot["x"], d["y"] - shot["y"]) >= clear for d in discs):
+            return shot
+    return shot_for(seat, k)
+
+
 async def flick(c: Client) -> Msg:
     """One shot from the striker's quadrant (a rated match needs one from every side); its
     `stroke`."""
@@ -39,7 +51,7 @@ async def play(c: Client) -> Msg:
         while c.result is None:
             if c.my_turn():
                 c.phase = "sent"
-                await c.send("strike", **shot_for(c.own_seat, k))
+                await c.send("strike", **free_shot_for(c.own_seat, k, c.discs))
                 k += 1
                 await c.expect("stroke")
                 continue
