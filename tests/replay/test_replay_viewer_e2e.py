@@ -191,7 +191,12 @@ async def test_a_live_match_replays_so_far_and_an_altered_record_is_marked(game_
     marked = next(s for s in replayed.steps if s["stroke"] == first["stroke"])
     assert marked["hash_ok"] is False and replayed.mismatches >= 1
     # a corrupted stored log (an entry without its stroke) is reported, not served as a replay:
-    # the archive's inputs in PostgreSQL, once archived (server/store/archive.py)
+    # the archive's inputs in PostgreSQL, once archived (server/store/archive.py). A match whose
+    # replay was never asked for: an archived record never changes, so the server keeps the
+    # replay of one it served (the fetch above may have come after the archive).
+    c, d = await connected(srv.ws_url, "Cor", "Rupt")
+    await start_room(c, d, private=False)
+    mid = await resign_at_rest(c, d)
     url = str(srv.options["database_url"])
 
     async def archived() -> bool:
