@@ -40,6 +40,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -118,9 +119,11 @@ class Samples:
     pause: float = 0.0  # ms
 
 
-async def sample(url: str, proc: psutil.Process, until: float, seen: Samples) -> None:
-    """Peak RSS (MB), the longest loop stall and the longest pause (ms) until `until`."""
-    while time.monotonic() < until:
+async def sample(
+    url: str, proc: psutil.Process, running: Callable[[], bool], seen: Samples
+) -> None:
+    """Peak RSS (MB), the longest loop stall and the longest pause (ms) while `running()`."""
+    while running():
         seen.peak = max(seen.peak, proc.memory_info().rss / 2**20)
         with contextlib.suppress(OSError, KeyError, ValueError, TypeError):
             h = await asyncio.to_thread(health, url)
@@ -178,13 +181,13 @@ async def run_attack(
     until = t0 + args.seconds
     ctx = Context(url, table.rid, addresses, until)
     seen = Samples()
-    achieved, _ = await asyncio.gather(attacked(name, ctx), sample(url, proc, until, seen))
+    achieved, _ = await asyncio.gather(attacked(name, ctx), sample(url, proc, ctx.running, seen))
     player_p99, watcher_p99, lost, refused = table.figures()
     minutes = (time.monotonic() - t0) / 60
     used1, keys1 = dataset(store, table.keys()), store.dbsize()
     settled = time.monotonic() + args.settle
     _, recovered = await asyncio.gather(
-        sample(url, proc, settled, seen),
+        sample(url, proc, lambda: time.monotonic() < settled, seen),
         recovery(url, settled),  # the pauses it left too
     )
     errors = int(health(url)["store_errors"]) - errors0

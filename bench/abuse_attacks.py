@@ -13,7 +13,7 @@ import socket
 import struct
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -22,17 +22,23 @@ import msgpack
 from server.config import Config
 
 WORKERS = 16  # concurrent attacking loops per attack
+OVERTIME = 60.0  # s an attack may run past its time while an honest measure has no sample yet
 SNAPSHOT_RATE = Config().snapshot_rate  # watch requests a connection may send a second
 
 
 @dataclass
 class Context:
-    """What an attack needs: the server, the honest room, its addresses and its end."""
+    """What an attack needs: the server, the honest room, its addresses and its end: its time
+    (`until`), or later, once every honest measure under it has its samples (`measured`,
+    each asked whether it has them), within OVERTIME. On a loaded machine a window of a few
+    seconds could end before the honest side was measured at all ("owner logged in 0/0"):
+    the attack then goes on until it was, rather than report nothing."""
 
     url: str
     rid: str
     addresses: list[str]
     until: float
+    measured: list[Callable[[], bool]] = field(default_factory=list)
 
     @property
     def ws_url(self) -> str:
@@ -46,7 +52,10 @@ class Context:
         return self.addresses[k % len(self.addresses)]
 
     def running(self) -> bool:
-        return time.monotonic() < self.until
+        now = time.monotonic()
+        if now < self.until:
+            return True
+        return now < self.until + OVERTIME and not all(has() for has in self.measured)
 
 
 async def _ws(
