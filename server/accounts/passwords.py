@@ -7,13 +7,20 @@ password at its owner's next login."""
 
 from __future__ import annotations
 
+import functools
+
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 _HASHER = PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
-# Verified against when a username is unknown, so that a wrong name costs as long as a wrong
-# password and the time of the answer does not tell which one was wrong.
-_DUMMY = _HASHER.hash("not a password anybody has")
+
+
+@functools.cache
+def _dummy() -> str:
+    """Verified against when a username is unknown, so that a wrong name costs as long as a
+    wrong password and the time of the answer does not tell which one was wrong. Made at the
+    first need, not at import: a hash is 30 ms of every server's start otherwise."""
+    return _HASHER.hash("not a password anybody has")
 
 
 def hash_password(password: str) -> str:
@@ -25,7 +32,7 @@ def verify_password(stored: str | None, password: str) -> bool:
     """True when `password` matches the stored hash; with no hash (an unknown name) the same
     work is done and the answer is False."""
     try:
-        return _HASHER.verify(stored or _DUMMY, password) and stored is not None
+        return _HASHER.verify(stored or _dummy(), password) and stored is not None
     except (VerificationError, InvalidHashError):
         return False
 

@@ -25,10 +25,12 @@ everyone, the round cannot be paired (NoPairing) rather than pair anyone twice.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .errors import NoPairing
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 _BYE = "\x00bye"
 
@@ -68,6 +70,9 @@ def pair_swiss(
     within = 36 * n * n  # the most (4 * places apart - sizes)² can be
     k = within * (n // 2 + 1) + 1
     base = k * (max(scores) - min(scores)) ** 2 + within + 1
+    # imported here: networkx is 70 ms of every server's start, and only a Swiss round needs it
+    import networkx as nx
+
     graph: nx.Graph[str] = nx.Graph()
     graph.add_nodes_from(table)
     for i, a in enumerate(table):
