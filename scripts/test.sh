@@ -12,15 +12,26 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 source scripts/setup-env.sh test
+# The Python side's lint and types on one core, the client's unit tests, type check (web/
+# tsconfig.json, with the protocol's types generated from the server's: web/js/protocol.d.ts)
+# and lint (web/eslint.config.js) on the other.
+client_checks() {
+  if [ -d web/tests ]; then
+    (cd web && node --test tests/)
+  fi
+  (cd web && npx --no-install tsc -p . && npx --no-install eslint .)
+}
+client_log="$(mktemp)"
+client_checks >"$client_log" 2>&1 &
+client=$!
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
-if [ -d web/tests ]; then
-  (cd web && node --test tests/)
-fi
-# The client's type check (web/tsconfig.json, with the protocol's types generated from the
-# server's: web/js/protocol.d.ts) and its lint (web/eslint.config.js).
-(cd web && npx --no-install tsc -p . && npx --no-install eslint .)
+client_rc=0
+wait "$client" || client_rc=$?
+cat "$client_log"
+rm -f "$client_log"
+[ "$client_rc" -eq 0 ]
 if [ "$#" -gt 0 ]; then
   exec .venv/bin/python -m pytest -q "$@"
 fi
