@@ -30,7 +30,7 @@ log = logging.getLogger("novuss.thinker")
 T = TypeVar("T")
 FLOOR = 0.05  # seconds a decision thinks at least, however late its worker starts on it
 ORPHAN_POLL = 1.0  # seconds between a worker's looks at whether its server still lives
-STALLED = 6  # a search using no CPU for this many timeouts is stuck, not starved
+STALLED = 6  # a search using no CPU for this many timeouts, and not waiting for it, is stuck
 NICE = 19  # the workers' niceness: the lowest priority that still gets CPU on a busy host
 
 
@@ -145,7 +145,10 @@ class Thinkers:
         by the others' answers. CPU seconds, not the wall clock's: at the lowest priority,
         on a busy machine, a sound search may wait for CPU far longer than it computes, and
         replacing it would only lose the work. A search whose worker uses no CPU at all
-        for STALLED times `timeout` (stopped, or blocked on something) is hung too."""
+        for STALLED times `timeout` (stopped, or blocked on something) is hung too, unless
+        the worker is runnable: waiting in the run queue for the CPU, not stuck. (Its CPU
+        seconds are counted in 10 ms ticks: beside `bench.load` and three test workers a
+        search at nice 19 got less than a tick in 2.4 s and was taken for stuck.)"""
         self._note_starts(now)
         for future in [f for f in self.flight if f.done()]:  # its waiter sees how it ended
             self.running.pop(self.flight.pop(future), None)
@@ -153,9 +156,11 @@ class Thinkers:
             return
         cpu = self.cpu()
         for search in self.running.values():
-            used = cpu.get(search.pid, search.cpu_seen)
+            used, runnable = cpu.get(search.pid, (search.cpu_seen, False))
             if used > search.cpu_seen:
                 search.cpu_seen, search.moved_at = used, now
+            elif runnable:
+                search.moved_at = now
             if used - search.cpu_start > self.timeout or now - search.moved_at > (
                 STALLED * self.timeout
             ):
@@ -169,13 +174,17 @@ class Thinkers:
             if token in asked:  # not one answered, failed or cancelled already
                 self.running[token] = Search(pid, cpu_then, cpu_then, now)
 
-    def cpu(self) -> dict[int, float]:
-        """Each worker's CPU seconds so far (a worker that just ended is left out)."""
-        used: dict[int, float] = {}
+    def cpu(self) -> dict[int, tuple[float, bool]]:
+        """Each worker's CPU seconds so far, and whether it is runnable (running, or waiting
+        for a core); a worker that just ended is left out."""
+        used: dict[int, tuple[float, bool]] = {}
         for pid in self.pids():
             with contextlib.suppress(psutil.Error):
-                times = psutil.Process(pid).cpu_times()
-                used[pid] = times.user + times.system
+                process = psutil.Process(pid)
+                with process.oneshot():  # one read of /proc/<pid>/stat for both
+                    times = process.cpu_times()
+                    runnable = process.status() == psutil.STATUS_RUNNING
+                used[pid] = (times.user + times.system, runnable)
         return used
 
     def pids(self) -> list[int]:

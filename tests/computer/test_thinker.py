@@ -91,6 +91,19 @@ def test_a_search_stuck_without_cpu_is_replaced_after_stalled_timeouts(pool):
     assert pool.replaced == 1
 
 
+def test_a_search_runnable_without_cpu_is_left_to_answer(pool, monkeypatch):
+    """A worker starved of CPU on a loaded host uses none for longer than STALLED timeouts,
+    yet it is not stuck: it waits in the run queue. Here a sleeping one is reported runnable
+    (the real host's run queue cannot be made to starve it reliably)."""
+    pool.ask(nap, 0.0).result(timeout=60)
+    seen = pool.cpu
+    monkeypatch.setattr(pool, "cpu", lambda: {pid: (t, True) for pid, (t, _) in seen().items()})
+    future = pool.ask(nap, 3.0)  # past STALLED timeouts (2.4 s) without CPU
+    watch_until_done(pool, future, limit=30)
+    assert future.result(timeout=1) == "done"
+    assert pool.replaced == 0
+
+
 def given(budget_s: float | None) -> float | None:
     return budget_s
 
