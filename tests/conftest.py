@@ -134,6 +134,9 @@ def free_port() -> int:
         return port
 
 
+BIND_TRIES = 3  # ports tried by a server that finds its port taken (see _listens)
+
+
 def _listens(pid: int, port: int) -> bool:
     """Is process `pid` the one listening on `port`? free_port's port is free when asked, not
     when the server binds it: another pytest process's server may take it meanwhile, and
@@ -252,7 +255,18 @@ class GameServer:
         return self._start(timeout)
 
     def _start(self, timeout: float) -> GameServer:
+        for _ in range(BIND_TRIES):
+            if self._started(timeout):
+                return self
+            # its port was taken meanwhile by another process (free_port's race): another port
+            self.port = free_port()
+        raise RuntimeError("server did not start, its port taken each time:\n" + self.log())
+
+    def _started(self, timeout: float) -> bool:
+        """Start the process and wait until it listens on its port and is healthy: True; False
+        when it could not bind its port (taken since free_port() found it free)."""
         args = self.command()
+        seen = self.log_path.stat().st_size if self.log_path.exists() else 0
         log = self.log_path.open("ab")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         proc = self.proc = subprocess.Popen(
@@ -260,12 +274,21 @@ class GameServer:
         )
         try:
             wait_until(
-                lambda: _listens(proc.pid, self.port) and _healthy(self.url), timeout, "the server"
+                lambda: (
+                    proc.poll() is not None
+                    or (_listens(proc.pid, self.port) and _healthy(self.url))
+                ),
+                timeout,
+                "the server",
             )
         except AssertionError:
             self._stop()
             raise RuntimeError("server did not start:\n" + self.log()) from None
-        return self
+        if proc.poll() is None:
+            return True
+        if "address already in use" in self.log_path.read_text(errors="replace")[seen:]:
+            return False
+        raise RuntimeError("server did not start:\n" + self.log())
 
     def kill(self) -> None:
         """SIGKILL, no clean-up: what a crash looks like."""
