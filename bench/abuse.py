@@ -36,7 +36,6 @@ import asyncio
 import contextlib
 import json
 import multiprocessing
-import socket
 import subprocess
 import tempfile
 import time
@@ -246,16 +245,13 @@ def main(argv: list[str] | None = None) -> None:
     )  # fmt: skip
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="abuse-") as tmp:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
         options: dict[str, object] = {"appendfsync": "everysec"}
         if args.max_connections:
             options["max_connections"] = args.max_connections
         if args.server_root is None:
-            server = start_server(port, Path(tmp), options)
+            server, port = start_server(Path(tmp), options)
         else:
-            server = start_server(port, Path(tmp), options, args.server_root.resolve())
+            server, port = start_server(Path(tmp), options, args.server_root.resolve())
         url = f"http://127.0.0.1:{port}"
         try:
             proc = psutil.Process(server.pid)

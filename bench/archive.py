@@ -38,7 +38,6 @@ from typing import Any
 import aiohttp
 import redis.asyncio as aioredis
 
-from bench.load import free_port
 from bench.soak import Player, Stats, fetch, start_server, stop_redis
 from server.accounts.store import AccountStore
 from server.games.core.play import nearest_single
@@ -397,9 +396,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        proc = start_server(
-            port,
+        proc, port = start_server(
             Path(tmp),
             {
                 "speed_factor": 40,

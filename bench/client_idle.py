@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import tempfile
 import time
 from pathlib import Path
@@ -91,12 +90,9 @@ def main() -> None:
         "--server-root", type=Path, default=ROOT, help="the tree whose server and client run"
     )
     args = parser.parse_args()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
-        server = start_server(port, data, {"speed_factor": 4}, args.server_root.resolve())
+        server, port = start_server(data, {"speed_factor": 4}, args.server_root.resolve())
         try:
             shares = measure(f"http://127.0.0.1:{port}", args.seconds)
         finally:

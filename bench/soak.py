@@ -21,7 +21,6 @@ import asyncio
 import contextlib
 import json
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -39,8 +38,10 @@ import redis
 from redis.exceptions import RedisError
 
 ROOT = Path(__file__).resolve().parents[1]
+SERVER_START_S = 30.0  # from its command to a healthy server, on a loaded machine
 sys.path.insert(0, str(ROOT))  # the scripted player lives with the tests (tests/server)
 from bench.one_address import ONE_ADDRESS, as_args  # noqa: E402
+from bench.ports import DidNotStart, launch  # noqa: E402
 from server.games.novuss.sim.types import Side  # noqa: E402
 from tests.server.server_bot import choose_shot  # noqa: E402
 
@@ -500,21 +501,27 @@ def stop_redis(data: Path, timeout: float = 20.0) -> None:
 
 
 def start_server(
-    port: int, data_dir: Path, options: dict[str, object], root: Path = ROOT
-) -> subprocess.Popen[bytes]:
-    """`python -m server` on a port, with its own embedded Redis; returns once healthy. `root`:
-    the tree whose server runs (another commit's, to compare)."""
-    args = [sys.executable, "-m", "server", "--port", str(port), "--data-dir", str(data_dir)]
-    args += as_args(options)
+    data_dir: Path, options: dict[str, object], root: Path = ROOT
+) -> tuple[subprocess.Popen[bytes], int]:
+    """`python -m server` on a free port, with its own embedded Redis; returns it and its port
+    once it listens there and is healthy. `root`: the tree whose server runs (another
+    commit's, to compare)."""
     log = (data_dir / "server.log").open("ab")
-    proc = subprocess.Popen(args, cwd=root, stdout=log, stderr=subprocess.STDOUT)
-    for _ in range(200):
-        with contextlib.suppress(OSError):
-            fetch(f"http://127.0.0.1:{port}/healthz")
-            return proc
-        time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the server did not start")
+
+    def spawn(port: int) -> subprocess.Popen[bytes]:
+        args = [sys.executable, "-m", "server", "--port", str(port), "--data-dir", str(data_dir)]
+        args += as_args(options)
+        return subprocess.Popen(args, cwd=root, stdout=log, stderr=subprocess.STDOUT)
+
+    def healthy(port: int) -> bool:
+        fetch(f"http://127.0.0.1:{port}/healthz")
+        return True
+
+    try:
+        return launch(spawn, healthy, SERVER_START_S, "the server")
+    except DidNotStart:
+        print((data_dir / "server.log").read_text(errors="replace")[-3000:], file=sys.stderr)
+        raise
 
 
 async def soak(
@@ -564,10 +571,7 @@ def main(argv: list[str] | None = None) -> None:
     url = args.url.rstrip("/")
     with tempfile.TemporaryDirectory(prefix="soak-") as tmp:
         if not url:
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                port = s.getsockname()[1]
-            proc = start_server(port, Path(tmp), {
+            proc, port = start_server(Path(tmp), {
                 "speed_factor": args.speed_factor, "grace_seconds": args.grace,
                 "appendfsync": "everysec", **ONE_ADDRESS,
             })  # fmt: skip

