@@ -359,6 +359,19 @@ def shared_servers(
     pool.close()
 
 
+def _keeps_shared_limits(options: dict[str, object]) -> None:
+    """A shared server's per-address budgets are spent by every test that shares it (all come
+    from 127.0.0.1): one lowered by a test ran out in another test's middle, depending on
+    which of them ran first (a rematch refused `rate_limited`, a CI run's timeout)."""
+    for key, shared in SHARED_LIMITS.items():
+        value = options.get(key, shared)
+        if isinstance(value, int | float) and isinstance(shared, int) and value < shared:
+            raise pytest.UsageError(
+                f"{key}={value} on a shared server: its budget is every test's; mark the test"
+                " fresh_server"
+            )
+
+
 @pytest.fixture
 def game_server(
     request: pytest.FixtureRequest, redis_server: RedisServer, pg_server: PgServer, tmp_path: Path
@@ -376,6 +389,7 @@ def game_server(
     def factory(embedded: bool = False, **options: object) -> GameServer:
         opts: dict[str, object] = {"speed_factor": 20, "grace_seconds": 5}
         if not (fresh or embedded):
+            _keeps_shared_limits(options)
             pool: SharedServers = request.getfixturevalue("shared_servers")
             server = pool.get({**opts, **SHARED_LIMITS, **options}, using)
             shared.append(server)

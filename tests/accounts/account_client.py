@@ -144,11 +144,14 @@ async def each_side_strikes(
 
 
 async def resign_match(loser: Client, winner: Client) -> str:
-    """The loser resigns the match in play; the match's id once both saw the result."""
+    """The loser resigns the match in play; the match's id once the winner saw its result.
+    This match's: an earlier match's result may still wait in the winner's inbox, and a
+    rematch offered on it could reach the server before the resign (refused `not_now`: a CI
+    run's rematch that never started)."""
     assert loser.room is not None and loser.room["match"] is not None
     mid = str(loser.room["match"]["id"])
     await loser.send("resign")
-    await winner.expect("result")
+    await winner.expect("result", match=mid)
     return mid
 
 

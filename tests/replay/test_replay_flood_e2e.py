@@ -24,7 +24,7 @@ MATCHES = 3 * AT_ONCE
 
 
 async def test_a_replay_flood_is_bounded_and_every_replay_served_after(game_server):
-    srv = game_server(create_burst=100, address_create_burst=100)
+    srv = game_server(create_burst=100)
     a, b = await connected(srv.ws_url, "Anna", "Brita")
     await a.send("create", mode="singles", sets=1, clock=60, private=False)
     room = await a.expect("room")

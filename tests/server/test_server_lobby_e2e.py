@@ -163,7 +163,6 @@ async def test_a_new_room_is_never_closed_before_its_creator_sits_down(game_serv
     srv = game_server(
         tick_seconds=0.001,
         create_burst=100,
-        address_create_burst=100,
         msg_rate=1000,
         msg_burst=1000,
     )
