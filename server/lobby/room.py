@@ -152,6 +152,11 @@ class Room:
     def apply(self, step: Step) -> Step:
         """Queue a match step's messages and log entries; return it for its motion."""
         for out in step.out:
+            if out.kind == "result":
+                # the next match is every seat's to agree to (ready or rematch), not the
+                # first to send `ready`; and each is charged as a room created (net/play.py)
+                for _, s in self.seated():
+                    s.ready = False
             if out.kind == "result" and self.private and self.invite:  # its record's link
                 record = f"{out.data['record']}?invite={self.invite}"  # works with the invite
                 out = Out(out.kind, {**out.data, "record": record}, out.sequenced, out.audience)
@@ -266,6 +271,8 @@ class Room:
         taken = self.seats[seat]
         assert taken is not None  # _seat found the session there
         taken.ready = ready
+        if not ready:
+            self.rematch.discard(seat)  # an offer withdrawn
         self.changed(now)
         return self.start_if_ready(now)
 
@@ -293,17 +300,20 @@ class Room:
         return self.apply(step)
 
     def offer_rematch(self, sid: str, now: float) -> Step:
-        """After a match, offer a rematch; when every seat has, the next match starts."""
+        """After a match, offer a rematch; when every seat has agreed (offered, or sent
+        `ready`), the next match starts."""
         seat = self._seat(sid)
         if self.match is None or not self.match.state.finished:
             raise LobbyError("not_now", "A rematch can be offered after a match.")
         self.rematch.add(seat)
-        for _, s in self.seated():
-            s.ready = True
-        if len(self.rematch) == len(self.seats) and all(self.seats):
-            return self.start_if_ready(now)
-        self.changed(now)
-        return Step()
+        offered = self.seats[seat]
+        assert offered is not None  # _seat found the session there
+        offered.ready = True  # an offer is this seat's consent, not the others'
+        finished = self.match
+        step = self.start_if_ready(now)  # when every seat has agreed, by `ready` or offer
+        if self.match is finished:  # not started: the offer is news (a start is news itself)
+            self.changed(now)
+        return step
 
     def _seat_at(self, i: int, seat: Seat | None) -> None:
         """Fill or free seat i, keeping the lobby's index of who sits where."""

@@ -50,6 +50,8 @@ class Table:
     async def ready(self, conn: Member, ready: bool) -> None:
         """Ready for the match."""
         room, sid = self._room(conn)
+        if ready and room.match is not None and room.match.state.finished:
+            self._charge(room, conn)  # a new match after one: what a rematch is (below)
         room.set_ready(sid, ready, time.time())
         self.runtime.lobby_changed = True
         await self.runtime.flush(room)
@@ -57,12 +59,20 @@ class Table:
     async def rematch(self, conn: Member) -> None:
         """Offer or accept a rematch."""
         room, sid = self._room(conn)
-        if is_competition(room):  # its one match is the pairing's (docs/competitions.md)
+        self._charge(room, conn)
+        room.offer_rematch(sid, time.time())
+        self.runtime.lobby_changed = True
+        await self.runtime.flush(room)
+
+    def _charge(self, room: Room, conn: Member) -> None:
+        """A new match in a room after one: refused at a competition's table (its one match is
+        the pairing's, docs/competitions.md) and when the server is full, and charged to the
+        budgets of creating a room (per connection, session and address), else a rematch loop with
+        the computer, which accepts at once, made matches without limit (issue 37). A
+        stand-in for another process's connection has no budget here: its own process's
+        gateway holds it."""
+        if is_competition(room):
             raise LobbyError("not_now", "A competition's table plays its one match.")
-        # a rematch is a new match: charged to the budgets of creating a room (per connection,
-        # session and address), else a rematch loop with the computer, which accepts at once,
-        # made matches without limit (issue 37). A stand-in for another process's connection
-        # has no budget here: its own process's gateway holds it.
         if self.memory is not None and self.memory.full:
             raise LobbyError(
                 "server_full", "The server is full just now; please try again in a few minutes."
@@ -70,9 +80,6 @@ class Table:
         charge = getattr(conn, "may_create", None)
         if charge is not None:
             charge()
-        room.offer_rematch(sid, time.time())
-        self.runtime.lobby_changed = True
-        await self.runtime.flush(room)
 
     async def aim(self, conn: Member, x: float, y: float, angle: float, power: float) -> None:
         """Forward an aim preview (rate limited by the match); never stored."""

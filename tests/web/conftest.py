@@ -4,6 +4,7 @@ own localStorage, so his own session token)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 from collections.abc import Callable, Iterator
@@ -32,8 +33,13 @@ CHROMIUM_ARGS = [
 def client_built() -> None:
     """The client's build of the sources as they are (web/build.mjs; at once when it is), so
     that these tests drive what a user gets: the server serves the sources instead of a stale
-    build, and would otherwise test those."""
-    subprocess.run(["node", "build.mjs"], cwd=ROOT / "web", check=True, stdout=subprocess.DEVNULL)
+    build, and would otherwise test those. One build at a time: the workers of
+    `pytest -n 2 tests/web` each built into the same web/dist at once, and left it with no
+    scripts (every page a 404's blank)."""
+    web = ROOT / "web"
+    with (web / "build.mjs").open("rb") as script:
+        fcntl.flock(script, fcntl.LOCK_EX)  # held until the file closes
+        subprocess.run(["node", "build.mjs"], cwd=web, check=True, stdout=subprocess.DEVNULL)
 
 
 @pytest.fixture
