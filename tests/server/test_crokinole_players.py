@@ -146,6 +146,7 @@ def test_7c_free_order_doubles_either_opponent_shoots_the_partner_is_refused() -
     with pytest.raises(MatchRefused) as refused:
         room.strike(f"s{partner}", Shot(**shot_for(partner, 1, players=4)), 11.0)
     assert (refused.value.rule, refused.value.reason) == ("7 c", "not_your_turn")
+    assert refused.value.code == "not_your_turn", "as every game names it (docs/protocol.md)"
     chosen = opponents[1]  # not the next seat clockwise
     room.strike(f"s{chosen}", Shot(**shot_for(chosen, 1, players=4)), 12.0)
     assert match_of(room).strokes == 2

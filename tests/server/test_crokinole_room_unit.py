@@ -1,11 +1,16 @@
-"""A Crokinole room: checkpoint and reload mid-shot, an absent player, the doubles set-up."""
+"""A Crokinole room: checkpoint and reload mid-shot, an absent player, the doubles set-up, the
+room shown during a shot, a ruling's lines, a shot out of turn."""
 
 from __future__ import annotations
 
-import msgpack
+from dataclasses import replace
 
-from server.games.core.play import Settings
+import msgpack
+import pytest
+
+from server.games.core.play import MatchRefused, Settings
 from server.games.crokinole.match import CrokinoleMatch
+from server.games.crokinole.rules import ROUNDS_PER_GAME
 from server.games.novuss.sim import Shot
 from server.lobby.room import Room
 from tests.server.test_crokinole_e2e import shot_for
@@ -91,3 +96,58 @@ def test_a_resignation_mid_shot_survives_a_reload_and_follows_the_shots_ruling()
     result = next(e.message for e in back.events if e.message["t"] == "result")
     assert result["winner"] == seat and result["result"]["cause"] == "resign"
     assert back.resigning is None and back.status == "over"
+
+
+def test_during_a_shot_the_room_shows_the_game_as_before_it() -> None:
+    """As a Novuss room does: the shot's effect (turn, round, score) is the ruling's news,
+    told when the motion has played, not the room's before it (docs/protocol.md, `room`)."""
+    room = started()
+    seat = shooter(room)
+    before = room.snapshot(None, 0.5)["match"]
+    assert before is not None
+    room.strike(f"s{seat}", Shot(**shot_for(seat, 0)), 1.0)
+    during = room.snapshot(None, 1.1)["match"]
+    assert during is not None and during["phase"] == "motion"
+    for key in ("turn", "set", "score", "rules", "round", "result"):
+        assert during[key] == before[key], key
+    room.finish_motion(10.0)
+    after = room.snapshot(None, 10.0)["match"]
+    assert after is not None and after["turn"] == 1 - seat != before["turn"]
+    assert after["round"]["shots_left"] != before["round"]["shots_left"]
+
+
+def test_a_shot_that_ends_the_game_shows_no_result_before_its_ruling() -> None:
+    room = started()
+    match = game_of(room)
+    # one shot left in the game: the last disc of the last round (002 2 c, 4 f)
+    last = shooter(room)
+    game = match.game
+    shots = tuple(1 if s == last else 0 for s in range(len(game.shots_left)))
+    match.game = replace(game, shots_left=shots, round_no=ROUNDS_PER_GAME)
+    room.strike(f"s{last}", Shot(**shot_for(last, 0)), 1.0)
+    assert match.game.over, "the shot ended the game"
+    during = room.snapshot(None, 1.1)["match"]
+    assert during is not None and during["result"] is None and during["phase"] == "motion"
+    room.finish_motion(10.0)
+    assert [e.message["t"] for e in room.events][-3:] == ["ruling", "round", "result"]
+
+
+def test_a_ruling_carries_its_lines_each_citing_seed_002() -> None:
+    room = started()
+    seat = shooter(room)
+    room.strike(f"s{seat}", Shot(**shot_for(seat, 0)), 1.0)
+    room.finish_motion(10.0)
+    ruling = next(e.message for e in reversed(room.events) if e.message["t"] == "ruling")
+    assert ruling["lines"] and ruling["lines"] == ruling["ruling"]["lines"]
+    for line in ruling["lines"]:
+        assert line["cite"] == f"002 {line['rule']}"
+        assert set(line) == {"code", "rule", "cite", "args"}
+
+
+def test_a_shot_out_of_turn_is_refused_not_your_turn_citing_2_a() -> None:
+    room = started()
+    other = 1 - shooter(room)
+    with pytest.raises(MatchRefused) as refused:
+        room.strike(f"s{other}", Shot(**shot_for(other, 0)), 1.0)
+    assert (refused.value.code, refused.value.rule) == ("not_your_turn", "2 a")
+    assert game_of(room).strokes == 0

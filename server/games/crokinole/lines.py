@@ -26,7 +26,8 @@ class Line:
 
     def to_dict(self) -> dict[str, Any]:
         args = {k: list(v) if isinstance(v, tuple) else v for k, v in self.args.items()}
-        return {"code": self.code, "rule": self.rule, "args": args}
+        # `cite` as a Novuss line's (the seed and its paragraph), `rule` as before it was
+        return {"code": self.code, "rule": self.rule, "cite": f"002 {self.rule}", "args": args}
 
 
 def shot_lines(r: Ruling) -> tuple[Line, ...]:

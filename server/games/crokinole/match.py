@@ -119,6 +119,7 @@ class CrokinoleMatch:
         self.first_team = first_team
         self.strokes = 0
         self.motion: Motion | None = None
+        self.before: State | None = None  # the game as before the shot in flight
         self.away: set[int] = set()
         self.forfeit: int | None = None  # the side that resigned or stayed away
         self.last_cause = ""
@@ -202,9 +203,10 @@ class CrokinoleMatch:
     def clock_view(self, now: float) -> dict[str, Any]:
         return {"seat": self.turn, "remaining": 0.0, "running": False}
 
-    def round_view(self) -> dict[str, Any]:
-        """The round in play: its number, twenties aside, discs left, turn (any of `turn`)."""
-        g = self.game
+    def round_view(self, game: State | None = None) -> dict[str, Any]:
+        """The round in play: its number, twenties aside, discs left, turn (any of `turn`);
+        of `game` (the one shown) or the current one."""
+        g = game or self.game
         return {
             "round": g.round_no,
             "twenties": list(g.twenties),
@@ -214,18 +216,24 @@ class CrokinoleMatch:
         }
 
     def view(self, now: float) -> dict[str, Any]:
+        """The match as the room shows it: while a shot is in flight, the game as before it
+        (its turn, round, score and result), as Novuss shows it; the ruling says the rest
+        when the motion has played (docs/protocol.md, "room")."""
+        shown = self.before if self.motion is not None and self.before is not None else None
+        game = shown or self.game
+        turn = (game.turn[0] if len(game.turn) == 1 else None) if shown else self.turn
         return {
             "id": self.id,
             "game": "crokinole",
             "stroke": self.strokes,
-            "turn": self.turn,
-            "set": self.game.round_no,
-            "score": self.score(),
-            "clock": self.clock_view(now),
+            "turn": turn,
+            "set": game.round_no,
+            "score": list(game.score),
+            "clock": {"seat": turn, "remaining": 0.0, "running": False},
             "phase": self.phase,
-            "result": self.state.match_result,
-            "rules": self.game.to_dict(),
-            "round": self.round_view(),
+            "result": self.shown.match_result,
+            "rules": game.to_dict(),
+            "round": self.round_view(game),
             "last_ruling": self.last_ruling,
         }
 
@@ -259,8 +267,11 @@ class CrokinoleMatch:
                 before, seat, shot.x - OFFSET, shot.y - OFFSET, shot.angle, shot.speed
             )
         except ShotRefused as e:
-            raise MatchRefused("bad_stroke", f"Refused: {e.code}.", e.paragraph, e.code) from None
+            # a shot out of turn is what every game calls it (docs/protocol.md), its rule kept
+            code = "not_your_turn" if e.code == "not_your_turn" else "bad_stroke"
+            raise MatchRefused(code, f"Refused: {e.code}.", e.paragraph, e.code) from None
         self.strokes += 1
+        self.before = before
         self.game = after
         at_rest = self.rest_discs()  # as the shot left them, before a round's end clears them
         rounds = self._close_round_if_done(now)
@@ -290,6 +301,7 @@ class CrokinoleMatch:
         self.last_cause = "stroke"
         data: RulingView = {
             "stroke": self.strokes, "seat": ruling.seat, "cause": "stroke",
+            "lines": [ln.to_dict() for ln in ruling.lines],
             "game": "crokinole", "ruling": ruling_dict(ruling), "discs": at_rest,
             "turn": self.turn, "set": self.game.round_no, "score": self.score(),
             "round": self.round_view(), "sides": self.sides(),
@@ -319,6 +331,7 @@ class CrokinoleMatch:
             if out.kind == "ruling":
                 self.last_ruling = out.data
         self.motion = None
+        self.before = None
         return step
 
     def pass_turn(self, seat: int, now: float) -> Step:
@@ -382,6 +395,8 @@ class CrokinoleMatch:
             "started": self.started,
             "first_team": self.first_team, "strokes": self.strokes,
             "motion": None if self.motion is None else self.motion.to_dict(),
+            "before": None if self.motion is None or self.before is None
+            else self.before.to_dict(),
             "forfeit": self.forfeit, "last_cause": self.last_cause,
             "last_ruling": self.last_ruling, "ended": self.ended,
         }  # fmt: skip
@@ -391,6 +406,8 @@ class CrokinoleMatch:
         match = cls(d["id"], State.from_dict(d["state"]), settings, d["started"], d["first_team"])
         match.strokes = d["strokes"]
         match.motion = None if d["motion"] is None else Motion.from_dict(d["motion"])
+        before = d.get("before")  # a checkpoint made before it was kept has none
+        match.before = None if before is None else State.from_dict(before)
         match.forfeit = d["forfeit"]
         match.last_cause = d["last_cause"]
         match.last_ruling = d["last_ruling"]
