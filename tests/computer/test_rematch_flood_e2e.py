@@ -78,6 +78,27 @@ async def test_a_rematch_loop_with_the_computer_is_bounded_and_leaves_no_records
     assert get_json(srv.url + "/healthz")["store_errors"] == 0
 
 
+async def test_a_ready_loop_with_the_computer_is_charged_as_a_rematch_loop(game_server):
+    """After a match, `ready` agrees to the next one as `rematch` does (the computer has
+    offered its rematch): charged to the same budget, so it is no way around it."""
+    srv = game_server(**FAST)
+    c = await play_computer(srv)
+    started = 1
+    refusal: Msg | None = None
+    async with asyncio.timeout(60):
+        while refusal is None and started < 20:
+            mid = c.current_room["match"]["id"]
+            await resigned(c)
+            await c.send("ready", ready=True)
+            answer = await rematched(c, mid)
+            if answer["t"] == "error":
+                refusal = answer
+            else:
+                started += 1
+    assert refusal is not None and refusal["code"] == "rate_limited", refusal
+    assert started == 5  # the session's budget of rooms, as for rematches above
+
+
 async def test_a_match_against_the_computer_with_a_stroke_is_kept(game_server):
     srv = game_server(**FAST)
     c = await play_computer(srv)
