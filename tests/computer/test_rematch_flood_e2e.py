@@ -38,24 +38,28 @@ async def resigned(c: Client) -> None:
         await c.expect("ruling")
 
 
+async def until_refused(c: Client, t: str, **fields: object) -> tuple[Msg | None, int]:
+    """Resign and agree to the next match (`t`, with `fields`) until refused: the refusal
+    and the matches started, the first one included (at most 20)."""
+    started = 1
+    async with asyncio.timeout(60):
+        while started < 20:
+            mid = c.current_room["match"]["id"]
+            await resigned(c)
+            await c.send(t, **fields)
+            answer = await rematched(c, mid)
+            if answer["t"] == "error":
+                return answer, started
+            started += 1
+    return None, started
+
+
 @pytest.mark.fresh_server  # it reads every key in Redis
 async def test_a_rematch_loop_with_the_computer_is_bounded_and_leaves_no_records(game_server):
     srv = game_server(**FAST)
     r = db(str(srv.redis_url))
     c = await play_computer(srv)
-    started = 1
-    refusal: Msg | None = None
-    async with asyncio.timeout(60):
-        while refusal is None and started < 20:
-            mid = c.current_room["match"]["id"]
-            await c.send("resign")
-            await c.expect("result")
-            await c.send("rematch")
-            answer = await rematched(c, mid)
-            if answer["t"] == "error":
-                refusal = answer
-            else:
-                started += 1
+    refusal, started = await until_refused(c, "rematch")
     # the session's budget of rooms (5 at once, then 1 every 10 s): the computer's room, then
     # four rematches
     assert refusal is not None and refusal["code"] == "rate_limited", refusal
@@ -83,18 +87,7 @@ async def test_a_ready_loop_with_the_computer_is_charged_as_a_rematch_loop(game_
     offered its rematch): charged to the same budget, so it is no way around it."""
     srv = game_server(**FAST)
     c = await play_computer(srv)
-    started = 1
-    refusal: Msg | None = None
-    async with asyncio.timeout(60):
-        while refusal is None and started < 20:
-            mid = c.current_room["match"]["id"]
-            await resigned(c)
-            await c.send("ready", ready=True)
-            answer = await rematched(c, mid)
-            if answer["t"] == "error":
-                refusal = answer
-            else:
-                started += 1
+    refusal, started = await until_refused(c, "ready", ready=True)
     assert refusal is not None and refusal["code"] == "rate_limited", refusal
     assert started == 5  # the session's budget of rooms, as for rematches above
 

@@ -209,7 +209,14 @@ def test_after_a_match_a_new_player_can_take_the_free_seat_and_start_the_next():
     assert room.matches == [first, room.match.id]
 
 
-def test_after_a_match_nobody_is_ready_and_one_ready_does_not_start_the_next():
+def match_id(room: Room) -> str:
+    """The id of the room's match, its last one: a test's failure when it has had none."""
+    assert room.match is not None, "the room has had a match"
+    return room.match.id
+
+
+def resigned_by_b() -> tuple[Room, str]:
+    """A singles room of "a" and "b" whose match b resigned: the room and that match's id."""
     room = Room("r1", "singles", 1, 30.0, False, SETTINGS, grace=2.0)
     for sid in ("a", "b"):
         room.join(sid, sid.upper(), None, None, 0.0)
@@ -217,28 +224,27 @@ def test_after_a_match_nobody_is_ready_and_one_ready_does_not_start_the_next():
     assert room.match is not None
     first = room.match.id
     room.resign("b", 1.0)
+    return room, first
+
+
+def test_after_a_match_nobody_is_ready_and_one_ready_does_not_start_the_next():
+    room, first = resigned_by_b()
     assert room.status == "over"
     assert [s.ready for _, s in room.seated()] == [False, False]
     room.set_ready("b", False, 1.5)  # the next `room` shows it
     assert [s["ready"] for s in room.events[-1].message["seats"]] == [False, False]
     room.set_ready("a", True, 2.0)
-    assert room.match.id == first and room.status == "over", "B has not agreed"
+    assert match_id(room) == first and room.status == "over", "B has not agreed"
     room.offer_rematch("b", 3.0)  # B's rematch is B's consent, and A's ready was A's
-    assert room.match.id != first and room.status == "playing"
+    assert match_id(room) != first and room.status == "playing"
 
 
 def test_a_rematch_offer_is_the_offering_seat_ready_only():
-    room = Room("r1", "singles", 1, 30.0, False, SETTINGS, grace=2.0)
-    for sid in ("a", "b"):
-        room.join(sid, sid.upper(), None, None, 0.0)
-        room.set_ready(sid, True, 0.0)
-    assert room.match is not None
-    first = room.match.id
-    room.resign("b", 1.0)
+    room, first = resigned_by_b()
     room.offer_rematch("a", 2.0)
     assert [s.ready for _, s in room.seated()] == [True, False]
     room.set_ready("b", False, 3.0)
-    assert room.match.id == first, "B's not-ready is no consent"
+    assert match_id(room) == first, "B's not-ready is no consent"
 
 
 def test_a_resync_shows_the_last_ruling_once_its_motion_has_ended():
