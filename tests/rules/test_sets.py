@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from server.games.novuss.rules import MatchState, Ruling, judge
-from server.games.novuss.sim.types import DiscContact, Event, Pocketed, StrikerZone
+from server.games.novuss.sim.types import DiscContact, Event, LeftTable, Pocketed, StrikerZone
 
 from .helpers import (
     MID,
@@ -120,6 +120,49 @@ def test_eight_plus_eight_answer_with_striker_crossing_loses_the_set():
     st = arrange(singles(), {9: (300, 600)}, turn=1, struck=(0, 1), answering=0)
     r = pot_fake(st, 1, 9, crossed=True)
     assert_set_result(r, "lost", 0)
+
+
+def test_eight_plus_eight_opener_whose_last_stroke_pocketed_an_opponents_puck_loses_the_set():
+    """004 § 27 (6) with § 25 (1) 2): the opener's clearing stroke also pocketed an
+    opponent's puck, so it lost the strike right as well as stopping the series: the
+    opponent still answers, and if he clears too, the set is the opener's loss, not a
+    replay."""
+    st = arrange(singles(), {1: (800, 750), 9: (850, 800), 10: (300, 600)}, set_strokes=7,
+                 struck=(0,))  # fmt: skip
+    r = pot_fake(st, 0, 1, 9)
+    assert r.set_result is None and r.state.answering == 0 and r.state.answer_forfeit
+    assert_turn_passes(r, to=1)
+    r2 = pot_fake(r.state, 1, 10)
+    assert_set_result(r2, "lost", 1)
+    assert_cites(r2, "§ 27 (6)")
+    assert any(ln.code == "set.lost.eight_eight_right_lost" for ln in r2.lines)
+
+
+def test_eight_plus_eight_opener_whose_last_stroke_sent_a_puck_over_the_rail_loses_the_set():
+    """004 § 27 (6) with § 25 (1) 3): a puck over the rail from the clearing stroke loses the
+    strike right; the answer that clears wins the set for the answerer."""
+    st = arrange(singles(), {1: (800, 750), 9: (850, 800)}, set_strokes=7, struck=(0,))
+    events: list[Event] = [
+        StrikerZone(0.01, "S", False),
+        DiscContact(0.5, 0, 1, 500.0),
+        LeftTable(0.8, 9, "N"),
+        Pocketed(1.0, 1, "NE"),
+    ]
+    r = judge(st, 0, up(st, 0), fake(st, events, {1: "pocket", 9: "off"}))
+    assert r.set_result is None and r.state.answering == 0 and r.state.answer_forfeit
+    left = [p.id for p in r.state.on_table() if p.owner == 1]
+    assert left == [9], "re-spotted in the centre circle (§ 20 (14))"
+    answer = arrange(r.state, {9: (250, 400)})  # where a rebound would have left it
+    r2 = pot_fake(answer, 1, 9)
+    assert_set_result(r2, "lost", 1)
+
+
+def test_eight_plus_eight_opener_who_kept_the_strike_right_still_gets_a_replay():
+    """004 § 27 (5), (6): stopping the series is not losing the strike right."""
+    st = arrange(singles(), {1: (800, 750), 9: (500, 900)}, set_strokes=7, struck=(0,))
+    r = pot_fake(st, 0, 1)
+    assert r.state.answering == 0 and not r.state.answer_forfeit
+    assert_set_result(pot_fake(r.state, 1, 9), "replayed", None)
 
 
 def test_three_missed_turns_each_at_centre_circle_pucks_annul_the_set():

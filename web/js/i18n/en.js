@@ -172,6 +172,7 @@ export default {
   "line.set.won.no_answer": "Set {set} won by {team}: the answering side did not clear the table in its first series",
   "line.set.annulled.both_last": "Set {set}: both sides' last pucks went in with one stroke; the set is replayed",
   "line.set.annulled.three_misses": "Set {set}: three missed turns each at the last pucks; the set is replayed",
+  "line.set.lost.eight_eight_right_lost": "Set {set} lost by {team}: both sides cleared the table in their first series (8 + 8), and {team} lost the strike right with their last stroke",
   "line.set.replayed.both_cleared": "Set {set}: both sides cleared the table in their first series (8 + 8); replayed with sides and opening stroke changed",
   "line.match.won": "The match is over: {team} wins, sets {a}:{b}",
   "line.match.drawn": "The match is drawn {a}:{b}",

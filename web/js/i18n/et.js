@@ -173,6 +173,7 @@ export default {
   "line.set.won.no_answer": "{team} võitis {set}. geimi: vastav pool ei löönud oma esimese seeriaga lauda tühjaks",
   "line.set.annulled.both_last": "{set}. geim: mõlema poole viimased seibid läksid auku ühe löögiga; geim mängitakse uuesti",
   "line.set.annulled.three_misses": "{set}. geim: kumbki pool möödus kolm korda viimastest seibidest; geim mängitakse uuesti",
+  "line.set.lost.eight_eight_right_lost": "{team} kaotas {set}. geimi: mõlemad pooled lõid esimese seeriaga laua tühjaks (8 + 8), kuid {team} kaotas oma viimase löögiga löögiõiguse",
   "line.set.replayed.both_cleared": "{set}. geim: mõlemad pooled lõid esimese seeriaga laua tühjaks (8 + 8); geim mängitakse uuesti, pooled ja avalöök vahetuvad",
   "line.match.won": "Mäng on läbi: võitis {team}, geimid {a}:{b}",
   "line.match.drawn": "Mäng lõppes viigiga {a}:{b}",

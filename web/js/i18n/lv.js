@@ -174,6 +174,7 @@ export default {
   "line.set.won.no_answer": "{team} uzvar {set}. setā: atbildētāja puse pirmajā sērijā neiesita visus kauliņus",
   "line.set.annulled.both_last": "{set}. sets: abu pušu pēdējie kauliņi iekrita ar vienu sitienu; sets tiek pārspēlēts",
   "line.set.annulled.three_misses": "{set}. sets: katra puse trīs reizes netrāpīja pēdējos kauliņus; sets tiek pārspēlēts",
+  "line.set.lost.eight_eight_right_lost": "{team} zaudē {set}. setu: abas puses pirmajā sērijā iesita visus kauliņus (8 + 8), bet {team} ar savu pēdējo sitienu zaudēja sitiena tiesības",
   "line.set.replayed.both_cleared": "{set}. sets: abas puses pirmajā sērijā iesita visus kauliņus (8 + 8); sets tiek pārspēlēts, mainot puses un pirmo sitienu",
   "line.match.won": "Spēle beigusies: uzvar {team}, seti {a}:{b}",
   "line.match.drawn": "Spēle beidzas neizšķirti {a}:{b}",

@@ -210,6 +210,14 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
         result = set_result(state, "annulled", None, end.reason, end.rule)
     elif cleared_t and answer is not None:
         pass  # 004 § 27 (5), § 28 (7): the series stops; the other side answers below
+    elif cleared_t and state.answering is not None and state.answer_forfeit:
+        end = SetEnd(
+            "set.lost.eight_eight_right_lost",
+            "Both sides cleared the table in their first series (8 + 8), and the side that"
+            " cleared first lost the strike right with its last stroke",
+            "004 § 27 (6), § 28 (7)",
+        )
+        result = set_result(state, "lost", team, end.reason, end.rule)
     elif cleared_t and state.answering is not None:
         end = SetEnd(
             "set.replayed.both_cleared",
@@ -252,6 +260,9 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
     answering = state.answering
     next_seat = seat if keeps else state.next_seat(seat)
     series_stops = cleared_t and answer is not None
+    # 004 § 27 (6): stopping the series is not losing the strike right, but a clearing
+    # stroke may also lose it (§ 25 (1) 2), 3): an opponent's puck in, a puck over the rail)
+    answer_forfeit = state.answer_forfeit or (series_stops and not keeps)
     if series_stops:
         # 004 § 27 (5), § 28 (7): the table was cleared before a player of the other side
         # held the strike right; the series stops and that player answers.
@@ -335,6 +346,7 @@ def conclude(state: MatchState, seat: int, out: Outcome) -> Ruling:
             opener=state.opener,
             struck=tuple(dict.fromkeys((*state.struck, next_seat))),
             answering=answering,
+            answer_forfeit=answer_forfeit,
             misses=misses,
             intact_rows=rows,
             set_results=state.set_results,

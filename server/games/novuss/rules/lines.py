@@ -175,6 +175,11 @@ TEMPLATES: dict[str, tuple[tuple[str, ...], str]] = {
         ("set",),
         "Set {set}: three missed turns each at the last pucks: the set is replayed",
     ),
+    "set.lost.eight_eight_right_lost": (
+        ("set", "team"),
+        "Set {set} lost by {team}: both sides cleared the table in their first series (8 + 8),"
+        " and {team} lost the strike right with their last stroke",
+    ),
     "set.replayed.both_cleared": (
         ("set",),
         "Set {set}: both sides cleared the table in their first series (8 + 8): the set is"

@@ -118,7 +118,9 @@ class MatchState:
     opens every set; opener: the seat that opened the set in play. struck: the seats that
     have held the strike right in this set. answering: the team that cleared the table
     while a player of the other side had not yet held the strike right, and who now
-    waits for that player's answer (8 + 8, 004 § 27 (5), § 28 (7)). misses:
+    waits for that player's answer (8 + 8, 004 § 27 (5), § 28 (7)); answer_forfeit: that
+    team lost the strike right with its clearing stroke (a puck over the rail, an opponent's
+    pocketed with its own), so an answer that clears too wins the set (§ 27 (6)). misses:
     consecutive turns that missed stalled pucks (004 § 27 (6)). intact_rows: rails whose
     set-up row nobody has moved yet (004 § 28 (6)). debt: penalty pucks owed per seat
     (004 § 24 (4)). set_results: one entry per finished, annulled or replayed set.
@@ -137,6 +139,9 @@ class MatchState:
     opener: int = 0
     struck: tuple[int, ...] = ()
     answering: int | None = None
+    # out of repr, and in to_dict only when set, so the digests of every state without it
+    # (tests/rules/test_golden.py) stay as they were
+    answer_forfeit: bool = field(default=False, repr=False)
     misses: int = 0
     intact_rows: tuple[Side, ...] = ()
     set_results: tuple[dict[str, Any], ...] = ()
@@ -231,6 +236,8 @@ class MatchState:
             "match_result": None if self.match_result is None else dict(self.match_result),
             "cautions": list(self.cautions),
             "delays": list(self.delays),
+            # only when set: the form (and the digests) of every other state stays as it was
+            **({"answer_forfeit": True} if self.answer_forfeit else {}),
         }
 
     @classmethod
@@ -252,6 +259,7 @@ class MatchState:
             opener=d["opener"],
             struck=tuple(d["struck"]),
             answering=d["answering"],
+            answer_forfeit=d.get("answer_forfeit", False),
             misses=d["misses"],
             intact_rows=tuple(d["intact_rows"]),
             set_results=tuple(dict(r) for r in d["set_results"]),
@@ -304,6 +312,7 @@ def set_up(state: MatchState) -> MatchState:
         opener=opener,
         struck=(opener,),
         answering=None,
+        answer_forfeit=False,
         set_strokes=0,
         misses=0,
         intact_rows=tuple(home_rail(state, s) for s in state.seats),
