@@ -82,6 +82,7 @@ def test_another_process_listening_is_not_taken_for_the_one_started(held):
 
     def spawn(port: int) -> subprocess.Popen[bytes]:
         hold(port, held)
+        # the subject: a process that never listens (killed at the deadline, 1 s)
         return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
 
     with pytest.raises(DidNotStart, match="did not come up"):
