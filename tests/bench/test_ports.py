@@ -82,8 +82,10 @@ def test_another_process_listening_is_not_taken_for_the_one_started(held):
 
     def spawn(port: int) -> subprocess.Popen[bytes]:
         hold(port, held)
-        # the subject: a process that never listens (killed at the deadline, 1 s)
-        return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        # the subject: a process that never listens, blocked on its stdin until launch kills
+        # it at the deadline (1 s)
+        command = [sys.executable, "-c", "import sys; sys.stdin.read()"]
+        return subprocess.Popen(command, stdin=subprocess.PIPE)
 
     with pytest.raises(DidNotStart, match="did not come up"):
         launch(spawn, lambda port: True, 1.0, "a sleeper")
