@@ -1,25 +1,29 @@
 """The clock loop (every `--tick-seconds`, 0.1 s): the rooms' clocks, the lobby list pushed to
-its subscribers (at most every 0.5 s), and once a second the upkeep: idle connections closed,
-unused sessions forgotten, rated quick-match tables paired (server/lobby/matchmaking.py), the
-paced cycle collection (server/gc_policy.py), freed memory handed back (server/heap.py).
+its subscribers (at most every 0.5 s), every connection looked at once a second (idle ones
+closed, unsent bytes kept under the send budget), and once a second the upkeep: unused
+sessions forgotten, rated quick-match tables paired (server/lobby/matchmaking.py), the paced
+cycle collection (server/gc_policy.py), freed memory handed back (server/heap.py).
 
-The upkeep's three parts run on different ticks of the second (UPKEEP_PHASES), not on one:
-together they held the loop for 32 to 45 ms once a second at 500 tables (the middle
-collection 22 to 32 ms, the sweeps over every connection 10 to 13 ms, then Redis's upkeep),
-and every stroke that arrived meanwhile waited behind all of them (docs/performance.md,
-"Seventh round")."""
+The upkeep's three parts run on different ticks of the second (UPKEEP_PHASES), not on one,
+and the connections are looked at a share a tick (server/net/rounds.py): all at once they
+held the loop for 32 to 45 ms once a second at 500 tables (the middle collection 22 to 32
+ms, the sweeps over every connection 10 to 13 ms, then Redis's upkeep), and every stroke
+that arrived meanwhile waited behind all of them (docs/performance.md, "Seventh round",
+"Eleventh round")."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
+from collections import deque
 
 from server import gc_policy, heap
 from server.lobby.service import LobbyService
 from server.net import protocol as p
 from server.net.conn import Conn, Connections
 from server.net.gateway import Gateway
+from server.net.rounds import Rounds
 from server.net.runtime import RoomRuntime
 from server.net.sessions import Sessions
 from server.store.memory import MemoryWatch
@@ -30,8 +34,9 @@ log = logging.getLogger("novuss.clock")
 LOBBY_PUSH = 0.5  # seconds between lobby pushes at most
 SESSIONS_REFRESH = 60.0  # connected sessions' lives renewed this often (at most a third of it)
 UPKEEP_PHASES = (0.0, 0.35, 0.7)
-"""Where in each second the upkeep's parts fall (the connections' sweeps, the collector, the
-upkeep that asks Redis), as fractions of it: a few ticks apart, so that no tick does two."""
+"""Where in each second the upkeep's parts fall (forgetting sessions and budgets, the
+collector, the upkeep that asks Redis), as fractions of it: a few ticks apart, so that no
+tick does two."""
 
 
 class Clock:
@@ -63,6 +68,10 @@ class Clock:
         self.heap = heap.Trimmer()  # and what was freed given back (server/heap.py)
         self._last_lobby = 0.0
         self._upkeep_due: list[float] | None = None  # each part's next time (wall clock)
+        shares = max(1, round(1.0 / period))  # every connection looked at once a second
+        self.rounds: Rounds[Conn] = Rounds(shares)
+        # the unsent bytes of the last second's shares: what all the sockets hold, nearly
+        self.unsent: deque[int] = deque(maxlen=shares)
 
     async def run(self) -> None:
         """Tick for ever."""
@@ -79,10 +88,10 @@ class Clock:
         due = self._upkeep_due
         if due is None or max(due) > now + 1.0:  # the first tick, or the clock was set back
             due = self._upkeep_due = [now + phase for phase in UPKEEP_PHASES]
+        self._sweep()
         if now >= due[0]:
             due[0] = _next_second(due[0], now)
-            self.gateway.close_idle()
-            self.gateway.trim_backlogs()
+            self.gateway.prune()
             self.sessions.forget()
         if now >= due[1]:
             due[1] = _next_second(due[1], now)
@@ -100,6 +109,17 @@ class Clock:
                 view = p.encode(await self.service.view())
                 for conn in subscribers:
                     conn.send(view, droppable=True)
+
+    def _sweep(self) -> None:
+        """This tick's share of the connections: the idle closed, their unsent bytes noted;
+        when the last second's shares add up to more than the send budget, every socket is
+        measured and the furthest behind dropped (Gateway.trim_backlogs)."""
+        share = self.rounds.share(self.conns.all)
+        self.gateway.close_idle(share)
+        self.unsent.append(self.gateway.unsent(share))
+        if sum(self.unsent) > self.gateway.send_budget:
+            self.gateway.trim_backlogs()
+            self.unsent.clear()
 
     async def _upkeep(self, now: float) -> None:
         """Read Redis's memory; seat the quick-match tables that the widening rating windows

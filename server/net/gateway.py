@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Protocol
 
 from aiohttp import WSMsgType, web
@@ -172,16 +172,24 @@ class Gateway:
                 await self.pace.turn(conn.address)
             await self.dispatcher.handle(conn, data)
 
-    def close_idle(self) -> None:
-        """Close connections that said nothing for longer than the idle limit (and forget
-        the create budgets that are full again)."""
-        self.creates.prune()
+    def close_idle(self, share: Iterable[Conn]) -> None:
+        """Close the connections of this share that said nothing for longer than the idle
+        limit (the clock hands every connection over once a second, a share a tick)."""
         mono = time.monotonic()
-        for conn in list(self.conns.all):
+        for conn in share:
             if not conn.closed and conn.guard.idle(mono):
                 limit = self.limits.idle_seconds
                 conn.send(p.ProtocolError("idle", f"Nothing heard for {limit:g} s.").reply())
                 conn.shutdown()
+
+    def prune(self) -> None:
+        """Forget the create budgets that are full again (once a second)."""
+        self.creates.prune()
+
+    @staticmethod
+    def unsent(share: Iterable[Conn]) -> int:
+        """The bytes that wait unsent in these connections' sockets."""
+        return sum(conn.backlog() for conn in share if not conn.closed)
 
     def trim_backlogs(self) -> int:
         """Keep what waits unsent in all the sockets under the send budget: past it, the
