@@ -7,7 +7,10 @@ import math
 import unicodedata
 from typing import Any, overload
 
+from server.net.names import MARKS_MAX, stacked_marks
 from server.wire import ErrorMessage
+
+_CONTROLS = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
 
 
 class ProtocolError(Exception):
@@ -73,8 +76,11 @@ class Fields:
         value = value.strip()
         if not lo <= len(value) <= hi:
             raise self.fail(name, f"must be {lo} to {hi} characters")
-        if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in value):
+        # Zl, Zp: U+2028 and U+2029 break a line as a newline does (docs/protocol.md)
+        if any(unicodedata.category(c) in _CONTROLS for c in value):
             raise self.fail(name, "must not contain control characters")
+        if stacked_marks(value):  # a stack of marks spills over the lines around it
+            raise self.fail(name, f"at most {MARKS_MAX} combining marks on one letter")
         return value
 
     @overload

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.net.names import BadName, clean_name
+from server.net.names import BadName, clean_name, skeleton
 from tests.server.server_client import Client, Msg, connected
 
 
@@ -27,6 +27,22 @@ from tests.server.server_client import Client, Msg, connected
         "HonestAnna (1712)",  # a rating beside the name: a guest passing for a member
         "Anna (1500?)",
         "Anna（１７１２）",  # full-width brackets and digits read the same
+        "Anna ⟮1712⟯",  # other brackets, a separator in the number: read as a rating too
+        "Anna (1,712)",
+        "Anna (1712.)",
+        "mallory1\u034f",  # default-ignorable code points: they draw nothing
+        "mallory1\ufe0f",
+        "mallory1\U000e0100",
+        "mallory1\u17b4",
+        "Computer",  # the house: the computer's seat, a deleted account's matches, staff
+        "Computer (level 5)",
+        "Arvuti",
+        "dators",
+        "Bot",
+        "Deleted-Player",
+        "kustutatud mängija",
+        "Admin",
+        "Sуstem",  # a Cyrillic у: look-alikes are folded first
     ],
 )
 def test_a_name_that_cannot_be_read_or_told_apart_is_refused(raw):
@@ -44,10 +60,20 @@ def test_a_name_that_cannot_be_read_or_told_apart_is_refused(raw):
         ("Пётр", "Пётр"),
         ("Anna (7)", "Anna (7)"),  # no rating has one digit
         ("Team 1712", "Team 1712"),  # numbers are names' too, not in brackets at the end
+        ("Anna (team 12345)", "Anna (team 12345)"),  # words in the brackets: no rating
+        ("Computerman", "Computerman"),  # the house's words inside a name are anyone's
+        ("Root beer", "Root beer"),
+        ("Guest", "Guest"),
+        ("Botanik", "Botanik"),
     ],
 )
 def test_a_real_name_is_kept_normalised(raw, kept):
     assert clean_name(raw) == kept
+
+
+@pytest.mark.parametrize("look_alike", ["ma\u01c0\u01c0ory1", "ma||ory1", "MAӀӀORY1"])
+def test_a_name_drawn_like_a_username_reads_as_it(look_alike):
+    assert skeleton(look_alike) == skeleton("mallory1")
 
 
 async def test_an_invisible_name_gets_a_clear_error_and_the_connection_can_say_hello_again(

@@ -55,6 +55,9 @@ def test_each_client_message_decodes():
         ({"t": "create", "mode": "singles", "sets": 2, "clock": 4}, "bad_field"),
         ({"t": "hello", "name": ""}, "bad_field"),
         ({"t": "hello", "name": "a\u202eb"}, "bad_field"),
+        ({"t": "chat", "text": "one\u2028two"}, "bad_field"),  # a line separator breaks lines
+        ({"t": "chat", "text": "one\u2029two"}, "bad_field"),
+        ({"t": "chat", "text": "z" + "\u0336" * 40}, "bad_field"),  # marks spilling over lines
         ({"t": "ping", "ref": {"x": 1}}, "bad_field"),
         ({"t": 5}, "unknown_type"),
         ({"t": "HELLO"}, "unknown_type"),

@@ -146,7 +146,7 @@ def each_side_strikes(*pages: Page) -> None:
 def server_room(base: str, room: str) -> dict[str, Any]:
     """The room as the server has it, seen by a fresh watcher over a raw websocket."""
     with connect(base.replace("http", "ws", 1) + "/ws") as ws:
-        ws.send(msgpack.packb({"t": "hello", "name": "referee"}))
+        ws.send(msgpack.packb({"t": "hello", "name": "Onlooker"}))
         ws.send(msgpack.packb({"t": "watch", "room": room}))
         while True:
             msg = msgpack.unpackb(ws.recv(timeout=10))
