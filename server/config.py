@@ -43,6 +43,7 @@ class Config:
     address_create_burst: float = 20.0  # ... in one burst (a club's players behind one address)
     conns_per_address: int = 32  # open websockets per client address
     register_per_address: int = 10  # accounts made (or names tried) per address in 15 minutes
+    logins_per_address: int = 60  # logins, right or wrong, per address in 15 minutes
     # TCP connections (HTTP and websocket, counted at accept): 0 = what the open-file limit
     # allows, less what Redis and the files need
     max_connections: int = 0
@@ -123,6 +124,7 @@ _HELP = {
     "address_create_burst": "rooms created from one client address in one burst",
     "conns_per_address": "open websockets allowed per client address",
     "register_per_address": "accounts registered (or taken names tried) per address in 15 min",
+    "logins_per_address": "logins, right or wrong, per address in 15 min",
     "max_connections": "TCP connections in all (0: from the open-file limit)",
     "tcp_per_address": "TCP connections per client address (HTTP and websocket)",
     "header_timeout": "seconds a connection may take to send a request (and stay idle after)",

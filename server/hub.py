@@ -108,7 +108,7 @@ class Hub:
         self.logouts = Logouts(self.conns, self.bus, accounts)
         self.accounts = Accounts(
             accounts, history, allowed_origins(config.allowed_origins), trusted,
-            self.logouts.announce, config.register_per_address,
+            self.logouts.announce, config.register_per_address, config.logins_per_address,
         )  # fmt: skip
         self.players = Players(accounts, history, self.accounts.viewer)
         self.archivist = Archivist(store, history, accounts, self.pid)

@@ -63,6 +63,7 @@ SHARED_LIMITS: dict[str, object] = {
     "address_create_burst": 100_000,
     "read_burst": 1_000_000,
     "register_per_address": 100_000,
+    "logins_per_address": 100_000,
 }
 SHARED_KEPT = 6  # shared servers kept running at once per pytest process (the least used go)
 # seconds a server has to answer /healthz: a bound on a failure, not a wait (a start takes 1-3 s;

@@ -105,9 +105,13 @@ class Accounts:
         trusted: tuple[Network, ...],
         ended: Ended = _no_sockets,
         register_per_address: int = 10,
+        logins_per_address: int = 60,
     ):
         self.ended = ended
         self.register_per_address = register_per_address  # accounts made per address per window
+        # logins per address per window, right or wrong: a club's evening behind one address,
+        # each player once or twice, but not a hash and a stored login without end
+        self.logins_per_address = logins_per_address
         self.store = store
         self.history = history
         self.origins = origins
@@ -251,6 +255,7 @@ class Accounts:
         if not isinstance(name, str) or not isinstance(password, str) or len(name) > 64:
             raise AccountError("bad_login", "Wrong username or password.", 401)
         key = username_key(name)
+        await self._login_budget(request)
         uid = await self.store.uid_of(key)
         trusted = uid is not None and await self.store.trusted(uid, self._marks(request))
         counted = await self._attempt(request, key, True, uid is not None, trusted)
@@ -361,6 +366,16 @@ class Accounts:
                 await self.store.forgive(*limits)  # a refused attempt tried nothing
                 raise self._throttled(await self.store.retry_after(what))
         return list(limits)
+
+    async def _login_budget(self, request: web.Request) -> None:
+        """Count a login from the request's address whatever comes of it, or refuse it
+        (`throttled`) past `logins_per_address` in the window: the failures have limits of
+        their own, but right passwords, again and again, each cost a hash and stored a
+        login (attacker review, 2026-11-28)."""
+        what = "logins:" + self.address(request)
+        (made,) = await self.store.attempt(FAIL_WINDOW_S, what)
+        if made > self.logins_per_address:
+            raise self._throttled(await self.store.retry_after(what))
 
     @staticmethod
     def _throttled(retry: float) -> AccountError:

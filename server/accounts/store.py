@@ -33,6 +33,8 @@ DELETED = "deleted player"  # the name a deleted account's matches show
 
 P = "nv:"
 LOGIN_TTL_S = 30 * 24 * 3600.0  # a login unused this long ends
+LOGINS_MAX = 20  # logins an account keeps (devices, browsers): the last used
+TRUST_MAX = 32  # addresses and devices an account is trusted from: the newest
 
 # One attempt counted, the window started by the first (Redis 6.2 has no PEXPIRE NX).
 _COUNT = """
@@ -132,13 +134,20 @@ class AccountStore:
 
     # -- logins ---------------------------------------------------------------------
     async def add_login(self, token: str, uid: str) -> None:
-        """Remember a login by its token's hash (and forget the account's lapsed ones)."""
+        """Remember a login by its token's hash, and forget the account's lapsed ones and
+        all but its LOGINS_MAX last used (a login is used again by every visit: the oldest
+        is one left on a device nobody opens)."""
         now = time.time()
         async with self.db.pool.acquire() as conn, conn.transaction():
             await conn.execute("DELETE FROM logins WHERE uid = $1 AND expires < $2", uid, now)
             await conn.execute(
                 "INSERT INTO logins (hash, uid, expires) VALUES ($1, $2, $3)",
                 login_key(token), uid, now + LOGIN_TTL_S,
+            )  # fmt: skip
+            await conn.execute(
+                "DELETE FROM logins WHERE hash IN (SELECT hash FROM logins WHERE uid = $1"
+                " ORDER BY expires DESC OFFSET $2)",
+                uid, LOGINS_MAX,
             )  # fmt: skip
 
     async def login(self, token: str) -> str | None:
@@ -206,14 +215,22 @@ class AccountStore:
 
     async def trust(self, uid: str, marks: list[str], ttl: float) -> None:
         """Remember for `ttl` s that the account logged in from these marks (its address,
-        its device cookie)."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for mark in marks:
-                pipe.set(P + "trust:{" + uid + "}:" + mark, 1, px=int(ttl * 1000))
+        its device cookie): one sorted set an account, each mark scored by when it lapses,
+        the newest TRUST_MAX kept (every login without a device cookie is a new device: a
+        key each would let logging in, again and again, fill Redis)."""
+        key = P + "trust:{" + uid + "}"
+        now_ms = int(time.time() * 1000)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zadd(key, dict.fromkeys(marks, now_ms + int(ttl * 1000)))
+            pipe.zremrangebyscore(key, "-inf", now_ms)
+            pipe.zremrangebyrank(key, 0, -TRUST_MAX - 1)
+            pipe.pexpire(key, int(ttl * 1000))
             await pipe.execute()
 
     async def trusted(self, uid: str, marks: list[str]) -> bool:
         """Has the account logged in from any of these marks lately?"""
         if not marks:
             return False
-        return bool(await self.redis.exists(*(P + "trust:{" + uid + "}:" + m for m in marks)))
+        lapses = await self.redis.zmscore(P + "trust:{" + uid + "}", marks)
+        now_ms = time.time() * 1000
+        return any(at is not None and at > now_ms for at in lapses)

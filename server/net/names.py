@@ -9,8 +9,9 @@ point Unicode calls default-ignorable: the variation selectors, the combining gr
 joiner, the Khmer inherent vowels), more than two combining marks on one letter (stacks
 that spill over the lines around them), or no letter or digit at all. A guest may not be
 called as the house is (the computer, a deleted player, "admin": `HOUSE`), nor end the
-name in a number in brackets, which reads as a rating. Two people in one room may still choose the same name: the room shows each
-beside their seat or role (a watcher is never shown as a player).
+name in a number in brackets, which reads as a rating. Two people in one room may still
+choose the same name: the room shows each beside their seat or role (a watcher is never
+shown as a player).
 
 A guest may not take a registered player's username, nor one that reads the same (`skeleton`:
 "Аili" with a Cyrillic А, "ＡＩＬＩ" in full width): the session refuses it `name_taken`

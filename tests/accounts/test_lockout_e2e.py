@@ -45,7 +45,8 @@ async def test_unknown_names_get_no_counter_and_taken_names_are_counted(game_ser
     for i in range(5):
         assert (await h.login(f"nobody{i}", "wrong password guess"))[0] == 401
     fails = sorted(as_bytes(k).decode() for k in r.scan_iter("nv:fail:*"))
-    assert fails == ["nv:fail:ip:127.0.4.1", "nv:fail:reg:127.0.4.1"], fails
+    # the address's: failures, logins right or wrong, accounts made; none for a name
+    assert fails == ["nv:fail:ip:127.0.4.1", "nv:fail:logins:127.0.4.1", "nv:fail:reg:127.0.4.1"]
     other = Http(srv.url, local_addr="127.0.4.2")
     for _ in range(10):  # the address's 10 accounts made in the window: taken names count
         status, body, _ = await other.post(
