@@ -239,6 +239,16 @@ def test_after_a_match_nobody_is_ready_and_one_ready_does_not_start_the_next():
     assert match_id(room) != first and room.status == "playing"
 
 
+def test_a_room_after_the_match_shows_its_result_as_the_result_message_does():
+    # docs/protocol.md: room.match.result is "as in `result`": a client that reloads, or
+    # gets a `room` after the `result`, still shows why the match ended and its record
+    room, first = resigned_by_b()
+    sent = [e.message for e in room.events if e.kind == "result"][-1]
+    shown = room.snapshot(None, 2.0)["match"]["result"]
+    assert {k: v for k, v in sent.items() if k not in ("t", "seq")} == shown
+    assert shown["result"]["reason"] == "resign" and shown["record"] == f"/api/matches/{first}"
+
+
 def test_a_rematch_offer_is_the_offering_seat_ready_only():
     room, first = resigned_by_b()
     room.offer_rematch("a", 2.0)

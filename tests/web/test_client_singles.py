@@ -159,6 +159,10 @@ def test_singles_through_the_interface(web_server, new_page, artifacts):
     jaan.wait_for_function(
         "document.getElementById('rematch-status').textContent.includes('Maret')"
     )
+    # the `room` that told of the offer still tells why the match ended, and where its record
+    # is (it lost both when the room's match result was not the `result` message's)
+    assert "by resignation" in jaan.inner_text("#result")
+    assert jaan.get_attribute("#result-record", "href") == href
     jaan.click("#rematch-btn")
     for page in (maret, jaan, watcher):
         s = wait_state(page, "s.result === null && s.phase === 'play'")

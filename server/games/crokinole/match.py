@@ -231,7 +231,7 @@ class CrokinoleMatch:
             "score": list(game.score),
             "clock": {"seat": turn, "remaining": 0.0, "running": False},
             "phase": self.phase,
-            "result": self.shown.match_result,
+            "result": self.result_view() if self.shown.match_result else None,
             "rules": game.to_dict(),
             "round": self.round_view(game),
             "last_ruling": self.last_ruling,

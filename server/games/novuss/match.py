@@ -174,7 +174,8 @@ class Match:
             "score": self.score(),
             "clock": self.clock_view(now),
             "phase": self.phase,
-            "result": self.shown.match_result,
+            # as the `result` message has it (docs/protocol.md): its reason and record too
+            "result": self.result_view() if self.shown.match_result else None,
             "rules": self.shown.to_dict(),
             "last_ruling": self.last_ruling,
         }
