@@ -36,6 +36,20 @@ export function toLocal(side, x, y, L) {
   }
 }
 
+/**
+ * A hole as the player at `side` sees it, his own rail nearest: "near_left", "near_right",
+ * "far_left" or "far_right" (the i18n keys `hole.*`). A compass name ("NE") meant another
+ * hole to every player but the one at S.
+ * @param {string} side
+ * @param {number[]} centre the hole's centre in world coordinates
+ * @param {number} L the table's size
+ * @returns {string}
+ */
+export function holeSeenFrom(side, centre, L) {
+  const [u, v] = toLocal(side, centre[0], centre[1], L);
+  return `${v < L / 2 ? "near" : "far"}_${u < L / 2 ? "left" : "right"}`;
+}
+
 /** Local point of `side` -> world. Inverse of toLocal.
  * @returns {[number, number]} */
 export function toWorld(side, u, v, L) {

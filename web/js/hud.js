@@ -114,7 +114,11 @@ export class MatchHud {
           "div",
           { class: `player${turn === i && phase !== "over" ? " turn-now" : ""}${s?.away != null ? " away" : ""}`, data: { seat: i } },
           el("span", { class: `dot team${team}` }),
-          el("span", { class: "name", text: s ? s.name : t("hud.empty") }),
+          el(
+            "span",
+            { class: "name", text: s ? s.name : t("hud.empty") },
+            s?.away != null ? el("span", { class: "away-tag", text: t("room.state_away") }) : null,
+          ),
           el("span", { class: "sets", title: t("hud.sets_won"), text: score ? String(score[team]) : "0" }),
           el("span", {
             class: "detail",

@@ -15,6 +15,7 @@ import {
   cueAngleAllowed,
   defaultPlacement,
   firstTouch,
+  holeSeenFrom,
   placementCheck,
   toLocal,
   toWorld,
@@ -357,10 +358,11 @@ export class AimController {
       a.angle = o.angle;
       a.pocket = o.pocket;
       this.lastClick = { id: puck.id, index, angle: a.angle };
+      const hole = o.pocket ? say(`hole.${holeSeenFrom(this.side, pocketCentres(t)[o.pocket], t.size)}`) : "";
       if (o.pocket && !options[0].allowed) {
-        this.notify(say("aim.pot_forced", { pocket: o.pocket }));
+        this.notify(say("aim.pot_forced", { pocket: hole }));
       } else if (o.pocket) {
-        this.notify(say("aim.pot", { pocket: o.pocket }));
+        this.notify(say("aim.pot", { pocket: hole }));
       }
     }
     // The explanation first, the word about the aim (a pot, out of reach) on its own line,

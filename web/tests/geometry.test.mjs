@@ -15,6 +15,7 @@ import {
   blindFor,
   firstTouch,
   guideLine,
+  holeSeenFrom,
   inCircle,
   inZone,
   makeView,
@@ -276,3 +277,13 @@ test("a press near the striker that first moves sideways moves it; one that move
 function pick(r) {
   return [r.kind, r.id, r.legal, r.reason];
 }
+
+test("a hole is named as the player sees it, his own rail nearest", () => {
+  const holes = pocketCentres(T);
+  const seen = (side) => Object.fromEntries(Object.entries(holes).map(([k, c]) => [k, holeSeenFrom(side, c, T.size)]));
+  assert.deepEqual(seen("S"), { SW: "near_left", SE: "near_right", NE: "far_right", NW: "far_left" });
+  assert.deepEqual(seen("N"), { SW: "far_right", SE: "far_left", NE: "near_left", NW: "near_right" });
+  for (const side of SIDES) {
+    assert.equal(new Set(Object.values(seen(side))).size, 4, `${side}: four different holes`);
+  }
+});

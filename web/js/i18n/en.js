@@ -388,6 +388,11 @@ export default {
   "aim.out_of_reach": "Out of reach from here: the cue must come from your own rail (004 § 20 (5))",
   "aim.pot_forced": "Straight at it is out of reach (004 § 20 (5)): aimed to pot it in the {pocket} hole",
   "aim.pot": "Aimed to pot it in the {pocket} hole · click again for the next",
+  // a hole as the player sees it, his own rail nearest ({pocket} above)
+  "hole.near_left": "near left",
+  "hole.near_right": "near right",
+  "hole.far_left": "far left",
+  "hole.far_right": "far right",
   "touch.own": "own puck",
   "touch.opponent": "opponent's puck",
   "touch.blind": "blind puck",

@@ -12,11 +12,12 @@
 import { drawHint } from "../computer.js";
 import { figures, rulingWords } from "../crokinole-board.js";
 import { drawBoard, drawShotHint } from "../crokinole-draw.js";
+import { holeSeenFrom } from "../geometry.js";
 import { t } from "../i18n.js";
 import { Renderer } from "../render.js";
 import { discsAt, restingPlaces, stepOfStroke } from "../replay-motion.js";
 import { humanize } from "../rulings.js";
-import { tableFrom } from "../table.js";
+import { pocketCentres, tableFrom } from "../table.js";
 import { hash, param, pathPart, setHash } from "../url.js";
 import { getJSON, setUpPage, when } from "./api.js";
 
@@ -327,7 +328,11 @@ function showSuggestion() {
   let aim;
   if (view.board) aim = null;
   else if (d.target === null) aim = t("replay.aim_none");
-  else aim = d.pocket ? t("replay.aim_pot", { pocket: d.pocket }) : t("replay.aim_puck");
+  else if (d.pocket && view.table) {
+    const side = String(seatsAt(s.index)[d.seat]?.side ?? "S");
+    const hole = holeSeenFrom(side, pocketCentres(view.table)[d.pocket], view.table.size);
+    aim = t("replay.aim_pot", { pocket: t(`hole.${hole}`) });
+  } else aim = t("replay.aim_puck");
   const ruled = view.board
     ? [{ text: rulingWords(d.ruling), cite: d.ruling.rule }]
     : humanize(d.ruling.lines, { seats: seatsAt(s.index), mode: served().mode, me: null });
