@@ -76,9 +76,15 @@ export class ComputerView {
     $("takeback-btn").addEventListener("click", () => intents.takeback());
   }
 
-  /** The partner choice is for doubles; in doubles the computer fills at least one side. */
+  /** The partner choice is for doubles; in doubles the computer fills at least one side.
+   * Sets and the stroke clock are Novuss's: a Crokinole game is one, without a clock. */
   showDoublesOptions() {
     const f = $("computer-form").elements;
+    const novuss = f.game.value !== "crokinole";
+    for (const name of ["sets", "clock"]) {
+      const label = /** @type {HTMLElement} */ (f.namedItem(name)).closest("label");
+      if (label) label.hidden = !novuss;
+    }
     const doubles = f.mode.value === "doubles";
     f.partner.disabled = !doubles;
     f.opponents.disabled = !doubles;
