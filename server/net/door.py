@@ -125,7 +125,11 @@ class Door:
             if self.admit(handler, transport):
                 return
             self.refused += 1
-            transport.abort()  # before a byte is read: nothing to answer yet
+            # before a byte is read: nothing to answer yet. Not here but on the loop's next
+            # turn: aborted in connection_made, the connection was lost before aiohttp's
+            # handler task started, which then failed an assertion and logged a traceback
+            # per refusal (attacker review, 2026-11-28)
+            asyncio.get_running_loop().call_soon(transport.abort)
 
         def connection_lost(handler: RequestHandler, exc: BaseException | None = None) -> None:
             self.release(handler)
