@@ -117,7 +117,7 @@ class ConnGuard:
             self.refused += 1
             raise ProtocolError(
                 "rate_limited",
-                f"Too many watch, resume, join or lobby requests: at most"
+                f"Too many watch, resume, join, ready or lobby requests: at most"
                 f" {self.limits.snapshot_burst:g} at once, then {self.limits.snapshot_rate:g}"
                 " a second.",
             )

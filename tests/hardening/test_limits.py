@@ -99,6 +99,28 @@ async def test_a_watch_flood_is_refused_then_closed_and_the_match_plays_on(game_
     await close_all(a, b, flooder)
 
 
+async def test_a_ready_toggle_flood_is_refused_like_a_watch_flood(game_server):
+    # each `ready` sends the whole room to everyone in it: 58 toggles sent 532 snapshots
+    # to 12 watchers (attacker review, 2026-11-28)
+    srv = game_server()
+    (owner, watcher) = await connected(srv.ws_url, "Toggler", "Watcher")
+    await owner.send("create", mode="singles", sets=1, clock=60, private=False)
+    rid = (await owner.expect("room"))["id"]
+    await watcher.send("watch", room=rid)
+    await watcher.expect("room")
+    for k in range(40):  # within the message rate, over the snapshot rate
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await owner.send("ready", ready=k % 2 == 0)
+    assert owner.reader is not None
+    async with asyncio.timeout(10):  # the server closes the toggler
+        await owner.reader
+    codes = [m.get("code") for m in owner.seen if m["t"] == "error"]
+    assert codes.count("rate_limited") == 19 and codes[-1] == "abuse", codes
+    rooms = [m for m in watcher.seen if m["t"] == "room"]
+    assert len(rooms) <= 1 + 12 + 2, "the burst's rooms (and the toggler's leaving), not 40"
+    await close_all(owner, watcher)
+
+
 async def test_watching_a_room_commits_nothing_when_nothing_changed(game_server):
     # each watch used to store the whole room: watchers at their allowed rate queued their
     # commits ahead of the players' strokes (docs/reliability.md, "Stalled readers")
