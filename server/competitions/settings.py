@@ -98,6 +98,9 @@ def parse_form(body: dict[str, Any]) -> tuple[str, dict[str, Any], Settings]:
     approval = body.get("approval", False)
     if not isinstance(approval, bool):
         raise bad_request("approval: true or false (does an entry need the organiser's approval).")
+    auto = body.get("auto", True)
+    if not isinstance(auto, bool):  # "no" was stored as true
+        raise bad_request("auto: true or false (does the next round start by itself).")
     clock = body.get("clock", 30)
     if not isinstance(clock, int | float) or isinstance(clock, bool):
         raise bad_request("clock: the stroke clock in seconds.")
@@ -114,7 +117,7 @@ def parse_form(body: dict[str, Any]) -> tuple[str, dict[str, Any], Settings]:
         "byes_count": byes_count,
         "games": body.get("games"),
         "clock": float(clock),
-        "auto": bool(body.get("auto", True)),
+        "auto": auto,
         "approval": approval,
     }
     return name.strip(), form, settings_of(form)

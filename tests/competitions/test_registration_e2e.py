@@ -24,9 +24,10 @@ async def test_entries_wait_for_approval_and_the_organiser_removes_before_the_st
     org, intruder, ann, ben, cid, dan = hs = [Http(srv.url) for _ in range(6)]
     for h, name in zip(hs, ("Organiser", "Intruder", "Ann", "Ben", "Cid", "Dan"), strict=True):
         await h.register(name)
-    assert await refused(org, "/api/tournaments", {"name": "C", "approval": "yes"}) == (
-        400, "bad_request",
-    )  # fmt: skip
+    for flag in ("approval", "auto"):  # true or false, not a word ("no" was taken for true)
+        assert await refused(org, "/api/tournaments", {"name": "C", flag: "no"}) == (
+            400, "bad_request",
+        )  # fmt: skip
     doc = await post(org, "/api/tournaments", {"name": "Club", "sets": 1, "approval": True})
     tid = doc["id"]
     api = f"/api/tournaments/{tid}"
