@@ -12,7 +12,7 @@ from pathlib import Path
 from aiohttp import web
 
 from server.config import Config
-from server.edge.client_build import IMMUTABLE, is_hashed, served_root
+from server.edge.client_build import IMMUTABLE, a_client_file, is_hashed, served_root
 from server.edge.headers import security_headers
 from server.edge.proxy import parse_networks
 from server.edge.reads import Handler, read_limits
@@ -65,6 +65,7 @@ def _static(*dirs: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse
     node_modules); anything else gets index.html, so invite links (/r/<invite>) and deep links
     open the client. The build's hashed bundles are cached for good."""
     roots = [d.resolve() for d in dict.fromkeys(dirs)]
+    sources = roots[-1]  # web/ itself: its tooling is not the client's (a_client_file)
 
     async def handler(request: web.Request) -> web.StreamResponse:
         rel = request.match_info.get("path", "")
@@ -74,6 +75,8 @@ def _static(*dirs: Path) -> Callable[[web.Request], Awaitable[web.StreamResponse
             try:
                 target = (root / rel).resolve()
                 inside = target.is_relative_to(root)
+                if inside and root == sources:  # judged as resolved: "js/../build.mjs" too
+                    inside = a_client_file(target.relative_to(root).as_posix())
                 if inside and target.is_file():
                     return _file(target, request, IMMUTABLE if is_hashed(root, target) else None)
                 if inside and target.is_dir() and (target / "index.html").is_file():

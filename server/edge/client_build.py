@@ -18,6 +18,20 @@ DIST = "dist"
 ASSETS = "assets"  # dist/assets: the hashed bundles, cached for a year
 SKIP = frozenset({"node_modules", DIST, "dist.next", "dist.old", "tests"})  # build.mjs SKIP
 IMMUTABLE = "public, max-age=31536000, immutable"
+# What of web/ is the tooling's, never served (attacker review, 2026-11-28: the lock files,
+# the build script, the tests and all of node_modules were): of node_modules only the
+# library the pages' import map names, for the sources served unbuilt.
+TOOLING = frozenset({"package.json", "package-lock.json", "build.mjs", "eslint.config.js",
+                     "tsconfig.json", "README.md", "tests", "dist.next", "dist.old"})  # fmt: skip
+LIBRARY = ("node_modules", "@msgpack", "msgpack", "dist.esm")
+
+
+def a_client_file(rel: str) -> bool:
+    """May this path under web/ (the sources, not the build) be served?"""
+    parts = tuple(p for p in rel.split("/") if p not in ("", "."))
+    if not parts or parts[0] in TOOLING:
+        return not parts
+    return parts[0] != "node_modules" or parts[: len(LIBRARY)] == LIBRARY
 
 
 def source_files(web_dir: Path) -> list[str]:

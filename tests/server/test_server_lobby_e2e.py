@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from urllib.error import HTTPError
 from urllib.request import urlopen
 
 import pytest
@@ -16,6 +17,14 @@ from tests.server.test_server_match_e2e import seat_singles, watched_singles
 def get(url: str) -> tuple[int, str, bytes]:
     with urlopen(url, timeout=5) as r:
         return r.status, r.headers.get("Content-Type", ""), r.read()
+
+
+def status_of(url: str) -> int:
+    """The HTTP status a GET is answered with, errors included."""
+    try:
+        return get(url)[0]
+    except HTTPError as e:
+        return e.code
 
 
 @pytest.mark.fresh_server  # reads the whole lobby
@@ -98,8 +107,13 @@ async def test_http_serves_the_client_health_and_records(game_server):
     for path in ("/", "/r/SomeInvite123", "/?room=r1"):
         status, ctype, body = get(srv.url + path)
         assert status == 200 and ctype.startswith("text/html") and b"<" in body
-    status, ctype, _ = get(srv.url + "/node_modules/@msgpack/msgpack/package.json")
+    # the library the pages' import map names is served; web/'s tooling is not
+    status, ctype, _ = get(srv.url + "/node_modules/@msgpack/msgpack/dist.esm/index.mjs")
     assert status == 200
+    for tooling in ("/package.json", "/package-lock.json", "/build.mjs", "/tsconfig.json",
+                    "/tests/geometry.test.mjs", "/node_modules/@msgpack/msgpack/package.json",
+                    "/node_modules/.package-lock.json", "/js/../build.mjs"):  # fmt: skip
+        assert status_of(srv.url + tooling) == 404, tooling
     assert json.loads(get(srv.url + "/api/matches")[2]) == {"matches": []}
 
 
