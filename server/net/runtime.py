@@ -349,8 +349,11 @@ class RoomRuntime:
         """Run the clocks (stroke clock, grace, aim previews) of the rooms with one due,
         retrying the commit of rooms left unsaved; batch watcher counts about once a second.
         Rooms that close are closed after the others' visits, at most `expire_per_tick` of
-        them: the rest stay due and close on the next ticks."""
+        them: the rest stay due and close on the next ticks. The rooms' commits go to Redis
+        together, not one after another: each awaited in turn, a second of watcher counts
+        changing at 1,000 tables held the clock loop (every room's clock) for seconds."""
         closing: list[Room] = []
+        flushing: list[Room] = []
         for rid in self.lobby.deadlines.pop_due(now):
             room = self.lobby.rooms.get(rid)
             if room is None:
@@ -363,26 +366,32 @@ class RoomRuntime:
             if room.empty and not self._busy(room):
                 closing.append(room)
             elif durable or room.id in self.unsaved or room.empty:
-                await self.flush(room)
+                flushing.append(room)
             elif room.outbox:
                 self.deliver_transient(room)
             else:
                 self.schedule(room)
+        await asyncio.gather(*map(self.flush, flushing))
+        closing_now: list[Room] = []
         for k, room in enumerate(closing):
             if k < self.expire_per_tick and not room.closed:
-                await self.flush(room)
+                closing_now.append(room)
             else:
                 self.schedule(room)  # still empty: due again at the next tick
+        await asyncio.gather(*map(self.flush, closing_now))
         if now - self._last_watchers >= WATCHERS_PUSH and self.watchers_changed:
             self._last_watchers = now
             changed, self.watchers_changed = self.watchers_changed, set()
+            counted: list[Room] = []
             for rid in changed:
                 watched = self.lobby.rooms.get(rid)
                 if watched is not None:
                     msg = p.encode(wire.Watchers(t="watchers", room=rid, n=watched.watchers))
                     for m in list(self.audience.get(rid, ())):
                         m.send(msg, droppable=True)
-                    await self.flush(watched)  # the lobby hash shows the count to every process
+                    counted.append(watched)
+            # the lobby hash shows the counts to every process
+            await asyncio.gather(*map(self.flush, counted))
             self.lobby_changed = True
 
     async def stop(self) -> None:

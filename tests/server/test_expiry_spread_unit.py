@@ -90,3 +90,43 @@ def test_the_honest_rooms_are_visited_every_tick_while_the_spam_closes():
         assert len(seen) == 8 and all(d is not None and d > NOW + GRACE for d in seen)
 
     asyncio.run(run())
+
+
+class RoundTripStore(RecordingStore):
+    """A Redis a round trip away: each commit answered on the loop's next turn, and how
+    many were asked at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_flight = 0
+        self.most_in_flight = 0
+
+    async def commit(self, c: Commit, owner: str | None = None) -> None:
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        answer = asyncio.get_running_loop().create_future()
+        asyncio.get_running_loop().call_soon(answer.set_result, None)
+        await answer
+        self.in_flight -= 1
+        await super().commit(c, owner)
+
+
+def test_a_ticks_commits_go_together_not_one_after_another():
+    # at 1,000 tables a second's watcher counts, committed one round trip after another,
+    # held the clock loop, and every room's clock, for seconds
+    async def run() -> None:
+        store = RoundTripStore()
+        lobby = Lobby(SETTINGS, 120.0)
+        runtime = RoomRuntime(lobby, store, SETTINGS, Bus(None, "p", _ignore), Connections())  # type: ignore[arg-type]
+        rooms = [lobby.add(lobby.new_room("singles", 1, 3600.0, False)) for _ in range(20)]
+        for k, room in enumerate(rooms):
+            room.join(f"s{k}", f"Player {k}", None, None, NOW)
+            await runtime.flush(room)
+        for room in rooms:  # a watcher each: their counts changed
+            room.watchers += 1
+            runtime.watchers_changed.add(room.id)
+        store.most_in_flight = 0
+        await runtime.tick(NOW + 2.0)
+        assert store.most_in_flight == 20, "every room's commit at once"
+
+    asyncio.run(run())
