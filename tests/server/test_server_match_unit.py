@@ -244,7 +244,9 @@ def test_a_room_after_the_match_shows_its_result_as_the_result_message_does():
     # gets a `room` after the `result`, still shows why the match ended and its record
     room, first = resigned_by_b()
     sent = [e.message for e in room.events if e.kind == "result"][-1]
-    shown = room.snapshot(None, 2.0)["match"]["result"]
+    match = room.snapshot(None, 2.0)["match"]
+    assert match is not None
+    shown = match["result"]
     assert {k: v for k, v in sent.items() if k not in ("t", "seq")} == shown
     assert shown["result"]["reason"] == "resign" and shown["record"] == f"/api/matches/{first}"
 
