@@ -39,6 +39,9 @@ EXPIRE_PER_TICK = 16
 """Rooms one tick of the clock loop closes at most; the rest close on the next ticks (issue
 37: ~1,200 spam rooms whose absent players' grace ended in one tick were closed one commit
 after another, and the honest rooms' clocks waited 971 ms behind them). bench/expiry.py."""
+TICK_COMMITS = 8
+"""Commits the clock loop has in flight at once (`_flush_some`): a few, beside the players'
+own, of the store's connections (server/store/redis_store.py)."""
 AIM_ENDS = frozenset({"stroke", "ruling", "takeback", "result"})
 """Events after which a preview still waiting for the watchers is stale: the aim is over."""
 
@@ -349,9 +352,7 @@ class RoomRuntime:
         """Run the clocks (stroke clock, grace, aim previews) of the rooms with one due,
         retrying the commit of rooms left unsaved; batch watcher counts about once a second.
         Rooms that close are closed after the others' visits, at most `expire_per_tick` of
-        them: the rest stay due and close on the next ticks. The rooms' commits go to Redis
-        together, not one after another: each awaited in turn, a second of watcher counts
-        changing at 1,000 tables held the clock loop (every room's clock) for seconds."""
+        them: the rest stay due and close on the next ticks."""
         closing: list[Room] = []
         flushing: list[Room] = []
         for rid in self.lobby.deadlines.pop_due(now):
@@ -371,14 +372,14 @@ class RoomRuntime:
                 self.deliver_transient(room)
             else:
                 self.schedule(room)
-        await asyncio.gather(*map(self.flush, flushing))
+        await self._flush_some(flushing)
         closing_now: list[Room] = []
         for k, room in enumerate(closing):
             if k < self.expire_per_tick and not room.closed:
                 closing_now.append(room)
             else:
                 self.schedule(room)  # still empty: due again at the next tick
-        await asyncio.gather(*map(self.flush, closing_now))
+        await self._flush_some(closing_now)
         if now - self._last_watchers >= WATCHERS_PUSH and self.watchers_changed:
             self._last_watchers = now
             changed, self.watchers_changed = self.watchers_changed, set()
@@ -391,8 +392,15 @@ class RoomRuntime:
                         m.send(msg, droppable=True)
                     counted.append(watched)
             # the lobby hash shows the counts to every process
-            await asyncio.gather(*map(self.flush, counted))
+            await self._flush_some(counted)
             self.lobby_changed = True
+
+    async def _flush_some(self, rooms: list[Room]) -> None:
+        """Commit these rooms TICK_COMMITS at a time: one after another, a second of watcher
+        counts changing at 1,000 tables held the clock loop (every room's clock) for seconds;
+        all at once, they filled the store's connections ahead of the players' strokes."""
+        for k in range(0, len(rooms), TICK_COMMITS):
+            await asyncio.gather(*map(self.flush, rooms[k : k + TICK_COMMITS]))
 
     async def stop(self) -> None:
         """Cancel every play-out (the rooms are stored: another process, or this one after a
