@@ -33,7 +33,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -89,6 +89,27 @@ E2E_FIXTURES = {
     "database",
 }
 BROWSER_TIMEOUT = 300  # seconds: a browser test plays whole games at twice the real speed
+
+
+SERVERS = pytest.StashKey[list["GameServer"]]()
+"""The game servers a test started (game_server's, shared ones included)."""
+LOG_TAIL = 20_000
+"""Characters of each server's log attached to a failed test's report."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failed test's report carries the end of each of its servers' logs: CI keeps no
+    files, and a failure seen once is understood only from what the server said."""
+    report = yield
+    servers: list[GameServer] = item.stash.get(SERVERS, [])
+    if report.failed and report.when == "call":
+        for k, server in enumerate(servers):
+            with contextlib.suppress(OSError):
+                report.sections.append((f"server {k} log (its end)", server.log()[-LOG_TAIL:]))
+    return report
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -384,6 +405,7 @@ def game_server(
     fails it."""
     fresh = request.node.get_closest_marker("fresh_server") is not None
     started: list[GameServer] = []
+    request.node.stash[SERVERS] = every = []
     using: set[str] = set()
     shared: list[GameServer] = []
 
@@ -394,6 +416,7 @@ def game_server(
             pool: SharedServers = request.getfixturevalue("shared_servers")
             server = pool.get({**opts, **SHARED_LIMITS, **options}, using)
             shared.append(server)
+            every.append(server)
             return server
         url = None
         if not embedded:
@@ -407,6 +430,7 @@ def game_server(
             free_port(), url, opts, tmp_path / f"server-{n}.log", tmp_path / f"data-{n}"
         )
         started.append(server)
+        every.append(server)
         return server.start()
 
     yield factory

@@ -202,7 +202,7 @@ class Computer:
                 room.back(seat.sid, now)
                 changed = True
         m = room.match
-        if m is not None and m.state.finished:
+        if m is not None and not room.match_on:  # over, its result delivered
             for i in mine:
                 if i not in room.rematch:  # the computer always accepts a rematch
                     room.offer_rematch(computer_sid(room.id, i), now)

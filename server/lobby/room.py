@@ -108,6 +108,15 @@ class Room:
             return "open"
         return "over" if self.match.shown.finished else "playing"
 
+    @property
+    def match_on(self) -> bool:
+        """A match is on from its start until its result is delivered. The last stroke's
+        ruling already finishes the rules' state, but the result is news only when its
+        motion has played: until then nobody has seen it, the seats are still ready from
+        the start, and a `ready` or a rematch (the computer's, offered as soon as a match
+        is over) would start the next match over the last stroke, its result never told."""
+        return self.match is not None and self.match.phase != "over"
+
     def seat_of(self, sid: str) -> int | None:
         """The seat a session holds here, or None."""
         for i, s in enumerate(self.seats):
@@ -220,7 +229,7 @@ class Room:
             )  # fmt: skip
         if self.seat_of(sid) is not None:
             raise LobbyError("in_room", "You already have a seat here.")
-        if self.match is not None and not self.match.state.finished:
+        if self.match_on:
             raise LobbyError("not_now", "The match has started; you can watch it.")
         free = [i for i, s in enumerate(self.seats) if s is None]
         if seat is not None:
@@ -266,7 +275,7 @@ class Room:
     def set_ready(self, sid: str, ready: bool, now: float) -> Step:
         """Ready (or not); when every seat is filled and ready, the match starts."""
         seat = self._seat(sid)
-        if self.match is not None and not self.match.state.finished:
+        if self.match_on:
             raise LobbyError("not_now", "The match has started.")
         taken = self.seats[seat]
         assert taken is not None  # _seat found the session there
@@ -278,7 +287,7 @@ class Room:
 
     def start_if_ready(self, now: float) -> Step:
         """Start a match when every seat is filled, ready and present; first strike by lot."""
-        if self.match is not None and not self.match.state.finished:
+        if self.match_on:
             return Step()
         if any(s is None or not s.ready or s.away_until is not None for s in self.seats):
             return Step()
@@ -303,7 +312,7 @@ class Room:
         """After a match, offer a rematch; when every seat has agreed (offered, or sent
         `ready`), the next match starts."""
         seat = self._seat(sid)
-        if self.match is None or not self.match.state.finished:
+        if self.match is None or self.match_on:
             raise LobbyError("not_now", "A rematch can be offered after a match.")
         self.rematch.add(seat)
         offered = self.seats[seat]

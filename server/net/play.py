@@ -50,7 +50,7 @@ class Table:
     async def ready(self, conn: Member, ready: bool) -> None:
         """Ready for the match."""
         room, sid = self._room(conn)
-        if ready and room.match is not None and room.match.state.finished:
+        if ready and room.match is not None and not room.match_on:
             self._charge(room, conn)  # a new match after one: what a rematch is (below)
         room.set_ready(sid, ready, time.time())
         self.runtime.lobby_changed = True

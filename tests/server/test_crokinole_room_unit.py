@@ -12,7 +12,7 @@ from server.games.core.play import MatchRefused, Settings
 from server.games.crokinole.match import CrokinoleMatch
 from server.games.crokinole.rules import ROUNDS_PER_GAME
 from server.games.novuss.sim import Shot
-from server.lobby.room import Room
+from server.lobby.room import LobbyError, Room
 from tests.server.test_crokinole_e2e import shot_for
 
 SETTINGS = Settings(speed_factor=10.0)
@@ -118,18 +118,45 @@ def test_during_a_shot_the_room_shows_the_game_as_before_it() -> None:
 
 def test_a_shot_that_ends_the_game_shows_no_result_before_its_ruling() -> None:
     room = started()
+    struck_last_shot(room)
+    during = room.snapshot(None, 1.1)["match"]
+    assert during is not None and during["result"] is None and during["phase"] == "motion"
+    room.finish_motion(10.0)
+    assert [e.message["t"] for e in room.events][-3:] == ["ruling", "round", "result"]
+
+
+def struck_last_shot(room: Room) -> CrokinoleMatch:
+    """Shoot the game's last shot, the last disc of the last round (002 2 c, 4 f): the
+    game is over by the rules while its motion plays; the match returned."""
     match = game_of(room)
-    # one shot left in the game: the last disc of the last round (002 2 c, 4 f)
     last = shooter(room)
     game = match.game
     shots = tuple(1 if s == last else 0 for s in range(len(game.shots_left)))
     match.game = replace(game, shots_left=shots, round_no=ROUNDS_PER_GAME)
     room.strike(f"s{last}", Shot(**shot_for(last, 0)), 1.0)
-    assert match.game.over, "the shot ended the game"
-    during = room.snapshot(None, 1.1)["match"]
-    assert during is not None and during["result"] is None and during["phase"] == "motion"
+    assert match.game.over and match.phase == "motion", "the shot ended the game"
+    return match
+
+
+def test_no_rematch_or_ready_starts_the_next_game_over_the_last_shots_motion() -> None:
+    # A computer seat offers its rematch as soon as a match is over, and the seats were
+    # still ready from the start: the next game began during the last shot's motion, its
+    # round and result never told (a test saw rounds 1, 2, 3, then 1, 2, 3, 4)
+    room = started()
+    match = struck_last_shot(room)
+    with pytest.raises(LobbyError) as e:
+        room.offer_rematch("s1", 1.1)
+    assert e.value.code == "not_now"
+    with pytest.raises(LobbyError) as e:
+        room.set_ready("s0", True, 1.1)
+    assert e.value.code == "not_now"
+    assert room.match is match and room.status == "playing"
     room.finish_motion(10.0)
     assert [e.message["t"] for e in room.events][-3:] == ["ruling", "round", "result"]
+    room.offer_rematch("s1", 11.0)
+    assert room.match is match, "s0 has not agreed: a result clears every seat's ready"
+    room.offer_rematch("s0", 12.0)
+    assert room.match is not match and room.status == "playing"
 
 
 def test_a_ruling_carries_its_lines_each_citing_seed_002() -> None:
