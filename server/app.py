@@ -14,6 +14,7 @@ from aiohttp import web
 from server.config import Config
 from server.edge.client_build import IMMUTABLE, a_client_file, is_hashed, served_root
 from server.edge.headers import security_headers
+from server.edge.health import Health
 from server.edge.proxy import parse_networks
 from server.edge.reads import Handler, read_limits
 from server.games.core.play import Settings
@@ -37,6 +38,7 @@ HUB = web.AppKey("hub", Hub)
 STORE = web.AppKey("store", Store)
 CONFIG = web.AppKey("config", Config)
 DOOR = web.AppKey("door", Door)
+HEALTH = web.AppKey("health", Health)
 
 
 # text the client loads: sent compressed (gzip or deflate, as the browser accepts), a third of
@@ -110,7 +112,12 @@ async def database_away(request: web.Request, handler: Handler) -> web.StreamRes
 
 
 async def healthz(request: web.Request) -> web.Response:
-    """200 with the server's state; 503 when Redis does not answer."""
+    """200 with the server's state; 503 when Redis does not answer. The figures go to the
+    operator's addresses only (server/edge/health.py)."""
+    health = request.app[HEALTH]
+    if not health.operator(request.remote or "", request.headers):
+        ok = await health.alive()
+        return web.json_response({"ok": ok}, status=200 if ok else 503)
     hub = request.app[HUB]
     try:
         since = float(request.query["strokes_since"]) if "strokes_since" in request.query else None
@@ -179,6 +186,7 @@ def make_app(config: Config) -> web.Application:
     served = served_root(config.web_dir)  # the build, unless it is stale or missing
     hub = Hub(config, store, db, settings, served)
     app[STORE], app[HUB] = store, hub
+    app[HEALTH] = Health(parse_networks(config.health_networks), trusted, store.ping)
     hub.gateway.holders.attach(app[DOOR])  # the door's reserve kept for seated players too
 
     async def lifecycle(app: web.Application) -> AsyncIterator[None]:

@@ -72,6 +72,8 @@ class Config:
     read_burst: float = 100.0  # ... in one burst
     allowed_origins: str = ""  # other sites' pages allowed to use this server (comma-separated)
     trusted_proxy: str = ""  # addresses/networks of reverse proxies whose X-Forwarded-For counts
+    # addresses/networks that read /healthz's figures (anybody else: whether it is up)
+    health_networks: str = "127.0.0.0/8,::1"
     redis_maxmemory: str = "256mb"  # the embedded Redis's limit (noeviction)
     memory_refuse: float = 0.9  # from this fraction of Redis's limit, new sessions/rooms wait
     idle_seconds: float = 60.0  # silent this long (the web client pings every 10 s): closed
@@ -142,6 +144,8 @@ _HELP = {
     "session_ttl": "seconds a session (its resume token) lives after its last connection",
     "challenge_seconds": "seconds a challenge waits for its answer before it expires",
     "trusted_proxy": "comma-separated proxy addresses/networks whose X-Forwarded-For is used",
+    "health_networks": "comma-separated addresses/networks shown /healthz's figures (others:"
+    " only whether the server is up)",
     "redis_maxmemory": "maxmemory of the embedded Redis (policy noeviction), e.g. 256mb",
     "memory_refuse": "fraction of Redis's maxmemory from which new sessions and rooms are refused",
     "idle_seconds": "close a connection that sends nothing (not even ping) this long",
@@ -189,8 +193,9 @@ def parse_config(argv: Sequence[str] | None = None, env: dict[str, str] | None =
     args = parser.parse_args(argv)
     if args.event_loop not in EVENT_LOOPS:
         parser.error(f"--event-loop must be one of {', '.join(EVENT_LOOPS)}")
-    try:
-        parse_networks(args.trusted_proxy)
-    except ValueError as e:
-        parser.error(f"--trusted-proxy: {e}")
+    for option in ("trusted_proxy", "health_networks"):
+        try:
+            parse_networks(getattr(args, option))
+        except ValueError as e:
+            parser.error(f"{_option(option)}: {e}")
     return Config(**vars(args))

@@ -1,10 +1,11 @@
-"""The security headers of every answer (issue 37: no page had any): a Content Security
-Policy that lets a page run only this server's scripts and styles, load images from it, talk
-to it (HTTP and the websocket), and be framed by nobody; `nosniff`; and a Referrer-Policy
-that sends no address to another site. The client's only inline scripts are its pages' import
-maps (which cannot be files): each is allowed by its hash, computed from the pages at start;
-its one inline style (the tournament's print page) is allowed by 'unsafe-inline' for styles
-only (tests/web/test_security_headers.py runs the pages under the policy in Chromium)."""
+"""The security headers of every answer (issue 37: no page had any): a Content Security Policy
+that lets a page run only this server's scripts and styles, load images from it, talk to it
+(HTTP and the websocket), and be framed by nobody; `nosniff`; and a Referrer-Policy that
+sends no address to another site; a Server header that names no software or version. The
+client's only inline scripts are its pages' import maps (which cannot be files): each is
+allowed by its hash, computed from the pages at start; its one inline style (the
+tournament's print page) is allowed by 'unsafe-inline' for styles only
+(tests/web/test_security_headers.py runs the pages under the policy in Chromium)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from pathlib import Path
 
 from aiohttp import web
 
+SERVER = "novuss"
+"""The Server header of every answer."""
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S)
 
 
@@ -58,5 +61,7 @@ def security_headers(web_dir: Path) -> Callable[[web.Request, web.StreamResponse
     async def add(request: web.Request, response: web.StreamResponse) -> None:
         for name, value in headers.items():
             response.headers.setdefault(name, value)
+        # aiohttp's own would name its version and Python's to anybody looking for a known flaw
+        response.headers["Server"] = SERVER
 
     return add

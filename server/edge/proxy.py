@@ -23,7 +23,8 @@ def parse_networks(spec: str) -> tuple[Network, ...]:
     return tuple(ipaddress.ip_network(part, strict=False) for part in parts)
 
 
-def _within(address: str, networks: tuple[Network, ...]) -> bool:
+def within(address: str, networks: tuple[Network, ...]) -> bool:
+    """Is `address` one of `networks`' (False for anything that is not an address)?"""
     try:
         ip = ipaddress.ip_address(address.strip())
     except ValueError:
@@ -41,17 +42,17 @@ def _valid(address: str) -> bool:
 
 def trusted_peer(peer: str, trusted: tuple[Network, ...]) -> bool:
     """Is `peer` one of the trusted proxies?"""
-    return bool(trusted) and _within(peer, trusted)
+    return bool(trusted) and within(peer, trusted)
 
 
 def client_address(peer: str, headers: Mapping[str, str], trusted: tuple[Network, ...]) -> str:
     """The address to hold a connection's limits against: the peer's own, or, when the peer is
     a trusted proxy, the address it says it received the connection from."""
-    if not trusted or not _within(peer, trusted):
+    if not trusted or not within(peer, trusted):
         return peer
     hops = [hop.strip() for hop in headers.get("X-Forwarded-For", "").split(",") if hop.strip()]
     for hop in reversed(hops):
-        if not _within(hop, trusted):
+        if not within(hop, trusted):
             return hop if _valid(hop) else peer
     real = headers.get("X-Real-IP", "").strip()
     if real and _valid(real):
@@ -61,4 +62,4 @@ def client_address(peer: str, headers: Mapping[str, str], trusted: tuple[Network
 
 def via_proxy(peer: str, trusted: tuple[Network, ...]) -> bool:
     """Did the connection come through a trusted proxy (whose forwarded headers count)?"""
-    return bool(trusted) and _within(peer, trusted)
+    return bool(trusted) and within(peer, trusted)

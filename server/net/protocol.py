@@ -22,7 +22,7 @@ from server.net.names import NAME_MAX, BadName, clean_name
 
 Mode = Literal["singles", "doubles"]
 MODES: tuple[str, ...] = ("singles", "doubles")
-PROTOCOL_VERSION = "2.3"
+PROTOCOL_VERSION = "2.4"
 """docs/protocol.md, "Version and changelog": a minor version adds, a major one changes."""
 GAMES: tuple[str, ...] = NAMES  # the registry's (docs/crokinole.md)
 SCORINGS: tuple[str, ...] = ("tournament", "conventional")  # 002 4 f, 4 g

@@ -2,7 +2,7 @@
 // The wire protocol (docs/protocol.md) as the server defines it: client->server messages
 // from server/net/protocol.py, server->client ones from server/wire.py.
 
-export type ProtocolVersion = "2.3";
+export type ProtocolVersion = "2.4";
 
 // -- server -> client (server/wire.py)
 
