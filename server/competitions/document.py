@@ -58,8 +58,28 @@ def add_entry(doc: Doc, eid: str, name: str, players: list[tuple[str, str]]) -> 
     doc["people"].update(dict(players))
     for uid, _ in players:  # the organiser's own entry lifts an earlier refusal or removal
         doc.get("removed", {}).pop(uid, None)
-    entered = {uid for uid, _ in players}  # and answers a request of its players
-    doc["requests"] = [r for r in doc.get("requests", []) if r["id"] not in entered]
+    # and answers its players' requests: their own, and the pairs or teams naming them,
+    # which can no longer be completed
+    entered = {uid for uid, _ in players}
+    doc["requests"] = [r for r in doc.get("requests", []) if not entered & set(r["members"])]
+
+
+def committed(doc: Doc) -> set[str]:
+    """The players who gave their word: entered, or waiting in a request they made or
+    confirmed. Being named by somebody else commits nobody: a proposal naming a player
+    does not hold him, else anybody could keep any eleven players from entering."""
+    given = {u for r in doc.get("requests", []) for u in r.get("confirmed", r["members"])}
+    return {u for e in doc["entries"] for u in e["members"]} | given
+
+
+def _unheld(doc: Doc, uid: str) -> None:
+    """`uid` gave his word to one waiting entry: the others naming him, which he can no
+    longer confirm, are off (as if he had declined them)."""
+    doc["requests"] = [
+        r
+        for r in doc["requests"]
+        if uid not in r["members"] or uid in r.get("confirmed", r["members"])
+    ]
 
 
 # -- registration: approval and removal (issue 37) --------------------------------------
@@ -71,14 +91,14 @@ def ask_entry(doc: Doc, uid: str, name: str) -> None:
     `requests` (not an entrant: not counted, not paired). Refused: `already_entered` (entered
     or waiting already), `refused` (the organiser refused him here), `requests_full`."""
     requests = doc.setdefault("requests", [])
-    waiting = any(uid in r["members"] for r in requests)  # alone, or named in a pair or team
-    if waiting or any(uid in e["members"] for e in doc["entries"]):
+    if uid in committed(doc):
         raise CompetitionError("already_entered", "A player is entered already.")
     if doc.get("removed", {}).get(uid, {}).get("what") == "refused":
         raise CompetitionError("refused", "The organiser has refused your entry.")
     if len(requests) >= REQUESTS_MAX:
         raise CompetitionError("requests_full", f"At most {REQUESTS_MAX} entries wait.")
     requests.append({"id": uid, "name": name, "members": [uid]})
+    _unheld(doc, uid)
     doc["people"][uid] = name
     doc.get("removed", {}).pop(uid, None)
 
@@ -86,11 +106,11 @@ def ask_entry(doc: Doc, uid: str, name: str) -> None:
 def propose_entry(doc: Doc, eid: str, name: str, players: list[tuple[str, str]]) -> None:
     """A player enters his own pair or team (issue 36): `players` (uid, username), he first.
     It waits in `requests` till each player named has confirmed (`confirm_entry`), or the
-    organiser approves it. Refused: `already_entered` (a player entered, or named in a
-    waiting entry), `refused` (one the organiser refused here), `requests_full`."""
+    organiser approves it. Refused: `already_entered` (a player named twice, or one who is
+    entered or has confirmed a waiting entry: `committed`), `refused` (one the organiser
+    refused here), `requests_full`."""
     requests = doc.setdefault("requests", [])
-    named = {r_uid for r in requests for r_uid in r["members"]}
-    taken = {u for e in doc["entries"] for u in e["members"]} | named
+    taken = committed(doc)
     if len({uid for uid, _ in players}) < len(players) or any(u in taken for u, _ in players):
         raise CompetitionError("already_entered", "A player is entered already.")
     if any(doc.get("removed", {}).get(u, {}).get("what") == "refused" for u, _ in players):
@@ -100,6 +120,7 @@ def propose_entry(doc: Doc, eid: str, name: str, players: list[tuple[str, str]])
     by = players[0][0]  # who entered it: his word is given
     members = [u for u, _ in players]
     requests.append({"id": eid, "name": name, "members": members, "confirmed": [by]})
+    _unheld(doc, by)
     doc["people"].update(dict(players))
     doc.get("removed", {}).pop(by, None)
 
@@ -107,13 +128,17 @@ def propose_entry(doc: Doc, eid: str, name: str, players: list[tuple[str, str]])
 def confirm_entry(doc: Doc, uid: str, entrant: Any, approval: bool) -> None:
     """A player named in a waiting pair or team confirms it; once all have, it is an entry,
     unless entries need the organiser's approval (then it waits for him, as a `join` does).
-    `unknown_entrant` for a waiting entry that does not name him."""
+    `unknown_entrant` for a waiting entry that does not name him; `already_entered` when he
+    has given his word to another (entered, or confirmed another waiting entry)."""
     r = _request(doc, entrant)
     if uid not in r["members"]:
         raise no_entrant()
+    if uid not in r.get("confirmed", [r["id"]]) and uid in committed(doc):
+        raise CompetitionError("already_entered", "A player is entered already.")
     confirmed = r.setdefault("confirmed", [r["id"]])
     if uid not in confirmed:
         confirmed.append(uid)
+        _unheld(doc, uid)
     doc.get("removed", {}).pop(uid, None)
     if not approval and set(confirmed) >= set(r["members"]):
         _enter_request(doc, r)

@@ -4,13 +4,20 @@ checked, and the CSV exports (docs/competitions.md)."""
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 from typing import Any
 
 import pytest
 
-from server.competitions.document import entrants, hand_outcome
+from server.competitions.document import (
+    confirm_entry,
+    entrants,
+    hand_outcome,
+    leave,
+    propose_entry,
+)
 from server.competitions.errors import CompetitionError
 from server.competitions.settings import parse_form, settings_of
 from server.competitions.table import BadScore, BadSettings, Entrant, Result, Tournament
@@ -204,3 +211,49 @@ def test_a_name_that_would_run_as_a_formula_is_exported_as_text():
     for rows in (standings[1:], cross[1:]):
         shown = sorted(r[1] for r in rows)
         assert shown == sorted(["'@SUM(1+1)*cmd|' /C calc'!A0", "'=1+1", "Bea"]), shown
+
+
+def registration() -> dict[str, Any]:
+    """A competition's document in registration with nobody entered."""
+    return {"entries": [], "requests": [], "people": {}}
+
+
+def waiting(doc: dict[str, Any]) -> list[str]:
+    """The ids of the entries that wait."""
+    return [r["id"] for r in doc["requests"]]
+
+
+def entered_as_already(act: Any) -> None:
+    """The act is refused `already_entered` and changes nothing."""
+    with pytest.raises(CompetitionError) as e:
+        act()
+    assert e.value.code == "already_entered"
+
+
+def test_being_named_in_a_waiting_pair_holds_nobody():
+    # anybody may name anybody: were the named held, one player could keep any eleven
+    # others from entering (issue 36's proposals); only a player's own word holds him
+    doc = registration()
+    propose_entry(doc, "p1", "Eve & Ben", [("eve", "Eve"), ("ben", "Ben")])  # Ben not asked
+    propose_entry(doc, "p2", "Ben & Cid", [("ben", "Ben"), ("cid", "Cid")])
+    assert waiting(doc) == ["p2"], "Ben gave his word to his own pair: Eve's cannot be"
+    confirm_entry(doc, "cid", "p2", approval=False)
+    assert [e["members"] for e in doc["entries"]] == [["ben", "cid"]] and waiting(doc) == []
+    entered_as_already(lambda: propose_entry(doc, "p3", "E", [("eve", "Eve"), ("ben", "Ben")]))
+
+
+def test_a_player_gives_his_word_to_one_waiting_entry_at_a_time():
+    doc = registration()
+    team = [("ann", "Ann"), ("ben", "Ben"), ("cid", "Cid")]
+    propose_entry(doc, "p1", "Tigers", team)
+    propose_entry(doc, "p2", "Dan & Ben", [("dan", "Dan"), ("ben", "Ben")])
+    confirm_entry(doc, "ben", "p1", approval=False)  # Cid has not confirmed: it waits
+    assert waiting(doc) == ["p1"] and doc["entries"] == [], "Dan's can no longer be completed"
+    before = copy.deepcopy(doc)
+    entered_as_already(lambda: propose_entry(doc, "p3", "E", [("eve", "Eve"), ("ben", "Ben")]))
+    entered_as_already(lambda: propose_entry(doc, "p4", "A", [("ann", "Ann"), ("eve", "Eve")]))
+    assert doc == before
+    leave(doc, "cid")  # 004's pairs and teams are their players': one who declines ends it
+    assert waiting(doc) == []
+    propose_entry(doc, "p5", "Eve & Ben", [("eve", "Eve"), ("ben", "Ben")])  # free again
+    assert waiting(doc) == ["p5"]

@@ -56,17 +56,22 @@ async def test_pairs_enter_themselves_once_the_partner_or_the_organiser_confirms
     assert bens["you"]["confirm"] == [req["id"]] and bens["you"]["pending"] is False
     assert [r["id"] for r in (await tournament(org, tid))["requests"]] == [req["id"]]
     assert (await tournament(cid, tid))["requests"] == []
-    # nobody else confirms it; Ben is not entered twice
+    # nobody else confirms it
     before = await stored_version(srv, tid)
     assert await refused(cid, f"{api}/confirm", {"entrant": req["id"]}) == (
         404, "unknown_entrant",
     )  # fmt: skip
-    assert await refused(ben, f"{api}/enter", {"name": "B", "members": ["Cid"]}) == (
-        409, "already_entered",
-    )  # fmt: skip
     assert await stored_version(srv, tid) == before
+    # being named holds nobody: Eve names Ben too, unasked; he confirms Ann's, and Eve's,
+    # which can no longer be completed, is off
+    await post(eve, f"{api}/enter", {"name": "Eve & Ben", "members": ["Ben"]})
+    assert len((await tournament(ben, tid))["you"]["confirm"]) == 2
     doc = await post(ben, f"{api}/confirm", {"entrant": req["id"]})
     assert doc["requests"] == [] and doc["you"]["entrant"] == req["id"]
+    assert (await tournament(eve, tid))["you"]["pending"] is False
+    assert await refused(eve, f"{api}/enter", {"name": "E", "members": ["Ben"]}) == (
+        409, "already_entered",
+    )  # fmt: skip
     assert [(e["name"], e["members"]) for e in doc["entries"]] == [("Ann & Ben", ["Ann", "Ben"])]
 
     # Cid & Dan: the organiser confirms it for Dan
