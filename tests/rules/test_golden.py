@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+import pytest
 
 from bench.load_aim import choose
 from server.games.core.play import Out, Settings, Step
@@ -56,7 +57,7 @@ from server.games.novuss.rules.geometry import (
     striking_field,
     to_world,
 )
-from server.games.novuss.rules.state import Mode, Puck, home_rail, puck_ids, team_of
+from server.games.novuss.rules.state import EDITION, Mode, Puck, home_rail, puck_ids, team_of
 from server.games.novuss.sim import COMPETITION, Shot, SimInputError, StrokeResult, simulate
 from server.games.novuss.sim.types import SIDES
 from tools.novuss_play import scripted_shot
@@ -64,7 +65,11 @@ from tools.scenarios import mixed_strokes
 
 from .helpers import FakeResult
 
-GOLDEN = Path(__file__).with_name("golden.txt")
+GOLDEN = {
+    EDITION: Path(__file__).with_name("golden.txt"),
+    1: Path(__file__).with_name("golden-edition-1.txt"),
+}
+"""Each edition of the referee's digests: the earlier ones' are its records' replays."""
 SETTINGS = Settings(speed_factor=10.0)
 MATCHES = 110
 """Whole matches (about 2,000 strokes): the size keeps the test to a few seconds."""
@@ -117,7 +122,7 @@ class Digest:
 
 
 # -- whole matches ---------------------------------------------------------------------
-def _config(k: int) -> MatchConfig:
+def _config(k: int, edition: int) -> MatchConfig:
     mode: Mode = "singles" if k % 2 == 0 else "doubles"
     return MatchConfig(
         mode=mode,
@@ -125,6 +130,7 @@ def _config(k: int) -> MatchConfig:
         stroke_clock=30.0,
         three_miss="blind" if k % 4 == 3 else "circle",
         blind_hit_moves=1 if k % 5 == 4 else 2,
+        edition=edition,
     )
 
 
@@ -169,12 +175,12 @@ def _shot(match: Match, rng: random.Random, table: dict[str, Any]) -> Shot | Non
     return _random_legal(state, seat, rng)
 
 
-def play_match(k: int) -> Digest:
+def play_match(k: int, edition: int) -> Digest:
     """Match k played to its end (or MAX_STROKES), every step digested."""
     rng = random.Random(1000 + k)
     table = NOVUSS.table_view()
     digest = Digest()
-    match, step = Match.new(f"g{k}", _config(k), (k // 2) % 2, 0.0, SETTINGS)
+    match, step = Match.new(f"g{k}", _config(k, edition), (k // 2) % 2, 0.0, SETTINGS)
     digest.step(step)
     now = 0.0
     for n in range(MAX_STROKES):
@@ -207,7 +213,7 @@ def play_match(k: int) -> Digest:
 
 
 # -- made-up positions -------------------------------------------------------------------
-def made_up(rng: random.Random, k: int) -> tuple[MatchState, int, Shot]:
+def made_up(rng: random.Random, k: int, edition: int) -> tuple[MatchState, int, Shot]:
     """mixed_strokes' k-th position and stroke (its striker in the south zone) turned to
     the side of a seat in a state drawn at random: the striker's pucks in the far row of a
     break, the near row the opponent's; scattered pucks given random ids."""
@@ -218,6 +224,7 @@ def made_up(rng: random.Random, k: int) -> tuple[MatchState, int, Shot]:
         sets=rng.choice([1, 2, 4]),
         three_miss=rng.choice(["circle", "blind"]),
         blind_hit_moves=rng.choice([1, 2]),
+        edition=edition,
     )
     state = new_match(config, rng.randrange(2))
     state = replace(state, rotation=rng.randrange(4))
@@ -271,10 +278,10 @@ def made_up(rng: random.Random, k: int) -> tuple[MatchState, int, Shot]:
     return state, seat, turned
 
 
-def judge_position(rng: random.Random, k: int, digest: Digest) -> None:
+def judge_position(rng: random.Random, k: int, digest: Digest, edition: int) -> None:
     """One made-up position's stroke checked, simulated and judged; every tenth also
     passed and clocked out."""
-    state, seat, shot = made_up(rng, k)
+    state, seat, shot = made_up(rng, k, edition)
     digest.text(repr(state))
     try:
         check_stroke(state, seat, shot)
@@ -309,29 +316,31 @@ def _overlapping(result: StrokeResult, k: int) -> FakeResult:
     return FakeResult(result.events, tuple(final))
 
 
-def positions() -> Iterator[tuple[str, Digest]]:
+def positions(edition: int) -> Iterator[tuple[str, Digest]]:
     rng = random.Random(35)
     for g in range(POSITIONS // GROUP):
         digest = Digest()
         for k in range(g * GROUP, (g + 1) * GROUP):
-            judge_position(rng, k, digest)
+            judge_position(rng, k, digest, edition)
         yield f"positions {g * GROUP}-{(g + 1) * GROUP - 1}", digest
 
 
 # -- the digests ---------------------------------------------------------------------
 @functools.cache
-def digests() -> tuple[tuple[str, ...], frozenset[str]]:
+def digests(edition: int = EDITION) -> tuple[tuple[str, ...], frozenset[str]]:
     """One row per match and per group of positions (its name, its strokes, its digest),
-    and every line code said."""
-    rows = [(f"match {k}", play_match(k)) for k in range(MATCHES)]
-    rows.extend(positions())
+    and every line code said, by the referee's `edition`."""
+    rows = [(f"match {k}", play_match(k, edition)) for k in range(MATCHES)]
+    rows.extend(positions(edition))
     codes = frozenset().union(*(d.codes for _, d in rows))
     return tuple(f"{name}: {d.strokes} {d.hexdigest()}" for name, d in rows), codes
 
 
-def test_every_ruling_line_state_hash_log_entry_and_message_is_as_before() -> None:
-    stored = GOLDEN.read_text().splitlines()
-    got, _ = digests()
+@pytest.mark.parametrize("edition", sorted(GOLDEN))
+def test_every_ruling_line_state_hash_log_entry_and_message_is_as_before(edition: int) -> None:
+    # an earlier edition's too: the matches played under it replay as they were played
+    stored = GOLDEN[edition].read_text().splitlines()
+    got, _ = digests(edition)
     strokes = sum(int(row.split(": ")[1].split()[0]) for row in got)
     assert strokes >= 2000, f"only {strokes} strokes pinned"
     differ = [f"{a}  (stored: {b})" for a, b in zip(got, stored, strict=False) if a != b]
@@ -369,4 +378,4 @@ def test_the_golden_strokes_reach_the_referees_rarer_rulings() -> None:
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python -m tests.rules.test_golden --write")
-    GOLDEN.write_text("\n".join(digests()[0]) + "\n")
+    GOLDEN[EDITION].write_text("\n".join(digests()[0]) + "\n")  # earlier editions never change

@@ -40,6 +40,7 @@ CONFIG_TAGS = (
     ("three_miss", "ThreeMiss"),
     ("blind_hit_moves", "BlindHitMoves"),
     ("max_speed", "MaxSpeed"),
+    ("edition", "Edition"),  # absent: the first (MatchConfig.edition)
 )
 REQUIRED = ("Game", "Mode", "Sets", "FirstTeam", "FirstSeat", "StartHash")
 
@@ -79,6 +80,8 @@ def _write(record: dict[str, Any]) -> str:
     tags: list[tuple[str, str]] = [("Game", GAME), ("Match", str(record.get("id", "?")))]
     config = start["state"]["config"]
     for key, tag in CONFIG_TAGS:
+        if key == "edition" and key not in config:
+            continue  # a match of the first edition: its notation as it was written
         value = config[key]
         tags.append((tag, value if isinstance(value, str) else write_number(value)))
     tags.append(("Rated", "yes" if record.get("rated") else "no"))

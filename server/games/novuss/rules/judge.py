@@ -168,22 +168,33 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
     else:
         permitted = set(first) <= mine or (facts.rebound_rail == "opposite" and not free)
     forbidden_drive = bool(first) and not permitted
-    if facts.kind == "direct" and first_blind:
-        # 004 § 21 (4): own blind pucks knocked out by a direct stroke go back.
+    # 004 § 21 (3): in a direct stroke own blind pucks may be moved only after a legal first
+    # touch of an own free puck (2)-4)); one that first touches an own blind puck or an
+    # opponent's puck and knocks own blind pucks out is the § 21 (4) fault: they go back,
+    # and two or more lose the set (§ 23 (1) 1)).
+    illegal_direct = facts.kind == "direct" and bool(first_blind or first_opp)
+    if state.config.edition == 1:  # the reading its matches were played under
+        knock_back = facts.kind == "direct" and bool(first_blind)
+        over_rail_back = facts.kind == "direct" and bool(first_opp)
+    else:
+        knock_back = over_rail_back = illegal_direct
+    knocked: list[int] = []
+    if knock_back:
         knocked = [
             pid
             for pid in sorted(blind)
             if pid in off_ids or not pucks[pid].on_table or not is_blind(pucks[pid].x, pucks[pid].y)
         ]
         restore.extend(knocked)
+    if len(knocked) >= 2:
+        set_lost = SetEnd(
+            "set.lost.blind_knocked_out",
+            "Two or more of his blind pucks were knocked out with a direct stroke",
+            "004 § 23 (1) 1), § 21 (4)",
+        )
+    elif facts.kind == "direct" and first_blind:
         further = [pid for pid in before if pid not in first and moved(pid)]
-        if len(knocked) >= 2:
-            set_lost = SetEnd(
-                "set.lost.blind_knocked_out",
-                "Two or more of his blind pucks were knocked out with a direct stroke",
-                "004 § 23 (1) 1), § 21 (4)",
-            )
-        elif len(further) >= state.config.blind_hit_moves:
+        if len(further) >= state.config.blind_hit_moves:
             n = state.config.blind_hit_moves
             set_lost = SetEnd(
                 "set.lost.blind_hit_moved",
@@ -209,10 +220,13 @@ def judge_checked(state: MatchState, seat: int, result: Any) -> Ruling:
                 restore.append(pid)  # 004 § 21 (7), (8), doubles § 28 (4)
             else:
                 lines.append(line("pucks.zone_stays", "004 § 28 (3)"))
-    if facts.kind == "direct" and first_opp:
+    if over_rail_back:
         opp_off = [pid for pid in off_ids if team_of(before[pid].owner) != team]
         if opp_off:
-            # 004 § 21 (9), § 24 (1) 16): they go back to their places, not to the circle.
+            # 004 § 21 (9), § 24 (1) 16): the opponent's pucks a direct stroke sent over the
+            # rail go back to their places, not to the circle, when the stroke was not legal
+            # (at an opponent's puck, or at an own blind one: the offender gains nothing);
+            # after a legal first touch they are re-spotted (§ 20 (14)).
             restore.extend(opp_off)
             reasons.append(line("penalty.opponent_over_rail", "004 § 24 (1) 16), § 21 (9)"))
 

@@ -20,6 +20,10 @@ Where = Literal["table", "pocket"]
 PUCKS_PER_PLAYER = 8  # 004 § 19 (2), § 34 (1)
 
 
+EDITION = 2
+"""The referee's edition of new matches (MatchConfig.edition)."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchConfig:
     """What is fixed when a match is created.
@@ -33,6 +37,13 @@ class MatchConfig:
     max_speed: the fastest cue stroke accepted (mm/s); None takes the table preset's.
     blind_hit_moves: a direct stroke at one's own blind puck that moves this many other
         pucks loses the set (004 § 23 (1) 4): 2; 000 § 5: "one or more", 1).
+    edition: the referee's reading the match is played under, so that a record replays as
+        it was played. 2 (from 2026-11-28): 004 § 21 (4), (9) for every direct stroke whose
+        first touch was not a legal one (an own blind puck or an opponent's puck). 1 (the
+        matches before; stored data without the field): § 21 (4) only after a first touch
+        of an own blind puck, § 21 (9) only after one of an opponent's puck. Left out of
+        the plain data when 1, which keeps those matches' start states (and their notation's
+        StartHash) as they were; left out of repr for the same reason.
     """
 
     mode: Mode = "singles"
@@ -42,6 +53,7 @@ class MatchConfig:
     three_miss: Literal["circle", "blind"] = "circle"
     max_speed: float | None = None
     blind_hit_moves: int = 2
+    edition: int = field(default=EDITION, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode not in ("singles", "doubles"):
@@ -52,6 +64,8 @@ class MatchConfig:
             raise ValueError("three_miss must be 'circle' or 'blind'")
         if self.blind_hit_moves not in (1, 2):
             raise ValueError("blind_hit_moves must be 1 (000 § 5) or 2 (004 § 23 (1) 4))")
+        if self.edition not in (1, EDITION):
+            raise ValueError(f"edition must be 1 or {EDITION}")
         if self.stroke_clock <= 0 or self.absent_limit <= 0:
             raise ValueError("time limits must be positive")
 
@@ -70,12 +84,12 @@ class MatchConfig:
             "three_miss": self.three_miss,
             "max_speed": self.max_speed,
             "blind_hit_moves": self.blind_hit_moves,
-        }
+        } | ({} if self.edition == 1 else {"edition": self.edition})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> MatchConfig:
-        """Inverse of to_dict."""
-        return cls(**d)
+        """Inverse of to_dict (data without `edition` is of the first)."""
+        return cls(**{"edition": 1, **d})
 
 
 @dataclass(frozen=True, slots=True)
