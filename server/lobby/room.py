@@ -462,10 +462,15 @@ class Room:
         resignation made meanwhile, unless the stroke ended the match."""
         if self.match is None:
             return Step()
-        step = self.apply(self.match.finish_motion(now))
+        played = self.match.finish_motion(now)
         seat, self.resigning = self.resigning, None
-        if seat is not None and self.match.phase == "play":
-            step.extend(self.apply(self.match.resign(seat, now)))
+        if seat is None or self.match.phase != "play":
+            return self.apply(played)
+        # the next stroke's clock would start in a match that ends at once (docs/protocol.md:
+        # no `clock` once the match is over)
+        played.out = [out for out in played.out if out.kind != "clock"]
+        step = self.apply(played)
+        step.extend(self.apply(self.match.resign(seat, now)))
         return step
 
     def chat(self, sid: str | None, name: str, text: str, team: bool) -> None:

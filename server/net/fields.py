@@ -64,10 +64,16 @@ class Fields:
         return self.raw[name]
 
     @overload
-    def text(self, name: str, lo: int, hi: int) -> str: ...
+    def text(self, name: str, lo: int, hi: int, *, says: str = "") -> str: ...
     @overload
-    def text(self, name: str, lo: int, hi: int, required: bool) -> str | None: ...
-    def text(self, name: str, lo: int, hi: int, required: bool = True) -> str | None:
+    def text(
+        self, name: str, lo: int, hi: int, required: bool, *, says: str = ""
+    ) -> str | None: ...
+    def text(
+        self, name: str, lo: int, hi: int, required: bool = True, *, says: str = ""
+    ) -> str | None:
+        """A string field, stripped, `lo` to `hi` characters long; `says`: the length the
+        refusal names instead (a name cleaned afterwards is checked again, to its own)."""
         value = self.get(name, required)
         if value is None:
             return None
@@ -75,7 +81,7 @@ class Fields:
             raise self.fail(name, "must be a string")
         value = value.strip()
         if not lo <= len(value) <= hi:
-            raise self.fail(name, f"must be {lo} to {hi} characters")
+            raise self.fail(name, f"must be {says or f'{lo} to {hi}'} characters")
         # Zl, Zp: U+2028 and U+2029 break a line as a newline does (docs/protocol.md)
         if any(unicodedata.category(c) in _CONTROLS for c in value):
             raise self.fail(name, "must not contain control characters")

@@ -233,7 +233,8 @@ def _angle(f: _Fields) -> float:
 
 
 def _hello(f: _Fields) -> Hello:
-    raw = f.text("name", 1, NAME_MAX * 4)
+    # the raw text may be longer than the name it cleans to (spaces collapsed, NFC)
+    raw = f.text("name", 1, NAME_MAX * 4, says=f"1 to {NAME_MAX}")
     try:
         name = clean_name(raw)
     except BadName as refused:
@@ -356,7 +357,7 @@ def _computer(f: _Fields) -> Computer:
 
 def _challenge(f: _Fields) -> Challenge:
     msg = Challenge(
-        to=f.text("to", 1, NAME_MAX * 4),
+        to=f.text("to", 1, NAME_MAX * 4, says=f"1 to {NAME_MAX}"),
         mode=f.choice("mode", MODES),
         sets=f.integer("sets", 1, SETS_MAX),
         clock=f.number("clock", CLOCK_MIN, CLOCK_MAX),

@@ -85,6 +85,10 @@ async def test_an_invisible_name_gets_a_clear_error_and_the_connection_can_say_h
     await c.send("hello", name="\u3164")
     error = await c.expect("error")
     assert error["code"] == "bad_field" and "hello.name" in error["message"]
+    for blank in ("   ", "x" * 97):  # the length the refusal names is a name's, 1 to 24
+        await c.send("hello", name=blank)
+        error = await c.expect("error")
+        assert error["message"] == "hello.name: must be 1 to 24 characters.", error
     await c.send("hello", name="Anu")
     assert (await c.expect("welcome"))["name"] == "Anu"
 

@@ -330,3 +330,25 @@ def missed(room: Room, since: int, team: int | None, sid: str | None) -> list[di
     events = room.missed(since, team, sid)
     assert events is not None, "within the buffer"
     return events
+
+
+def test_a_resignation_made_during_a_stroke_starts_no_clock_in_the_ended_match():
+    # docs/protocol.md: no `clock` once the match is over; the stroke's ruling (which would
+    # start the next stroke's clock), then the resignation's ruling and the result
+    room = Room("r1", "singles", 1, 30.0, False, SETTINGS, grace=2.0)
+    for sid in ("a", "b"):
+        room.join(sid, sid.upper(), None, None, 0.0)
+        room.set_ready(sid, True, 0.0)
+    match = room.match
+    assert isinstance(match, Match) and match.turn is not None
+    striker = "ab"[match.turn]
+    room.strike(striker, bot_shot(match), 1.0)
+    assert room.resign("ab"[1 - match.turn], 1.05).out == [], "taken once the discs rest"
+    room.outbox.clear()
+    room.finish_motion(10.0)
+    kinds = [o.message["t"] if isinstance(o, Event) else o.kind for o in room.outbox]
+    causes = [
+        o.message["cause"] for o in room.outbox if isinstance(o, Event) and "cause" in o.message
+    ]
+    assert "clock" not in kinds, kinds
+    assert kinds[:3] == ["ruling", "ruling", "result"] and causes[:2] == ["stroke", "resign"]
