@@ -30,7 +30,7 @@ class Health:
         self,
         operators: tuple[Network, ...],
         trusted: tuple[Network, ...],
-        ping: Callable[[], Awaitable[object]],
+        ping: Callable[[], Awaitable[bool]],
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.operators = operators
@@ -56,8 +56,7 @@ class Health:
 
     async def _probe(self) -> bool:
         try:
-            await self._ping()
-            ok = True
+            ok = await self._ping()
         except Exception:  # any Redis failure is the answer, not an error of the probe
             ok = False
         self._verdict = (self._clock(), ok)

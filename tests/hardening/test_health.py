@@ -45,11 +45,12 @@ async def test_the_world_asks_redis_at_most_once_a_second_however_many_ask() -> 
     asked: list[float] = []
     down = False
 
-    async def ping() -> None:
+    async def ping() -> bool:
         asked.append(asyncio.get_running_loop().time())
         await asyncio.sleep(0)  # an answer from another task, as Redis's is
         if down:
             raise ConnectionError("Redis went away")
+        return True
 
     now = [100.0]
     health = Health(parse_networks("127.0.0.1"), (), ping, lambda: now[0])
