@@ -334,18 +334,13 @@ class LobbyService:
             raise LobbyError("no_room", "You are not in a room.")
         if room.seat_of(sid) is not None:
             room.leave(sid, time.time())
+        # out of the audience first: a leaver is told `left` alone, not what follows in the
+        # room it left (docs/protocol.md, `leave`)
+        self.stage.leave_audience(conn)
         self.stage.lobby_changed = True
-        present = conn.room is room
-        try:
-            # what the leaving caused (a live match's resignation: its ruling and result) is
-            # this connection's news too (docs/protocol.md): sent before it leaves the room
-            await self.stage.flush(room)
-        finally:
-            evicted = present and conn.room is None  # the room closed: told `left` with all
-            self.stage.leave_audience(conn)
-        if not evicted:
-            # after the commit: the seat is free in Redis, wherever the client acts next
-            conn.send(wire.Left(t="left", room=room.id))
+        await self.stage.flush(room)
+        # after the commit: the seat is free in Redis, wherever the client acts next
+        conn.send(wire.Left(t="left", room=room.id))
 
 
 def motion_played(room: Room, stroke: dict[str, Any], now: float) -> wire.Motion:
