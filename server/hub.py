@@ -168,9 +168,13 @@ class Hub:
         self.competitions_loop = TournamentLoop(self.competitions)
         self.archivist.on_archived.append(self.competitions_loop.match_archived)
         self.lessons = Lessons(trusted)
-        self.replays = Replays(store, accounts, web_dir / "replay.html", self.accounts.viewer)
+        self.replays = Replays(
+            store, accounts, web_dir / "replay.html", self.accounts.viewer, trusted
+        )
         self.http: list[web.RouteDef] = [
-            *Records(store, accounts, config.recent_matches, self.accounts.viewer).routes(),
+            *Records(
+                store, accounts, config.recent_matches, self.accounts.viewer, self.replays.workers
+            ).routes(),
             *self.replays.routes(),
             *self.accounts.routes(),
             *self.players.routes(),

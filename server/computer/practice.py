@@ -54,11 +54,16 @@ class Practice:
         # room -> (match id, the position before each of its players' strokes), newest last
         self.before: dict[str, deque[tuple[str, Any]]] = {}
         self.thinking: set[str] = set()  # rooms with a hint being worked out
+        # room -> (the position, its hint): asked again at the same position, the hint is
+        # said again, not searched again (a player looping `hint` in a few rooms kept the
+        # computer's workers busy, and every computer opponent on the server late)
+        self.hinted: dict[str, tuple[Any, dict[str, Any]]] = {}
         runtime.on_forget.append(self.forget)
 
     def forget(self, rid: str) -> None:
         """A room closed or moved to another process."""
         self.before.pop(rid, None)
+        self.hinted.pop(rid, None)
 
     def _room(self, conn: Member) -> tuple[Room, int]:
         assert conn.session is not None  # the dispatcher checks hello first
@@ -92,6 +97,10 @@ class Practice:
         if room.id in self.thinking:
             raise PracticeError("not_now", "A hint is being worked out.")
         state = m.position
+        said = self.hinted.get(room.id)
+        if said is not None and said[0] is state:
+            conn.send(said[1])
+            return
         self.thinking.add(room.id)
         try:
             asked = self.thinkers.decide(
@@ -107,9 +116,11 @@ class Practice:
             raise PracticeError("not_now", str(e)) from None
         finally:
             self.thinking.discard(room.id)
-        conn.send(
-            hint_message(seat, choice, _practice(room), room.match is m and m.position is state)
+        message = hint_message(
+            seat, choice, _practice(room), room.match is m and m.position is state
         )
+        self.hinted[room.id] = (state, message)
+        conn.send(message)
 
     async def takeback(self, conn: Member) -> None:
         """Back to the position before the player's last stroke, the player to strike."""

@@ -3,11 +3,15 @@ its notation (docs/notation.md). A private room's match is served only with its 
 to a logged-in player of it.
 
 An archived match keeps only what was struck (server/store/archive.py): its rulings are
-recomputed by its game's replay when it is served (`with_rulings`), the last few kept."""
+recomputed by its game's replay when it is served (`with_rulings`), the last few kept. The
+recomputation (some 80 ms for a long match) runs in the replays' worker processes, after the
+reader's right is checked: on the loop, one address cycling through archived matches at its
+allowed rate held every live match's strokes."""
 
 from __future__ import annotations
 
 import copy
+import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -19,8 +23,15 @@ from server.games.registry import NAMES, game, of_record
 from server.games.seam import ReplayError
 from server.lobby.room_views import record_for
 from server.store.redis_store import Store
+from server.workers import Busy, Workers
 
 RECOMPUTED = 64  # archived records kept with their recomputed rulings
+
+
+def _archived(record: dict[str, Any]) -> bool:
+    """Does the record keep only digests of its rulings (an archived one, to recompute)?"""
+    log = record.get("log") or []
+    return any("ruling_digest" in e for e in log) and of_record(record).replay is not None
 
 
 def with_rulings(record: dict[str, Any]) -> dict[str, Any]:
@@ -64,8 +75,10 @@ class Records:
         accounts: AccountStore,
         recent: int,
         viewer: Callable[[web.Request], Awaitable[str | None]] | None = None,
+        workers: Workers | None = None,
     ):
         self.store = store
+        self.workers = workers or Workers(1, 1)  # the replays' (the hub's); else its own
         self.accounts = accounts
         self.recent = recent  # records listed by GET /api/matches
         self.viewer = viewer  # the request's logged-in account's uid (the login cookie)
@@ -91,24 +104,36 @@ class Records:
         record = await self.store.match_record(request.match_info["mid"])
         if record is not None:
             viewer = None if self.viewer is None else await self.viewer(request)
-            record = record_for(self._complete(record), request.query.get("invite"), viewer)
+            invite = request.query.get("invite")
+            if record_for(record, invite, viewer) is not None:  # nothing computed for a refusal
+                record = record_for(await self._complete(record), invite, viewer)
+            else:
+                record = None
         if record is None:
             raise web.HTTPNotFound(text="No such match.")
         await self.accounts.name_players([record])
         return record
 
-    def _complete(self, record: dict[str, Any]) -> dict[str, Any]:
-        """An archived record with its rulings (recomputed once, kept for the next few)."""
+    async def _complete(self, record: dict[str, Any]) -> dict[str, Any]:
+        """An archived record with its rulings (recomputed once in a worker, kept for the
+        next few); 503 `busy` when the workers are."""
+        if not _archived(record):
+            return record
         mid = str(record.get("id"))
-        if mid in self._recomputed:
-            self._recomputed.move_to_end(mid)
-            return copy.deepcopy(self._recomputed[mid])
-        done = with_rulings(record)
-        if done is not record:
-            self._recomputed[mid] = copy.deepcopy(done)
+        if mid not in self._recomputed:
+            try:
+                done = await self.workers.run(with_rulings, record)
+            except Busy as e:
+                raise web.HTTPServiceUnavailable(
+                    text=json.dumps({"error": "busy", "message": "Many matches are being"
+                                     " recomputed just now: try again."}),
+                    content_type="application/json", headers={"Retry-After": str(e.retry_after)},
+                ) from None  # fmt: skip
+            self._recomputed[mid] = done
             while len(self._recomputed) > RECOMPUTED:
                 self._recomputed.popitem(last=False)
-        return done
+        self._recomputed.move_to_end(mid)
+        return copy.deepcopy(self._recomputed[mid])
 
     async def record(self, request: web.Request) -> web.Response:
         """One match: players, settings, result and its whole log (every stroke, ruling)."""

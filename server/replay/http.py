@@ -39,6 +39,8 @@ from typing import Any
 from aiohttp import web
 
 from server.accounts.store import AccountStore
+from server.edge.buckets import KeyedBuckets
+from server.edge.proxy import Network, client_address
 from server.games.registry import of_record
 from server.games.seam import NoSuchStroke, Replay, Replayed, ReplayError, UnacceptedShot
 from server.lobby.room_views import record_for
@@ -53,6 +55,8 @@ STROKE_MAX = 100_000  # the largest stroke number read from a path
 MOTIONS = 1024  # strokes' motions kept encoded, by (match, stroke)
 SUGGESTED = 512  # suggestions kept, by (match, step)
 SUGGEST_BUDGET = 4.0  # s a suggestion's search may take (the top level, docs/bot.md: ~1 s)
+SUGGEST_RATE = 0.1  # new suggestions a second per client address, sustained (kept ones: free)
+SUGGEST_BURST = 5.0  # ... at once: a reader stepping through a match asks a few
 
 
 def _busy(e: Busy) -> web.HTTPException:
@@ -117,10 +121,12 @@ class Replays:
         accounts: AccountStore,
         page: Path,
         viewer: Callable[[web.Request], Awaitable[str | None]] | None = None,
+        trusted: tuple[Network, ...] = (),
     ):
         self.store = store
         self.accounts = accounts
         self.page = page
+        self.trusted = trusted  # the proxies whose forwarded address is believed
         self.viewer = viewer  # the request's logged-in account's uid: a private match's player
         self.cache: OrderedDict[str, _Kept] = OrderedDict()
         # the recomputation under way of each match: who asks meanwhile waits for it, without
@@ -131,6 +137,11 @@ class Replays:
         self.motions: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
         self.workers = Workers(1, AT_ONCE)
         self.suggested: OrderedDict[tuple[str, int], Suggestion] = OrderedDict()
+        # a suggestion is a search of up to SUGGEST_BUDGET in the replays' one worker: one at
+        # a time in all, and a few per address (one address asking a few a second held every
+        # slot, and everybody's replays were refused `busy`)
+        self.suggesting = False
+        self.suggest_buckets = KeyedBuckets(SUGGEST_RATE, SUGGEST_BURST)
 
     async def _header(self, request: web.Request) -> dict[str, Any] | None:
         """The match's header if this request may read it (its invite, for a private one)."""
@@ -280,6 +291,19 @@ class Replays:
         if key not in self.suggested:
             try:
                 position, seat = at_step(replayed, index)
+            except NoSuggestion as e:
+                raise _refuse(web.HTTPNotFound, "no_suggestion", str(e)) from None
+            if self.suggesting:
+                self.workers.refused += 1  # /healthz `replays.refused`: a job refused
+                raise _busy(Busy(round(SUGGEST_BUDGET)))
+            address = client_address(request.remote or "", request.headers, self.trusted)
+            if not self.suggest_buckets.take(address):
+                return web.json_response(
+                    {"code": "rate_limited", "message": "Too many suggestions: slow down."},
+                    status=429, headers={"Retry-After": str(round(1 / SUGGEST_RATE))},
+                )  # fmt: skip
+            self.suggesting = True
+            try:
                 async with self.workers.slot():
                     # the step's index as the search's seed: the same answer for everyone
                     found = await self.workers.submit(
@@ -291,6 +315,8 @@ class Replays:
                 raise _refuse(web.HTTPUnprocessableEntity, "no_suggestion", str(e)) from None
             except Busy as e:
                 raise _busy(e) from None
+            finally:
+                self.suggesting = False
             self.suggested[key] = found
             while len(self.suggested) > SUGGESTED:
                 self.suggested.popitem(last=False)

@@ -48,11 +48,19 @@ async def test_a_hint_in_practice_is_the_players_alone_and_can_be_struck(game_se
     assert room["options"] == {"practice": True} and room["rated"] is False
     (watcher,) = await connected_watcher(srv, room["id"])
     await my_turn_at_rest(c)
+    asked = get_json(f"{srv.url}/healthz")["computer"]["asked"]
     await c.send("hint")
     tip = await c.expect("hint", timeout=90)
     assert tip["seat"] == c.own_seat and tip["current"] is True
     assert tip["target"] is None or any(d["id"] == tip["target"] for d in c.discs)
     assert tip["pocket"] in (None, "SW", "SE", "NE", "NW")
+    # asked again at the same position: said again, not searched again (a loop of hints in a
+    # few rooms kept the computer's workers from every computer opponent)
+    decided = get_json(f"{srv.url}/healthz")["computer"]["asked"]
+    assert decided == asked + 1, "a hint is a search asked of the workers"
+    await c.send("hint")
+    assert await c.expect("hint") == tip
+    assert get_json(f"{srv.url}/healthz")["computer"]["asked"] == decided
     # the hint's stroke is one the referee accepts
     await c.send("strike", x=tip["x"], y=tip["y"], angle=tip["angle"], speed=tip["speed"])
     stroke = await c.expect("stroke")
