@@ -173,7 +173,7 @@ class Hub:
         )
         self.http: list[web.RouteDef] = [
             *Records(
-                store, accounts, config.recent_matches, self.accounts.viewer, self.replays.workers
+                store, accounts, config.recent_matches, self.accounts.viewer, trusted
             ).routes(),
             *self.replays.routes(),
             *self.accounts.routes(),

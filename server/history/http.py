@@ -4,9 +4,9 @@ to a logged-in player of it.
 
 An archived match keeps only what was struck (server/store/archive.py): its rulings are
 recomputed by its game's replay when it is served (`with_rulings`), the last few kept. The
-recomputation (some 80 ms for a long match) runs in the replays' worker processes, after the
-reader's right is checked: on the loop, one address cycling through archived matches at its
-allowed rate held every live match's strokes."""
+recomputation (some 80 ms for a long match, on the loop) is made only for a reader who may
+read the record, and a few a second per address: one address cycling through archived
+matches at the API's read rate held every live match's strokes."""
 
 from __future__ import annotations
 
@@ -19,13 +19,16 @@ from typing import Any
 from aiohttp import web
 
 from server.accounts.store import AccountStore
+from server.edge.buckets import KeyedBuckets
+from server.edge.proxy import Network, client_address
 from server.games.registry import NAMES, game, of_record
 from server.games.seam import ReplayError
 from server.lobby.room_views import record_for
 from server.store.redis_store import Store
-from server.workers import Busy, Workers
 
 RECOMPUTED = 64  # archived records kept with their recomputed rulings
+RECOMPUTE_RATE = 1.0  # archived records recomputed a second per client address, sustained
+RECOMPUTE_BURST = 20.0  # ... at once (a kept one is not counted)
 
 
 def _archived(record: dict[str, Any]) -> bool:
@@ -75,10 +78,11 @@ class Records:
         accounts: AccountStore,
         recent: int,
         viewer: Callable[[web.Request], Awaitable[str | None]] | None = None,
-        workers: Workers | None = None,
+        trusted: tuple[Network, ...] = (),
     ):
         self.store = store
-        self.workers = workers or Workers(1, 1)  # the replays' (the hub's); else its own
+        self.trusted = trusted  # the proxies whose forwarded address is believed
+        self.recomputing = KeyedBuckets(RECOMPUTE_RATE, RECOMPUTE_BURST)
         self.accounts = accounts
         self.recent = recent  # records listed by GET /api/matches
         self.viewer = viewer  # the request's logged-in account's uid (the login cookie)
@@ -106,7 +110,7 @@ class Records:
             viewer = None if self.viewer is None else await self.viewer(request)
             invite = request.query.get("invite")
             if record_for(record, invite, viewer) is not None:  # nothing computed for a refusal
-                record = record_for(await self._complete(record), invite, viewer)
+                record = record_for(self._complete(record, request), invite, viewer)
             else:
                 record = None
         if record is None:
@@ -114,22 +118,22 @@ class Records:
         await self.accounts.name_players([record])
         return record
 
-    async def _complete(self, record: dict[str, Any]) -> dict[str, Any]:
-        """An archived record with its rulings (recomputed once in a worker, kept for the
-        next few); 503 `busy` when the workers are."""
+    def _complete(self, record: dict[str, Any], request: web.Request) -> dict[str, Any]:
+        """An archived record with its rulings (recomputed once, kept for the next few); 429
+        `rate_limited` past the asking address's recomputations."""
         if not _archived(record):
             return record
         mid = str(record.get("id"))
         if mid not in self._recomputed:
-            try:
-                done = await self.workers.run(with_rulings, record)
-            except Busy as e:
-                raise web.HTTPServiceUnavailable(
-                    text=json.dumps({"error": "busy", "message": "Many matches are being"
-                                     " recomputed just now: try again."}),
-                    content_type="application/json", headers={"Retry-After": str(e.retry_after)},
-                ) from None  # fmt: skip
-            self._recomputed[mid] = done
+            address = client_address(request.remote or "", request.headers, self.trusted)
+            if not self.recomputing.take(address):
+                raise web.HTTPTooManyRequests(
+                    text=json.dumps({"code": "rate_limited", "message": "Too many match"
+                                     " records recomputed: slow down."}),
+                    content_type="application/json",
+                    headers={"Retry-After": str(round(1 / RECOMPUTE_RATE))},
+                )  # fmt: skip
+            self._recomputed[mid] = with_rulings(record)
             while len(self._recomputed) > RECOMPUTED:
                 self._recomputed.popitem(last=False)
         self._recomputed.move_to_end(mid)

@@ -114,6 +114,8 @@ def record_header(room: Room) -> dict[str, Any]:
                 "name": s.name,
                 "sid": s.sid,
                 "account": s.account,
+                # the computer's seat: its level, for a page to name it in the reader's language
+                **({"computer": s.computer} if s.computer is not None else {}),
             }
             for i, s in room.seated()
         ],

@@ -63,6 +63,8 @@ async def test_doubles_with_three_computer_seats_runs_to_the_end(game_server):
     record = get_json(f"{srv.url}/api/matches/{c.current_room['match']['id']}")
     assert record["rated"] is False and record["result"] is not None
     assert [p["account"] for p in record["players"]] == [None] * 4
+    # the computer's seats with their level: a page names them in its reader's language
+    assert [p.get("computer") for p in record["players"]] == [None, 5, 5, 5]
     print(f"doubles with three computer seats: {len(strokes)} strokes, "
           f"{time.monotonic() - started:.1f} s")  # fmt: skip
 

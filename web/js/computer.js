@@ -37,6 +37,11 @@ export function quickMessage(mode, game, after, level) {
 /** A computer seat's name in the page's language: "Computer (level 3)". */
 export const computerName = (level) => t("computer.name", { level });
 
+/** A match record's player as the page names it: the computer's seat in the page's language
+ * (its level in the record since protocol 2.4), a person by the name played under.
+ * @param {{name: string, computer?: number | null}} p */
+export const playerName = (p) => (p.computer ? computerName(p.computer) : p.name);
+
 /** Name the computer's seats of a room (`seats`) or lobby summary (`players`) in the page's
  * language; people's names are left as they are. */
 export function nameComputers(seats) {

@@ -1,5 +1,6 @@
 // The match record as a page a player reads: who played, the result, and every stroke
 // with its ruling in words (GET /api/matches/<id>, docs/protocol.md).
+import { playerName } from "./computer.js";
 import { $, el } from "./dom.js";
 import { locale, t } from "./i18n.js";
 import { humanize } from "./rulings.js";
@@ -34,7 +35,7 @@ export async function showRecord(id, invite = null) {
 export function renderRecord(rec) {
   // Crokinole matches have no notation and no replay (their strokes carry no state hash).
   $("record-notation-item").hidden = (rec.game ?? "novuss") !== "novuss";
-  const players = rec.players || [];
+  const players = (rec.players || []).map((p) => ({ ...p, name: playerName(p) }));
   const seats = [];
   for (const p of players) seats[p.seat] = { name: p.name };
   const start = (rec.log || []).find((e) => e.kind === "start");

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { computerMessage, isPractice, nameComputers, quickMessage } from "../js/computer.js";
+import { computerMessage, isPractice, nameComputers, playerName, quickMessage } from "../js/computer.js";
 import { setLanguage } from "../js/i18n.js";
 
 const form = { mode: "singles", level: "3", sets: "1", clock: "60", partner: false, opponents: true, practice: false };
@@ -41,4 +41,13 @@ test("computer seats are named in the page's language, with their level; people 
   assert.equal(nameComputers(seats)[1].name, "Computer (level 4)");
   assert.ok(isPractice({ options: { practice: true } }));
   assert.ok(!isPractice({ options: {} }));
+});
+
+test("a record's players are named as the page says them: the computer by its level", () => {
+  setLanguage("et");
+  const named = [{ name: "Computer", computer: 2 }, { name: "Maret" }, { name: "Computer" }].map(playerName);
+  assert.deepEqual(named.slice(1), ["Maret", "Computer"]); // a person; a record from before 2.4
+  assert.notEqual(named[0], "Computer");
+  assert.match(named[0], /2/);
+  setLanguage("en");
 });

@@ -380,7 +380,7 @@ export default {
   "aim.moving": "moving the striker",
   "aim.touching": "The striker touches a puck: move it",
   "aim.outside": "Place the striker inside your zone",
-  "aim.locked": "🔒 aim locked: the pull sets the power · free it",
+  "aim.locked": "aim locked: the pull sets the power · free it",
   "aim.unlocked": "Aim free: the pull sets the direction again",
   "aim.cancelled": "Stroke cancelled",
   "aim.first_hole": "But on this line the striker goes into a hole first: a penalty (004 § 24 (1) 4)). Move the striker, or click the puck again for another line",

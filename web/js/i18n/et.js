@@ -380,7 +380,7 @@ export default {
   "aim.first_hole": "Aga sellel joonel kukub löögiketas enne auku: see on trahv (004 § 24 (1) 4)). Nihuta löögiketast või klõpsa seibil uuesti teise joone jaoks",
   "aim.first_other": "Aga sellel joonel puudutab löögiketas enne teist seibi (juhtjoon näitab, millist)",
   "aim.outside": "Aseta löögiketas oma tsooni",
-  "aim.locked": "🔒 siht lukus: tõmme annab ainult jõu · vabasta",
+  "aim.locked": "siht lukus: tõmme annab ainult jõu · vabasta",
   "aim.unlocked": "Siht vaba: tõmme annab jälle ka suuna",
   "aim.cancelled": "Löök tühistatud",
   "aim.out_of_reach": "Siit pole see käeulatuses: kii peab tulema sinu oma poordi tagant (004 § 20 (5))",

@@ -381,7 +381,7 @@ export default {
   "aim.first_hole": "Bet pa šo līniju ripa vispirms iekrīt maisiņā: tas ir sods (004 § 24 (1) 4)). Pārvieto ripu vai klikšķini uz kauliņa vēlreiz citai līnijai",
   "aim.first_other": "Bet pa šo līniju ripa vispirms skar citu kauliņu (vadlīnija rāda, kuru)",
   "aim.outside": "Novieto ripu savā zonā",
-  "aim.locked": "🔒 tēmējums fiksēts: vilkšana nosaka tikai spēku · atbrīvot",
+  "aim.locked": "tēmējums fiksēts: vilkšana nosaka tikai spēku · atbrīvot",
   "aim.unlocked": "Tēmējums brīvs: vilkšana atkal nosaka arī virzienu",
   "aim.cancelled": "Sitiens atcelts",
   "aim.out_of_reach": "No šejienes nevar: kijai jānāk no tavas apmales puses (004 § 20 (5))",

@@ -1,5 +1,6 @@
 // A player's profile (/u/{name}): ratings, results by mode, the rating history as a chart,
 // and the matches, newest first, a page at a time (docs/protocol.md, "HTTP").
+import { playerName } from "../computer.js";
 import { t } from "../i18n.js";
 import { pathPart } from "../url.js";
 import { getJSON, ratingText, setUpPage, when } from "./api.js";
@@ -90,7 +91,7 @@ async function profile() {
 
 /** A match as a row: its date (a link to its record), mode, opponents, result, score, replay. */
 function matchRow(m) {
-  const opponents = m.players.filter((p) => p.team !== m.team).map((p) => p.name).join(" & ");
+  const opponents = m.players.filter((p) => p.team !== m.team).map(playerName).join(" & ");
   const score = Array.isArray(m.score) ? m.score.join(":") : "";
   const date = cell("");
   date.append(Object.assign(document.createElement("a"), { href: m.record, textContent: when(m.ended) }));

@@ -9,7 +9,7 @@
 // server for its top level's stroke (GET .../replay/step/<i>/suggestion), drawn on the table
 // as a practice hint is, with the referee's ruling on it; the match's turning points
 // (server/replay/turning.py) are ticks under the timeline and a list to jump to.
-import { drawHint } from "../computer.js";
+import { drawHint, playerName } from "../computer.js";
 import { figures, rulingWords } from "../crokinole-board.js";
 import { drawBoard, drawShotHint } from "../crokinole-draw.js";
 import { holeSeenFrom } from "../geometry.js";
@@ -38,7 +38,7 @@ const PAUSE_MS = 700; // between strokes while playing through
  * @typedef {Table & {kind: string, stroke: number|null, seat: number, stopped?: string|null,
  *   ruling?: Ruling|null, hash_ok?: boolean|null, ruling_ok?: boolean|null}} Step
  * @typedef {{index: number, stroke: number|null, why: string, side: number|null}} TurningPoint
- * @typedef {{start: Table, steps: Step[], players?: Array<{seat: number, name: string, team: number}>,
+ * @typedef {{start: Table, steps: Step[], players?: Array<{seat: number, name: string, team: number, computer?: number | null}>,
  *   turning?: TurningPoint[], mode: string, mismatches: number, stopped?: string|null,
  *   started?: number|null, table: {game?: string, disc_radius: number, size: number}}} Replay
  * @typedef {{seat: number, target: number|null, pocket?: string|null, legal: boolean, ruling: Ruling,
@@ -81,18 +81,18 @@ const tableAt = (i) => (i === 0 ? served().start : served().steps[i - 1]);
 function seatsAt(i) {
   const sides = tableAt(i).sides || [];
   const seats = [];
-  for (const p of served().players || []) seats[p.seat] = { name: p.name, side: sides[p.seat] };
+  for (const p of served().players || []) seats[p.seat] = { name: playerName(p), side: sides[p.seat] };
   return seats;
 }
 
 function teamNames(team) {
-  return (served().players || []).filter((p) => p.team === team).map((p) => p.name).join(" & ");
+  return (served().players || []).filter((p) => p.team === team).map(playerName).join(" & ");
 }
 
 /** The players of a Crokinole colour at step i (partners share one, 002 1). */
 function colourNames(colour, i) {
   const sides = tableAt(i).sides || [];
-  return (served().players || []).filter((p) => sides[p.seat] === colour).map((p) => p.name).join(" & ");
+  return (served().players || []).filter((p) => sides[p.seat] === colour).map(playerName).join(" & ");
 }
 
 function draw(now) {
