@@ -229,6 +229,9 @@ def test_the_word_about_a_puck_says_when_the_striker_would_meet_another_first(we
     assert state(me)["preview"]["id"] == near
     said = note(me)
     assert "free" in said and "another puck first" in said, said
+    # and it says that first: read first, "free: you may strike it directly" was taken for
+    # a word about the stroke, and a player struck the foul the line showed
+    assert said.startswith("On this line the striker meets another puck first"), said
     # The near one: nothing in the way, nothing more said.
     e = press(me, spots[near])
     assert e["id"] == near and e["reason"] == "own_free", e

@@ -365,13 +365,14 @@ export class AimController {
         this.notify(say("aim.pot", { pocket: hole }));
       }
     }
-    // The explanation first, the word about the aim (a pot, out of reach) on its own line,
-    // then what the guide line shows when the striker would not reach this puck first: the
-    // word about the puck must not read as a promise about the stroke.
+    // What the guide line shows when the striker would not reach this puck first leads: the
+    // word about the puck ("free: you may strike it directly") must not read as a promise
+    // about the stroke (a player who read it first struck the foul the line showed). Then
+    // the explanation, and the word about the aim (a pot, out of reach) on its own line.
     this.explained = this.explain(puck);
     const note = /** @type {Aim["note"]} */ (a.note); // notify() above may have set it
     const about = note ? note.text : null;
-    const lines = [this.explained.text, about, this.blockedBefore(puck)];
+    const lines = [this.blockedBefore(puck), this.explained.text, about];
     this.notify(lines.filter(Boolean).join("\n"), 7000, this.explained.cite);
     this.onChange?.(a);
   }
