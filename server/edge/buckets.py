@@ -1,6 +1,7 @@
 """Token buckets: a rate with a burst, for one client or per key (an address, a session).
-Every limit of the server is made of them (server/net/limits.py, server/edge/reads.py, the
-lessons' tries)."""
+Every limit of the server is made of them (server/net/limits.py; the HTTP requests' per
+address, server/edge/reads.py `AddressBudget`: the API's reads, the lessons' tries, the
+replays' suggestions, the archived records' recomputations)."""
 
 from __future__ import annotations
 

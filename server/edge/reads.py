@@ -12,6 +12,7 @@ monitor's probe.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Awaitable, Callable
 
@@ -25,25 +26,40 @@ LIMITED = ("/api/", "/m/")  # the path prefixes that cost the server work
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+class AddressBudget:
+    """One kind of request's budget per client address (behind a trusted proxy, the address
+    it names): `burst` at once, then `rate` a second. Past it, the 429 `rate_limited` with
+    Retry-After to answer (answered, not raised: a raised HTTPException holds its traceback,
+    whose frames hold the request, in a cycle only the collector frees; issue 37: 3,000
+    refusals a second made the clock's collection of each second 35 to 60 ms)."""
+
+    def __init__(self, rate: float, burst: float, trusted: tuple[Network, ...], what: str):
+        self.buckets = KeyedBuckets(rate, burst)
+        self.trusted = trusted
+        self.body = json.dumps({"code": "rate_limited", "message": f"Too many {what}: slow down."})
+        self.retry = str(max(1, math.ceil(1 / rate))) if rate > 0 else "60"  # 0: the burst only
+
+    def admit(self, request: web.Request) -> web.Response | None:
+        """Allow one from the request's address (None), or the 429 that refuses it."""
+        address = client_address(request.remote or "", request.headers, self.trusted)
+        if self.buckets.take(address):
+            return None
+        return web.Response(
+            text=self.body, status=429, content_type="application/json",
+            headers={"Retry-After": self.retry},
+        )  # fmt: skip
+
+
 def read_limits(rate: float, burst: float, trusted: tuple[Network, ...]) -> Middleware:
     """The middleware: `burst` requests at once per client address, then `rate` a second."""
-    buckets = KeyedBuckets(rate, burst)
-    retry = str(max(1, math.ceil(1 / rate))) if rate > 0 else "60"  # 0: the burst only
+    budget = AddressBudget(rate, burst, trusted, "requests")
 
     @web.middleware
     async def limit(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path.startswith(LIMITED):
-            address = client_address(request.remote or "", request.headers, trusted)
-            if not buckets.take(address):
-                # answered, not raised: a raised HTTPException holds its traceback, whose
-                # frames hold the request, in a cycle only the collector frees (issue 37:
-                # 3,000 refusals a second made the clock's collection of each second 35 to
-                # 60 ms, most of what it walked these refusals' requests)
-                return web.json_response(
-                    {"code": "rate_limited", "message": "Too many requests: slow down."},
-                    status=429,
-                    headers={"Retry-After": retry},
-                )
+            refused = budget.admit(request)
+            if refused is not None:
+                return refused
         return await handler(request)
 
     return limit

@@ -11,7 +11,6 @@ matches at the API's read rate held every live match's strokes."""
 from __future__ import annotations
 
 import copy
-import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -19,8 +18,8 @@ from typing import Any
 from aiohttp import web
 
 from server.accounts.store import AccountStore
-from server.edge.buckets import KeyedBuckets
-from server.edge.proxy import Network, client_address
+from server.edge.proxy import Network
+from server.edge.reads import AddressBudget
 from server.games.registry import NAMES, game, of_record
 from server.games.seam import ReplayError
 from server.lobby.room_views import record_for
@@ -44,13 +43,11 @@ def with_rulings(record: dict[str, Any]) -> dict[str, Any]:
     it; as it is if it has them, or cannot be replayed. An entry whose recomputed ruling
     disagrees with its stored digest keeps the digest alone (and a stroke whose state does
     not agree, the start of its hash)."""
-    log = record.get("log") or []
-    if not any("ruling_digest" in e for e in log):  # live, or nothing was ruled
+    if not _archived(record):  # live, nothing was ruled, or no replay for its game
         return record
     replay = of_record(record).replay
-    if replay is None:
-        return record
-    entries = [dict(e) for e in log]
+    assert replay is not None  # _archived says so
+    entries = [dict(e) for e in record["log"]]
     try:
         for check in replay.checks({**record, "log": entries}):
             if check.index >= len(entries) or check.ruling_ok is False:
@@ -81,8 +78,9 @@ class Records:
         trusted: tuple[Network, ...] = (),
     ):
         self.store = store
-        self.trusted = trusted  # the proxies whose forwarded address is believed
-        self.recomputing = KeyedBuckets(RECOMPUTE_RATE, RECOMPUTE_BURST)
+        self.recomputing = AddressBudget(
+            RECOMPUTE_RATE, RECOMPUTE_BURST, trusted, "match records recomputed"
+        )
         self.accounts = accounts
         self.recent = recent  # records listed by GET /api/matches
         self.viewer = viewer  # the request's logged-in account's uid (the login cookie)
@@ -102,37 +100,37 @@ class Records:
         await self.accounts.name_players(records)
         return web.json_response({"matches": records})
 
-    async def _served(self, request: web.Request) -> dict[str, Any]:
+    async def _served(self, request: web.Request) -> dict[str, Any] | web.Response:
         """The match record of the path's `mid`, with its players named; a private room's
-        match only with the room's invite (`?invite=`): 404 otherwise, as for no match."""
+        match only with the room's invite (`?invite=`): 404 otherwise, as for no match; the
+        429 to answer past the address's recomputations."""
         record = await self.store.match_record(request.match_info["mid"])
         if record is not None:
             viewer = None if self.viewer is None else await self.viewer(request)
             invite = request.query.get("invite")
-            if record_for(record, invite, viewer) is not None:  # nothing computed for a refusal
-                record = record_for(self._complete(record, request), invite, viewer)
-            else:
-                record = None
+            if record_for(record, invite, viewer) is None:  # nothing computed for a refusal
+                raise web.HTTPNotFound(text="No such match.")
+            complete = self._complete(record, request)
+            if isinstance(complete, web.Response):
+                return complete
+            record = record_for(complete, invite, viewer)
         if record is None:
             raise web.HTTPNotFound(text="No such match.")
         await self.accounts.name_players([record])
         return record
 
-    def _complete(self, record: dict[str, Any], request: web.Request) -> dict[str, Any]:
-        """An archived record with its rulings (recomputed once, kept for the next few); 429
-        `rate_limited` past the asking address's recomputations."""
+    def _complete(
+        self, record: dict[str, Any], request: web.Request
+    ) -> dict[str, Any] | web.Response:
+        """An archived record with its rulings (recomputed once, kept for the next few), or
+        the 429 past the asking address's recomputations."""
         if not _archived(record):
             return record
         mid = str(record.get("id"))
         if mid not in self._recomputed:
-            address = client_address(request.remote or "", request.headers, self.trusted)
-            if not self.recomputing.take(address):
-                raise web.HTTPTooManyRequests(
-                    text=json.dumps({"code": "rate_limited", "message": "Too many match"
-                                     " records recomputed: slow down."}),
-                    content_type="application/json",
-                    headers={"Retry-After": str(round(1 / RECOMPUTE_RATE))},
-                )  # fmt: skip
+            refused = self.recomputing.admit(request)
+            if refused is not None:
+                return refused
             self._recomputed[mid] = with_rulings(record)
             while len(self._recomputed) > RECOMPUTED:
                 self._recomputed.popitem(last=False)
@@ -141,12 +139,15 @@ class Records:
 
     async def record(self, request: web.Request) -> web.Response:
         """One match: players, settings, result and its whole log (every stroke, ruling)."""
-        return web.json_response(await self._served(request))
+        record = await self._served(request)
+        return record if isinstance(record, web.Response) else web.json_response(record)
 
     async def notation(self, request: web.Request) -> web.Response:
         """One match as its game's notation, to whoever may read its record; 422 for a game
         with no notation (Crokinole's, as yet) or a record it cannot carry."""
         record = await self._served(request)
+        if isinstance(record, web.Response):
+            return record
         notation = of_record(record).notation
         if notation is None:
             carried = " and ".join(g.title for g in map(game, NAMES) if g.notation is not None)

@@ -13,8 +13,8 @@ from typing import Any
 from aiohttp import web
 
 from server.edge.body import BodyRefused, json_object
-from server.edge.buckets import KeyedBuckets
-from server.edge.proxy import Network, client_address
+from server.edge.proxy import Network
+from server.edge.reads import AddressBudget
 from server.games.core.play import Shot
 from server.lessons.catalog import UnknownLesson, game_of, listing
 from server.lessons.pool import Busy, TryPool
@@ -28,7 +28,6 @@ TRY_RATE = 2.0  # a second, sustained
 TRY_BURST = 10.0
 TRY_WORKERS = 1  # processes (the host's other core serves the matches)
 TRIES_AT_ONCE = 8  # in flight over every address together; past it, 503 busy
-TOO_MANY = json.dumps({"code": "rate_limited", "message": "Too many tries: slow down."}).encode()
 BUSY = json.dumps({"code": "busy", "message": "Many are learning just now: try again."}).encode()
 
 
@@ -72,31 +71,13 @@ async def list_lessons(request: web.Request) -> web.Response:
     return web.json_response({"lessons": list(listing())})
 
 
-class Tries:
-    """The lesson tries each client address may ask for (docs/reliability.md, "The limits")."""
-
-    def __init__(self, trusted: tuple[Network, ...]):
-        self.trusted = trusted
-        self.buckets = KeyedBuckets(TRY_RATE, TRY_BURST)
-
-    def admit(self, request: web.Request) -> web.Response | None:
-        """Allow one try from the request's address (None), or the 429 that refuses it
-        (answered, not raised: a flood's refusals cost the loop little)."""
-        address = client_address(request.remote or "", request.headers, self.trusted)
-        if self.buckets.take(address):
-            return None
-        return web.Response(
-            body=TOO_MANY, status=429, content_type="application/json",
-            headers={"Retry-After": "1"},
-        )  # fmt: skip
-
-
 class Lessons:
     """The lessons' routes: the list, and a try played (limited per client address, and in
     all by the workers' slots)."""
 
     def __init__(self, trusted: tuple[Network, ...], pool: TryPool | None = None):
-        self.tries = Tries(trusted)  # `trusted`: the proxies whose forwarded address is believed
+        # the lesson tries each client address may ask for (docs/reliability.md, "The limits")
+        self.tries = AddressBudget(TRY_RATE, TRY_BURST, trusted, "tries")
         self.pool = pool or TryPool(TRY_WORKERS, TRIES_AT_ONCE)
 
     def routes(self) -> list[web.RouteDef]:

@@ -39,8 +39,8 @@ from typing import Any
 from aiohttp import web
 
 from server.accounts.store import AccountStore
-from server.edge.buckets import KeyedBuckets
-from server.edge.proxy import Network, client_address
+from server.edge.proxy import Network
+from server.edge.reads import AddressBudget
 from server.games.registry import of_record
 from server.games.seam import NoSuchStroke, Replay, Replayed, ReplayError, UnacceptedShot
 from server.lobby.room_views import record_for
@@ -126,7 +126,6 @@ class Replays:
         self.store = store
         self.accounts = accounts
         self.page = page
-        self.trusted = trusted  # the proxies whose forwarded address is believed
         self.viewer = viewer  # the request's logged-in account's uid: a private match's player
         self.cache: OrderedDict[str, _Kept] = OrderedDict()
         # the recomputation under way of each match: who asks meanwhile waits for it, without
@@ -141,7 +140,7 @@ class Replays:
         # a time in all, and a few per address (one address asking a few a second held every
         # slot, and everybody's replays were refused `busy`)
         self.suggesting = False
-        self.suggest_buckets = KeyedBuckets(SUGGEST_RATE, SUGGEST_BURST)
+        self.suggestions = AddressBudget(SUGGEST_RATE, SUGGEST_BURST, trusted, "suggestions")
 
     async def _header(self, request: web.Request) -> dict[str, Any] | None:
         """The match's header if this request may read it (its invite, for a private one)."""
@@ -296,12 +295,9 @@ class Replays:
             if self.suggesting:
                 self.workers.refused += 1  # /healthz `replays.refused`: a job refused
                 raise _busy(Busy(round(SUGGEST_BUDGET)))
-            address = client_address(request.remote or "", request.headers, self.trusted)
-            if not self.suggest_buckets.take(address):
-                return web.json_response(
-                    {"code": "rate_limited", "message": "Too many suggestions: slow down."},
-                    status=429, headers={"Retry-After": str(round(1 / SUGGEST_RATE))},
-                )  # fmt: skip
+            refused = self.suggestions.admit(request)
+            if refused is not None:
+                return refused
             self.suggesting = True
             try:
                 async with self.workers.slot():
